@@ -1,0 +1,46 @@
+// The draforge CLI's commands. Each takes its arguments (after the command name) and returns the
+// process exit status: 0 success, 1 unschedulable (allocate), 2 bad input or usage, 3 error.
+#ifndef DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
+#define DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "flags.h"
+#include "input.h"
+
+namespace draforge::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitError = 3;
+
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+using Args = std::vector<std::string>;
+
+int RunVersion(const Args& args, Io io);
+int RunConvert(const Args& args, Io io);
+int RunValidate(const Args& args, Io io);
+int RunGet(const Args& args, Io io);
+int RunGraph(const Args& args, Io io);
+int RunDemo(const Args& args, Io io);
+
+// Shared by commands that read objects: the -f flag and its companions.
+std::vector<FlagSpec> InputFlags();
+// Reads the -f sources named in `flags`. Prints every problem to io.err; returns nullopt (after
+// printing) when the input is unusable. Objects that failed to decode are reported and, unless
+// `keep_failed`, make the call fail too.
+std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed = false);
+
+// Parses flags, or prints the error (exit_code 2) or the help (--help, exit_code 0) and returns nullopt.
+std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs, const std::string& usage, Io io,
+                                  int& exit_code);
+
+}  // namespace draforge::cli
+
+#endif  // DRAFORGE_EXAMPLES_CLI_COMMANDS_H_

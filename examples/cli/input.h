@@ -1,0 +1,43 @@
+// Reading objects for the CLI: files, directories and standard input (`-f`).
+#ifndef DRAFORGE_EXAMPLES_CLI_INPUT_H_
+#define DRAFORGE_EXAMPLES_CLI_INPUT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "api/codec.h"
+#include "api/object.h"
+#include "store/cluster.h"
+
+namespace draforge::cli {
+
+// One object read from a source, or the reason it could not be read.
+struct InputObject {
+  std::string source;  // file name, or "<stdin>"
+  int index = 0;       // position in the file, from 0, after expanding Lists
+  int line = 1;
+  absl::StatusOr<api::Object> object;
+  std::vector<std::string> warnings;
+
+  // "file.yaml: " or "file.yaml (object 3, line 40): " for messages.
+  std::string Where() const;
+};
+
+struct InputOptions {
+  api::DecodeOptions decode;
+};
+
+// Expands `-f` arguments: "-" is standard input; a directory contributes every .yaml, .yml and .json
+// file in it (not recursive, sorted, as kubectl does without -R). Fails when a source cannot be read
+// or has a syntax error; an object that does not decode is returned with its error.
+absl::StatusOr<std::vector<InputObject>> ReadInputs(const std::vector<std::string>& sources,
+                                                    const InputOptions& options);
+
+// Applies every decoded object to `cluster` (objects that failed to decode are skipped). Errors name
+// the source of the object the store refused (e.g. one without a name).
+absl::Status ApplyAll(const std::vector<InputObject>& inputs, store::Cluster& cluster);
+
+}  // namespace draforge::cli
+
+#endif  // DRAFORGE_EXAMPLES_CLI_INPUT_H_

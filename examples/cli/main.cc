@@ -1,0 +1,52 @@
+// draforge: the command-line front end of the DRAForge library. Every command only composes library
+// calls; see docs/cli.md for the surface.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace {
+
+constexpr char kUsage[] = R"(draforge: Kubernetes Dynamic Resource Allocation, offline.
+
+Usage: draforge COMMAND [flags]
+
+Commands:
+  demo        print a report of the built-in demo scenario (pools, devices, claims, graph)
+  get         list objects of a kind:        draforge get KIND -f FILE... [-o table|json|yaml]
+  graph       the Pod -> claim -> class -> slice -> device -> pool -> node graph:
+                                             draforge graph -f FILE... [-o text|json|dot]
+  convert     convert objects between versions: draforge convert -f FILE... [-o json|yaml] [--to VERSION]
+  validate    validate objects as the API server does: draforge validate -f FILE...
+  version     print the version
+
+`-f -` reads standard input; `-f DIR` reads every .yaml, .yml and .json file in DIR.
+Exit status: 0 success, 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace draforge::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  Io io{std::cout, std::cerr};
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return kExitBadInput;
+  }
+  const std::string command = args.front();
+  args.erase(args.begin());
+  if (command == "help" || command == "--help" || command == "-h") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (command == "version" || command == "--version") return RunVersion(args, io);
+  if (command == "convert") return RunConvert(args, io);
+  if (command == "validate") return RunValidate(args, io);
+  if (command == "get") return RunGet(args, io);
+  if (command == "graph") return RunGraph(args, io);
+  if (command == "demo") return RunDemo(args, io);
+  std::cerr << "error: unknown command \"" << command << "\"\n\n" << kUsage;
+  return kExitBadInput;
+}

@@ -1,0 +1,275 @@
+// Round trip of Kubernetes' own API fixtures, version conversion, and bad input.
+#include "api/codec.h"
+
+#include <filesystem>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "../common/test_util.h"
+
+namespace draforge::api {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+fs::path Fixtures() { return testing::CorpusDir() / "api-fixtures"; }
+
+Object DecodeOne(const std::string& text, std::vector<std::string>* warnings = nullptr) {
+  auto stream = DecodeStream(text, {});
+  EXPECT_TRUE(stream.ok()) << stream.status();
+  if (!stream.ok()) return {};
+  EXPECT_EQ(stream->size(), 1u);
+  if (stream->empty()) return {};
+  DecodedObject& d = stream->front();
+  EXPECT_TRUE(d.object.ok()) << d.object.status();
+  if (warnings) *warnings = d.warnings;
+  return d.object.ok() ? *d.object : Object{};
+}
+
+std::string Encode(const Object& o, std::string_view version = {}) {
+  auto doc = EncodeObject(o, version);
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  return doc.ok() ? WriteJson(*doc, /*pretty=*/true) : "";
+}
+
+rapidjson::Document Json(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  EXPECT_FALSE(d.HasParseError());
+  return d;
+}
+
+// The fixtures of one folder, each JSON file checked byte for byte (Kubernetes writes them with two
+// spaces, Go field order and no final newline) and each YAML file as a JSON value.
+void CheckRoundTrip(const fs::path& dir) {
+  int checked = 0;
+  for (const auto& path : testing::FilesUnder(dir, ".json")) {
+    if (path.parent_path() != dir) continue;
+    const std::string name = path.filename().string();
+    if (name.find(".after_roundtrip.") != std::string::npos) continue;
+    SCOPED_TRACE(path.string());
+    fs::path expected_path = path;
+    fs::path after = dir / (name.substr(0, name.size() - 5) + ".after_roundtrip.json");
+    if (fs::exists(after)) expected_path = after;
+    const std::string expected = testing::ReadFile(expected_path);
+
+    Object json_obj = DecodeOne(testing::ReadFile(path));
+    std::string out = Encode(json_obj);
+    EXPECT_EQ(out, expected);
+    EXPECT_TRUE(Json(out) == Json(expected));
+
+    fs::path yaml = path;
+    yaml.replace_extension(".yaml");
+    Object yaml_obj = DecodeOne(testing::ReadFile(yaml));
+    EXPECT_TRUE(Json(Encode(yaml_obj)) == Json(expected)) << yaml;
+    EXPECT_EQ(yaml_obj, json_obj);
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+}
+
+TEST(RoundTrip, HeadFixturesAreExact) { CheckRoundTrip(Fixtures()); }
+TEST(RoundTrip, Release136FixturesMatchAfterRoundtrip) { CheckRoundTrip(Fixtures() / "v1.36.0"); }
+TEST(RoundTrip, Release135Fixtures) { CheckRoundTrip(Fixtures() / "v1.35.0"); }
+
+TEST(RoundTrip, DroppedAlphaFieldIsAWarning) {
+  // 1.37 replaced the 1.36 alpha field devices[].nodeAllocatableResourceMappings; like the API server,
+  // DRAForge drops it, and says so.
+  std::vector<std::string> warnings;
+  DecodeOne(testing::ReadFile(Fixtures() / "v1.36.0" / "resource.k8s.io.v1.ResourceSlice.json"), &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_THAT(warnings[0], HasSubstr("unknown field \"spec.devices[0].nodeAllocatableResourceMappings\""));
+}
+
+TEST(Conversion, V1beta2AndV1alpha3HaveTheV1Shape) {
+  for (std::string kind : {"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"}) {
+    SCOPED_TRACE(kind);
+    Object beta2 = DecodeOne(testing::ReadFile(Fixtures() / ("resource.k8s.io.v1beta2." + kind + ".json")));
+    EXPECT_EQ(Encode(beta2, "resource.k8s.io/v1"),
+              testing::ReadFile(Fixtures() / ("resource.k8s.io.v1." + kind + ".json")));
+  }
+  Object alpha = DecodeOne(testing::ReadFile(Fixtures() / "resource.k8s.io.v1alpha3.DeviceTaintRule.json"));
+  EXPECT_EQ(Encode(alpha, "resource.k8s.io/v1"),
+            testing::ReadFile(Fixtures() / "resource.k8s.io.v1.DeviceTaintRule.json"));
+}
+
+TEST(Conversion, V1beta1SliceUnwrapsBasic) {
+  Object beta1 = DecodeOne(testing::ReadFile(Fixtures() / "resource.k8s.io.v1beta1.ResourceSlice.json"));
+  EXPECT_EQ(Encode(beta1, "resource.k8s.io/v1"), testing::ReadFile(Fixtures() / "resource.k8s.io.v1.ResourceSlice.json"));
+  // And back: v1 to v1beta1 wraps the device fields again.
+  Object v1 = DecodeOne(testing::ReadFile(Fixtures() / "resource.k8s.io.v1.ResourceSlice.json"));
+  EXPECT_EQ(Encode(v1, "resource.k8s.io/v1beta1"),
+            testing::ReadFile(Fixtures() / "resource.k8s.io.v1beta1.ResourceSlice.json"));
+}
+
+TEST(Conversion, V1beta1RequestMovesIntoExactly) {
+  Object claim = DecodeOne(R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaim",
+    "metadata":{"name":"c","namespace":"ns"},
+    "spec":{"devices":{"requests":[{"name":"gpu","deviceClassName":"gpu.example.com","count":2}]}}})");
+  const auto& rc = std::get<ResourceClaim>(claim.value);
+  const DeviceRequest& req = rc.spec->devices->requests.at(0);
+  ASSERT_TRUE(req.exactly.has_value());
+  EXPECT_EQ(req.exactly->device_class_name, "gpu.example.com");
+  EXPECT_EQ(req.exactly->count, 2);
+  EXPECT_EQ(claim.api_version, "resource.k8s.io/v1beta1");
+  // A request with only firstAvailable gets no `exactly`.
+  Object fa = DecodeOne(R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaim",
+    "metadata":{"name":"c"},"spec":{"devices":{"requests":[{"name":"gpu",
+    "firstAvailable":[{"name":"a","deviceClassName":"x"}]}]}}})");
+  EXPECT_FALSE(std::get<ResourceClaim>(fa.value).spec->devices->requests.at(0).exactly.has_value());
+}
+
+TEST(Conversion, CannotEncodeIntoAVersionTheKindLacks) {
+  Object rule = DecodeOne(testing::ReadFile(Fixtures() / "resource.k8s.io.v1.DeviceTaintRule.json"));
+  auto doc = EncodeObject(rule, "resource.k8s.io/v1beta1");
+  ASSERT_FALSE(doc.ok());
+  EXPECT_THAT(std::string(doc.status().message()), HasSubstr("unsupported apiVersion"));
+}
+
+TEST(Encode, WritesNothingThatWasNotThere) {
+  const std::string text =
+      R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1","metadata":{"name":"c"},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com"}}]}}})";
+  EXPECT_EQ(WriteJson(*EncodeObject(DecodeOne(text)), false), text);
+}
+
+TEST(Encode, QuantityKeepsItsText) {
+  const std::string text =
+      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},)"
+      R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
+      R"("devices":[{"name":"g","capacity":{"memory":{"value":"1.5Gi"}}}]}})";
+  EXPECT_EQ(WriteJson(*EncodeObject(DecodeOne(text)), false), text);
+}
+
+TEST(Encode, PodKeepsEveryField) {
+  const std::string text =
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns"},"spec":{"containers":[)"
+      R"({"name":"c","image":"busybox","command":["sleep","1"],"resources":{"limits":{"cpu":"1"},"claims":[{"name":"gpu"}]}}],)"
+      R"("resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"t"}],"tolerations":[{"key":"k"}]},)"
+      R"("status":{"phase":"Pending","conditions":[{"type":"PodScheduled"}]}})";
+  Object pod = DecodeOne(text);
+  auto doc = EncodeObject(pod);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_TRUE(*doc == Json(text));
+  const auto& p = std::get<Pod>(pod.value);
+  EXPECT_EQ(p.spec->containers.at(0).resources->claims.at(0).name, "gpu");
+  EXPECT_EQ(p.spec->resource_claims.at(0).resource_claim_template_name, "t");
+}
+
+TEST(Encode, OtherKindsAreKeptOpaque) {
+  const std::string text = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":2}})";
+  Object o = DecodeOne(text);
+  EXPECT_EQ(o.kind(), Kind::kOther);
+  EXPECT_EQ(o.kind_name(), "Deployment");
+  EXPECT_TRUE(*EncodeObject(o) == Json(text));
+}
+
+struct BadCase {
+  std::string name;
+  std::string input;
+  std::string message;  // a substring of the error
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadInput, IsAClearError) {
+  const BadCase& c = GetParam();
+  auto stream = DecodeStream(c.input, {});
+  std::string message;
+  if (!stream.ok()) {
+    message = std::string(stream.status().message());
+  } else {
+    ASSERT_EQ(stream->size(), 1u);
+    ASSERT_FALSE(stream->front().object.ok());
+    message = std::string(stream->front().object.status().message());
+  }
+  EXPECT_THAT(message, HasSubstr(c.message));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Codec, BadInput,
+    ::testing::Values(
+        BadCase{"truncated_json", R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"na)",
+                "json: line 1, column"},
+        BadCase{"wrong_type_string",
+                R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":7}})",
+                "ResourceSlice \"s\": spec.driver: expected string, got integer"},
+        BadCase{"wrong_type_int",
+                R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"n"},)"
+                R"("spec":{"devices":{"requests":[{"name":"r","exactly":{"count":"two"}}]}}})",
+                "ResourceClaim \"n/c\": spec.devices.requests[0].exactly.count: expected integer, got string"},
+        BadCase{"attribute_map_key",
+                R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},)"
+                R"("spec":{"devices":[{"name":"d","attributes":{"model":{"int":"x"}}}]}})",
+                "spec.devices[0].attributes[model].int: expected integer, got string"},
+        BadCase{"bad_quantity",
+                R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},)"
+                R"("spec":{"devices":[{"name":"d","capacity":{"memory":{"value":"80 GiB"}}}]}})",
+                "spec.devices[0].capacity[memory].value: invalid quantity \"80 GiB\""},
+        BadCase{"duplicate_key_json",
+                R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a","name":"b"}})",
+                "duplicate key \"name\" in metadata"},
+        BadCase{"duplicate_key_yaml", "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: a\n  name: b\n",
+                "duplicate key"},
+        BadCase{"unknown_version", R"({"apiVersion":"resource.k8s.io/v1alpha2","kind":"ResourceClaim","metadata":{"name":"c"}})",
+                "unsupported apiVersion \"resource.k8s.io/v1alpha2\" for kind ResourceClaim (classic DRA"},
+        BadCase{"unknown_dra_kind", R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClass","metadata":{"name":"c"}})",
+                "unknown kind \"ResourceClass\" in API group resource.k8s.io"},
+        BadCase{"missing_kind", R"({"apiVersion":"resource.k8s.io/v1","metadata":{"name":"c"}})", "kind: required field"},
+        BadCase{"missing_api_version", "kind: Pod\nmetadata:\n  name: p\n", "Pod \"p\": apiVersion: required field is not set"},
+        BadCase{"not_an_object", "[1]", "expected a Kubernetes object, got integer"},
+        BadCase{"int_overflow",
+                R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},)"
+                R"("spec":{"pool":{"generation":18446744073709551615}}})",
+                "spec.pool.generation: integer 18446744073709551615 overflows int64"},
+        BadCase{"yaml_syntax", "apiVersion: v1\nkind: [Pod\n", "yaml"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(BadInput, StrictModeRejectsUnknownFields) {
+  const std::string text =
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a"},"spec":{"selector":[]}})";
+  DecodeOptions strict;
+  strict.strict = true;
+  auto stream = DecodeStream(text, strict);
+  ASSERT_TRUE(stream.ok());
+  ASSERT_FALSE(stream->front().object.ok());
+  EXPECT_THAT(std::string(stream->front().object.status().message()),
+              HasSubstr("DeviceClass \"a\": unknown field \"spec.selector\""));
+  auto lenient = DecodeStream(text, {});
+  ASSERT_TRUE(lenient->front().object.ok());
+  EXPECT_THAT(lenient->front().warnings, ::testing::ElementsAre(HasSubstr("unknown field \"spec.selector\"")));
+}
+
+TEST(BadInput, OversizedInputIsRefusedBeforeParsing) {
+  std::string big(50u << 20, ' ');
+  big.replace(0, 2, "{}");
+  auto stream = DecodeStream(big, {});
+  ASSERT_FALSE(stream.ok());
+  EXPECT_EQ(stream.status().code(), absl::StatusCode::kResourceExhausted);
+  DecodeOptions small;
+  small.max_bytes = 10;
+  EXPECT_THAT(std::string(DecodeStream(std::string(11, ' '), small).status().message()),
+              HasSubstr("more than the limit of 10 bytes"));
+}
+
+TEST(Stream, ListsAndMultipleDocumentsExpand) {
+  const std::string text =
+      "---\n# comment\napiVersion: v1\nkind: List\nitems:\n- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n"
+      "  metadata: {name: a}\n- apiVersion: resource.k8s.io/v1alpha2\n  kind: ResourceClaim\n  metadata: {name: b}\n"
+      "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns\n";
+  auto stream = DecodeStream(text, {});
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  ASSERT_EQ(stream->size(), 3u);
+  EXPECT_TRUE((*stream)[0].object.ok());
+  EXPECT_FALSE((*stream)[1].object.ok());  // refused one by one, the rest still decodes
+  EXPECT_TRUE((*stream)[2].object.ok());
+  EXPECT_EQ((*stream)[2].object->kind_name(), "Namespace");
+  EXPECT_EQ((*stream)[2].index, 2);
+}
+
+}  // namespace
+}  // namespace draforge::api

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Tests of the draforge CLI's contract: what users and scripts rely on (exit status, messages, output).
+
+Usage: cli_test.py PATH_TO_DRAFORGE   (run by `meson test`; DRAFORGE_CORPUS and DRAFORGE_SOURCE_ROOT
+are set there)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+DRAFORGE = sys.argv.pop(1) if len(sys.argv) > 1 else "build/examples/cli/draforge"
+ROOT = os.environ.get("DRAFORGE_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+CORPUS = os.environ.get("DRAFORGE_CORPUS", os.path.join(ROOT, "..", "shared", "corpus"))
+DEMO = os.path.join(ROOT, "examples", "scenarios", "demo.yaml")
+FIXTURES = os.path.join(CORPUS, "api-fixtures")
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([DRAFORGE, *args], input=stdin, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+SLICE_HEAD = """apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: big
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+"""
+
+
+class Basics(unittest.TestCase):
+    def test_version(self):
+        code, out, _ = run("version")
+        self.assertEqual(code, 0)
+        self.assertRegex(out, r"^draforge \d+\.\d+\.\d+ \(resource.k8s.io as of Kubernetes 1\.37\)")
+        code, out, _ = run("version", "-o", "json")
+        self.assertEqual(json.loads(out)["kubernetes"], "1.37")
+
+    def test_usage_errors_exit_2(self):
+        self.assertEqual(run()[0], 2)
+        code, _, err = run("frobnicate")
+        self.assertEqual(code, 2)
+        self.assertIn('unknown command "frobnicate"', err)
+        code, _, err = run("get", "resourceslices", "--bogus", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn("unknown flag: --bogus", err)
+        code, _, err = run("get", "-f", DEMO)
+        self.assertEqual(code, 2)
+        code, _, err = run("get", "gadgets", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn('unknown kind "gadgets"', err)
+        code, _, err = run("convert")
+        self.assertEqual(code, 2)
+        self.assertIn("no input", err)
+
+    def test_help_exits_0(self):
+        code, out, _ = run("convert", "--help")
+        self.assertEqual(code, 0)
+        self.assertIn("--to", out)
+
+
+class Convert(unittest.TestCase):
+    def test_v1beta1_claim_to_v1(self):
+        code, out, err = run("convert", "-f", os.path.join(FIXTURES, "resource.k8s.io.v1beta1.ResourceClaim.json"),
+                             "--to", "v1", "-o", "json")
+        self.assertEqual(code, 0, err)
+        obj = json.loads(out)
+        self.assertEqual(obj["apiVersion"], "resource.k8s.io/v1")
+        req = obj["spec"]["devices"]["requests"][0]
+        self.assertEqual(req["exactly"]["deviceClassName"], "deviceClassNameValue")
+        self.assertNotIn("deviceClassName", req)
+
+    def test_round_trip_is_byte_exact(self):
+        path = os.path.join(FIXTURES, "resource.k8s.io.v1.ResourceSlice.json")
+        code, out, err = run("convert", "-f", path, "-o", "json")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out, read(path) + "\n")
+
+    def test_yaml_output_reads_back(self):
+        code, out, _ = run("convert", "-f", os.path.join(FIXTURES, "resource.k8s.io.v1.ResourceClaim.yaml"))
+        self.assertEqual(code, 0)
+        code2, out2, _ = run("convert", "-f", "-", "-o", "json", stdin=out)
+        self.assertEqual(code2, 0)
+        self.assertEqual(json.loads(out2), json.loads(read(os.path.join(FIXTURES, "resource.k8s.io.v1.ResourceClaim.json"))))
+
+    def test_several_objects_make_a_list(self):
+        code, out, _ = run("convert", "-f", DEMO, "-o", "json")
+        self.assertEqual(code, 0)
+        obj = json.loads(out)
+        self.assertEqual(obj["kind"], "List")
+        self.assertEqual(len(obj["items"]), 24)
+
+    def test_directory_input(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write(tmp, "a.yaml", "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: a}\n")
+            write(tmp, "b.json", '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"b"}}')
+            write(tmp, "ignored.txt", "not read")
+            code, out, err = run("convert", "-f", tmp, "-o", "json")
+            self.assertEqual(code, 0, err)
+            self.assertEqual([i["metadata"]["name"] for i in json.loads(out)["items"]], ["a", "b"])
+
+    def test_version_the_kind_lacks(self):
+        code, _, err = run("convert", "-f", os.path.join(FIXTURES, "resource.k8s.io.v1.DeviceTaintRule.json"),
+                           "--to", "v1beta1")
+        self.assertEqual(code, 2)
+        self.assertIn('unsupported apiVersion "resource.k8s.io/v1beta1" for kind DeviceTaintRule', err)
+
+
+class BadInput(unittest.TestCase):
+    def check(self, text, *needles, name="bad.yaml", command=("convert",)):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write(tmp, name, text)
+            code, out, err = run(*command, "-f", path)
+            self.assertEqual(code, 2, err)
+            self.assertIn(path, err)
+            for n in needles:
+                self.assertIn(n, err)
+            return err
+
+    def test_truncated_json(self):
+        self.check('{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name"', "json: line 1",
+                   name="t.json")
+
+    def test_wrong_type(self):
+        self.check(SLICE_HEAD + "  - name: gpu-0\n    attributes:\n      index: {int: zero}\n",
+                   'ResourceSlice "big": spec.devices[0].attributes[index].int: expected integer, got string')
+
+    def test_duplicate_keys(self):
+        self.check("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: a\n  name: b\n",
+                   'duplicate key "name"')
+
+    def test_unknown_api_version(self):
+        self.check("apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaim\nmetadata: {name: c}\n",
+                   'unsupported apiVersion "resource.k8s.io/v1alpha2"')
+
+    def test_too_many_devices(self):
+        devices = "".join(f"  - name: gpu-{i}\n" for i in range(200))
+        err = self.check(SLICE_HEAD + devices, 'ResourceSlice.resource.k8s.io "big" is invalid', "spec.devices",
+                         command=("validate",))
+        self.assertIn("Too many", err)
+
+    def test_huge_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "huge.yaml")
+            with open(path, "w") as f:
+                f.write("# " + "x" * (50 << 20) + "\n")
+            code, _, err = run("get", "resourceslices", "-f", path)
+            self.assertEqual(code, 2)
+            self.assertIn("more than the limit", err)
+
+    def test_missing_file(self):
+        code, _, err = run("get", "pods", "-f", "/nonexistent/x.yaml")
+        self.assertEqual(code, 2)
+        self.assertIn("/nonexistent/x.yaml", err)
+
+    def test_one_bad_document_among_good_ones_fails_the_command(self):
+        err = self.check("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: a}\n---\n"
+                         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: b}\nspec: {selectors: 3}\n",
+                         'DeviceClass "b": spec.selectors: expected array, got integer', "(object 2, line 4)")
+
+
+class Validate(unittest.TestCase):
+    def test_demo_scenario_is_valid(self):
+        code, out, err = run("validate", "-f", DEMO)
+        self.assertEqual(code, 0, err)
+        self.assertIn("24 valid, 0 invalid", out)
+
+    def test_filler_fixtures_are_invalid_with_field_paths(self):
+        code, _, err = run("validate", "-f", os.path.join(FIXTURES, "resource.k8s.io.v1.ResourceSlice.json"))
+        self.assertEqual(code, 2)
+        self.assertIn('ResourceSlice.resource.k8s.io "nameValue" is invalid', err)
+
+    def test_unknown_fields_are_errors_unless_lenient(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write(tmp, "c.yaml", "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: a}\n"
+                                        "spec: {selector: []}\n")
+            code, _, err = run("validate", "-f", path)
+            self.assertEqual(code, 2)
+            self.assertIn('unknown field "spec.selector"', err)
+            code, _, err = run("validate", "-f", path, "--lenient")
+            self.assertEqual(code, 0)
+            self.assertIn("warning", err)
+
+
+class Get(unittest.TestCase):
+    def test_slices_table(self):
+        code, out, err = run("get", "resourceslices", "-f", DEMO)
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0].split(), ["NAME", "NODE", "DRIVER", "POOL", "DEVICES"])
+        self.assertEqual(len(lines), 1 + 6)
+        self.assertIn("node-1-gpu.example.com", out)
+
+    def test_claims_table_shows_state(self):
+        code, out, _ = run("get", "resourceclaims", "-f", DEMO, "-n", "team-a")
+        self.assertEqual(code, 0)
+        rows = {l.split()[1]: l for l in out.splitlines()[1:]}
+        self.assertIn("allocated,reserved", rows["train-0"])
+        self.assertIn("pending", rows["big-h100"])
+
+    def test_devices_view_shows_holders(self):
+        code, out, _ = run("get", "devices", "-f", DEMO)
+        self.assertEqual(code, 0)
+        row = [l for l in out.splitlines() if " node-1 " in l and "gpu-0" in l][0]
+        self.assertIn("team-a/train-0", row)
+
+    def test_json_is_a_list_and_named_get_is_one_object(self):
+        code, out, _ = run("get", "deviceclasses", "-f", DEMO, "-o", "json")
+        self.assertEqual(json.loads(out)["kind"], "List")
+        code, out, _ = run("get", "deviceclass", "mig.example.com", "-f", DEMO, "-o", "json")
+        self.assertEqual(json.loads(out)["metadata"]["name"], "mig.example.com")
+        code, _, err = run("get", "deviceclass", "nope", "-f", DEMO)
+        self.assertEqual(code, 2)
+
+
+class Graph(unittest.TestCase):
+    def test_json_dot_text(self):
+        code, out, err = run("graph", "-f", DEMO, "-o", "json")
+        self.assertEqual(code, 0, err)
+        g = json.loads(out)
+        ids = {n["id"] for n in g["nodes"]}
+        self.assertIn("Pod/team-a/train-0", ids)
+        self.assertTrue(any(e["from"] == "Pod/team-a/train-0" and e["to"] == "ResourceClaim/team-a/train-0"
+                            for e in g["edges"]))
+        code, out, _ = run("graph", "-f", DEMO, "-o", "dot")
+        self.assertEqual(code, 0)
+        self.assertTrue(out.startswith("digraph"))
+        code, out, _ = run("graph", "-f", DEMO)
+        self.assertEqual(code, 0)
+        self.assertIn("train-0", out)
+
+
+class Demo(unittest.TestCase):
+    def test_demo_report(self):
+        code, out, err = run("demo")
+        self.assertEqual(code, 0, err)
+        for section in ("Pools", "Devices", "Claims", "Graph"):
+            self.assertIn("\n" + section, out)
+        self.assertIn("3 nodes, 3 drivers, 5 pools", out)
+
+    def test_print_scenario_reads_back(self):
+        code, out, _ = run("demo", "--print-scenario")
+        self.assertEqual(code, 0)
+        self.assertEqual(out, read(DEMO))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
