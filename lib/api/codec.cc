@@ -40,6 +40,52 @@ std::string RawText(const rapidjson::Value& v) {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
+absl::Status CheckDuplicateKeys(const rapidjson::Value& v, std::string& path) {
+  if (v.IsObject()) {
+    const rapidjson::SizeType n = v.MemberCount();
+    if (n <= 16) {
+      // Small objects, the common case: compare pairs, no allocation.
+      for (auto a = v.MemberBegin(); a != v.MemberEnd(); ++a) {
+        for (auto b = v.MemberBegin(); b != a; ++b) {
+          if (a->name == b->name) {
+            return absl::InvalidArgumentError(absl::StrCat("duplicate key \"", AV(ToSV(a->name)), "\"",
+                                                           path.empty() ? "" : " in ", path));
+          }
+        }
+      }
+    } else {
+      absl::flat_hash_set<absl::string_view> seen;
+      seen.reserve(n);
+      for (const auto& m : v.GetObject()) {
+        absl::string_view key(m.name.GetString(), m.name.GetStringLength());
+        if (!seen.insert(key).second) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("duplicate key \"", key, "\"", path.empty() ? "" : " in ", path));
+        }
+      }
+    }
+    for (const auto& m : v.GetObject()) {
+      if (!m.value.IsObject() && !m.value.IsArray()) continue;
+      const size_t len = path.size();
+      absl::StrAppend(&path, path.empty() ? "" : ".", AV(ToSV(m.name)));
+      RETURN_IF_ERROR(CheckDuplicateKeys(m.value, path));
+      path.resize(len);
+    }
+  } else if (v.IsArray()) {
+    int i = 0;
+    for (const auto& item : v.GetArray()) {
+      if (item.IsObject() || item.IsArray()) {
+        const size_t len = path.size();
+        absl::StrAppend(&path, "[", i, "]");
+        RETURN_IF_ERROR(CheckDuplicateKeys(item, path));
+        path.resize(len);
+      }
+      ++i;
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace internal
 
 namespace {
@@ -173,6 +219,10 @@ absl::StatusOr<Object> DecodeObjectImpl(const rapidjson::Value& value, const Dec
     OtherObject& other = out.value.emplace<OtherObject>();
     other.api_version = out.api_version;
     other.kind = kind_str;
+    std::string path;
+    if (absl::Status dup = internal::CheckDuplicateKeys(value, path); !dup.ok()) {
+      return absl::Status(dup.code(), absl::StrCat(who, ": ", dup.message()));
+    }
     other.raw.json = internal::RawText(value);
     auto meta = value.FindMember("metadata");
     if (meta != value.MemberEnd() && meta->value.IsObject()) {
@@ -242,32 +292,6 @@ std::pair<int, int> LineColumn(std::string_view text, size_t offset) {
   return {line, col};
 }
 
-absl::Status CheckDuplicateKeys(const rapidjson::Value& v, std::string& path) {
-  if (v.IsObject()) {
-    absl::flat_hash_set<absl::string_view> seen;
-    for (const auto& m : v.GetObject()) {
-      absl::string_view key(m.name.GetString(), m.name.GetStringLength());
-      if (!seen.insert(key).second) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("duplicate key \"", key, "\"", path.empty() ? "" : " in ", path));
-      }
-      size_t len = path.size();
-      absl::StrAppend(&path, path.empty() ? "" : ".", key);
-      RETURN_IF_ERROR(CheckDuplicateKeys(m.value, path));
-      path.resize(len);
-    }
-  } else if (v.IsArray()) {
-    int i = 0;
-    for (const auto& item : v.GetArray()) {
-      size_t len = path.size();
-      absl::StrAppend(&path, "[", i++, "]");
-      RETURN_IF_ERROR(CheckDuplicateKeys(item, path));
-      path.resize(len);
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 std::vector<std::string_view> SupportedVersions(Kind kind) {
@@ -288,7 +312,7 @@ absl::StatusOr<Object> DecodeObject(const rapidjson::Value& value, const DecodeO
   return DecodeObjectImpl(value, options, warnings);
 }
 
-absl::StatusOr<rapidjson::Document> ParseJson(std::string_view text) {
+absl::StatusOr<rapidjson::Document> ParseJson(std::string_view text, bool check_duplicate_keys) {
   rapidjson::Document doc;
   // kParseStopWhenDoneFlag is not used: trailing content after the value is an error.
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
@@ -297,8 +321,10 @@ absl::StatusOr<rapidjson::Document> ParseJson(std::string_view text) {
     return absl::InvalidArgumentError(absl::StrCat("json: line ", line, ", column ", col, ": ",
                                                    rapidjson::GetParseError_En(doc.GetParseError())));
   }
-  std::string path;
-  RETURN_IF_ERROR(CheckDuplicateKeys(doc, path));
+  if (check_duplicate_keys) {
+    std::string path;
+    RETURN_IF_ERROR(internal::CheckDuplicateKeys(doc, path));
+  }
   return doc;
 }
 
@@ -311,7 +337,9 @@ absl::StatusOr<std::vector<DecodedObject>> DecodeStream(std::string_view text, c
   std::vector<DecodedObject> out;
   if (first == std::string_view::npos) return out;
   if (text[first] == '{' || text[first] == '[') {
-    ASSIGN_OR_RETURN(rapidjson::Document doc, ParseJson(text));
+    // Duplicate keys are found while decoding: by the typed decoder in modelled fields, and by
+    // CheckDuplicateKeys in the opaque parts, so the whole document is not walked twice.
+    ASSIGN_OR_RETURN(rapidjson::Document doc, ParseJson(text, /*check_duplicate_keys=*/false));
     const int line = LineColumn(text, first).first;
     if (doc.IsArray()) {
       for (const auto& item : doc.GetArray()) AppendDecoded(item, line, options, out);

@@ -56,8 +56,9 @@ absl::StatusOr<rapidjson::Document> EncodeObject(const Object& object, std::stri
 // Serializes a JSON value: compact, or indented by two spaces like the API server's fixtures.
 std::string WriteJson(const rapidjson::Value& value, bool pretty);
 
-// Parses JSON text strictly: duplicate object keys are errors; errors carry line:column.
-absl::StatusOr<rapidjson::Document> ParseJson(std::string_view text);
+// Parses JSON text; errors carry line:column. With check_duplicate_keys, duplicate object keys
+// anywhere are errors too (DecodeStream finds them while decoding instead).
+absl::StatusOr<rapidjson::Document> ParseJson(std::string_view text, bool check_duplicate_keys = true);
 
 // The resource.k8s.io versions DRAForge reads for `kind`, newest first (empty for core kinds).
 std::vector<std::string_view> SupportedVersions(Kind kind);

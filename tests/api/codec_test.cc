@@ -212,7 +212,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "spec.devices[0].capacity[memory].value: invalid quantity \"80 GiB\""},
         BadCase{"duplicate_key_json",
                 R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a","name":"b"}})",
-                "duplicate key \"name\" in metadata"},
+                "metadata: duplicate field \"name\""},
         BadCase{"duplicate_key_yaml", "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: a\n  name: b\n",
                 "duplicate key"},
         BadCase{"unknown_version", R"({"apiVersion":"resource.k8s.io/v1alpha2","kind":"ResourceClaim","metadata":{"name":"c"}})",

@@ -25,11 +25,16 @@ namespace draforge::api::internal {
 
 std::string_view JsonTypeName(const rapidjson::Value& v);
 std::string RawText(const rapidjson::Value& v);
+// An error naming the first duplicated object key in `v` (recursively); `path` is the prefix for the
+// message and is restored on return.
+absl::Status CheckDuplicateKeys(const rapidjson::Value& v, std::string& path);
 
 // Tracks the field path for messages: "spec.devices[3].attributes[model].int".
 class DecodeContext {
  public:
-  DecodeContext(bool strict, std::vector<std::string>* warnings) : strict_(strict), warnings_(warnings) {}
+  DecodeContext(bool strict, std::vector<std::string>* warnings) : strict_(strict), warnings_(warnings) {
+    path_.reserve(32);
+  }
 
   void PushField(std::string_view name) { path_.push_back({name, -1, false}); }
   void PushIndex(int index) { path_.push_back({{}, index, false}); }
@@ -128,7 +133,11 @@ inline absl::Status DecodeScalar(DecodeContext& ctx, const rapidjson::Value& v, 
   out = *std::move(q);
   return absl::OkStatus();
 }
-inline absl::Status DecodeScalar(DecodeContext&, const rapidjson::Value& v, RawJson& out) {
+inline absl::Status DecodeScalar(DecodeContext& ctx, const rapidjson::Value& v, RawJson& out) {
+  if (v.IsObject() || v.IsArray()) {
+    std::string path;
+    if (absl::Status dup = CheckDuplicateKeys(v, path); !dup.ok()) return ctx.Error(SV(dup.message()));
+  }
   out.json = RawText(v);
   return absl::OkStatus();
 }
@@ -214,7 +223,12 @@ absl::Status DecodeStruct(DecodeContext& ctx, const rapidjson::Value& v, T& out)
       for (const auto& kv : other) {
         if (kv.first == key) return ctx.Error(absl::StrCat("duplicate field \"", AV(key), "\""));
       }
-      other.emplace_back(std::string(key), RawJson(RawText(m.value)));
+      RawJson raw;
+      ctx.PushField(key);
+      absl::Status raw_status = DecodeScalar(ctx, m.value, raw);
+      ctx.Pop();
+      RETURN_IF_ERROR(raw_status);
+      other.emplace_back(std::string(key), std::move(raw));
     } else {
       RETURN_IF_ERROR(ctx.UnknownField(key));
     }
