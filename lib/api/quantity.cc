@@ -567,22 +567,11 @@ std::tuple<int64_t, std::string_view, int32_t> Quantity::HashKey() const {
 // --- Construction.
 
 Quantity Quantity::FromInt64(int64_t value, Format format) {
-  Dec d;
-  if (value != 0) {
-    d.negative = value < 0;
-    d.mag = absl::StrCat(value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value));
-  }
-  return FromDec(std::move(d), format);
+  return Access::FromInt128(value, 0, format);
 }
 
 Quantity Quantity::FromMilli(int64_t milli, Format format) {
-  Dec d;
-  if (milli != 0) {
-    d.negative = milli < 0;
-    d.mag = absl::StrCat(milli < 0 ? 0 - static_cast<uint64_t>(milli) : static_cast<uint64_t>(milli));
-    d.exp = -3;
-  }
-  return FromDec(std::move(d), format);
+  return Access::FromInt128(milli, -3, format);
 }
 
 absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
@@ -830,22 +819,33 @@ int64_t ScaleSaturated(const Dec& d, int64_t shift) {
                     : static_cast<int64_t>(magnitude);
 }
 
+// The same for an int64 mantissa m * 10^e.
+int64_t ScaleSmallSaturated(int64_t m, int64_t e) {
+  if (m == 0 || e == 0) return m;
+  if (e > 0) {
+    if (e > 18) return m < 0 ? kInt64Min : kInt64Max;
+    const Int128 v = static_cast<Int128>(m) * static_cast<Int128>(Pow10(static_cast<int>(e)));
+    if (v > kInt64Max) return kInt64Max;
+    if (v < kInt64Min) return kInt64Min;
+    return static_cast<int64_t>(v);
+  }
+  // |m| < 10^19, so past 18 fractional digits only the rounding is left.
+  if (e < -18) return m < 0 ? -1 : 1;
+  const auto p = static_cast<int64_t>(Pow10(static_cast<int>(-e)));
+  return m / p + (m % p == 0 ? 0 : (m < 0 ? -1 : 1));
+}
+
 }  // namespace
 
 int64_t Quantity::Value() const {
-  if (!IsBig()) {
-    const int64_t m = SmallMantissa();
-    if (exp_ == 0) return m;
-    if (exp_ < 0 && exp_ >= -18) {
-      const auto p = static_cast<int64_t>(Pow10(-exp_));
-      // Normalised: a negative exponent always leaves a remainder; round away from zero.
-      return m / p + (m < 0 ? -1 : 1);
-    }
-  }
+  if (!IsBig()) return ScaleSmallSaturated(SmallMantissa(), exp_);
   return ScaleSaturated(ToDec(), 0);
 }
 
-int64_t Quantity::MilliValue() const { return ScaleSaturated(ToDec(), 3); }
+int64_t Quantity::MilliValue() const {
+  if (!IsBig()) return ScaleSmallSaturated(SmallMantissa(), static_cast<int64_t>(exp_) + 3);
+  return ScaleSaturated(ToDec(), 3);
+}
 
 std::optional<int64_t> Quantity::AsInt64() const {
   if (exp_ < 0) return std::nullopt;

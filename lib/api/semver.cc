@@ -255,9 +255,7 @@ int Semver::Compare(const Semver& other) const {
   if (minor_ != other.minor_) return CompareNumbers(minor_, other.minor_);
   if (patch_ != other.patch_) return CompareNumbers(patch_, other.patch_);
   // A release sorts after its prereleases.
-  if (prerelease_.empty() || other.prerelease_.empty()) {
-    return CompareNumbers(other.prerelease_.size() == 0 ? 0 : 1, prerelease_.size() == 0 ? 0 : 1);
-  }
+  if (prerelease_.empty() != other.prerelease_.empty()) return prerelease_.empty() ? 1 : -1;
   for (size_t i = 0; i < prerelease_.size() && i < other.prerelease_.size(); ++i) {
     if (const int c = ComparePrerelease(prerelease_[i], other.prerelease_[i]); c != 0) return c;
   }

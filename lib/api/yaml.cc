@@ -990,25 +990,79 @@ class DocumentBuilder : public YAML::EventHandler {
     // but the first.
     if (state_.document > 1 && !mark.is_null() &&
         state_.input.substr(static_cast<size_t>(mark.pos), 3) != "---") {
-      Fail(mark, "did not find expected <document start>");
+      Abandon(mark, "did not find expected <document start>");
     }
   }
-  void OnDocumentEnd() override {}
+  void OnDocumentEnd() override {
+    if (poisoned_) throw Abort();
+  }
 
   void OnAnchor(const YAML::Mark&, const std::string& name) override { anchor_name_ = name; }
 
+  // The other events build the value; after an error in the document's meaning they only track
+  // the nesting, until the document ends (or yaml-cpp finds a syntax error, which wins).
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Guarded([&] { DoNull(mark, anchor); });
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    Guarded([&] { DoScalar(mark, tag, anchor, value); });
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Guarded([&] { DoAlias(mark, anchor); });
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    Nest(mark);
+    Guarded([&] { Open(mark, anchor, /*is_map=*/false); });
+  }
+  void OnSequenceEnd() override {
+    --depth_;
+    Guarded([&] { Close(); });
+  }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    Nest(mark);
+    Guarded([&] { Open(mark, anchor, /*is_map=*/true); });
+  }
+  void OnMapEnd() override {
+    --depth_;
+    Guarded([&] { Close(); });
+  }
+
+ private:
+  // Thrown by Fail(); the error is in state_.error.
+  struct SemanticError {};
+
+  template <typename F>
+  void Guarded(F&& f) {
+    if (poisoned_) return;
+    try {
+      f();
+    } catch (const SemanticError&) {
+      poisoned_ = true;
+    }
+  }
+
+  void Nest(const YAML::Mark& mark) {
+    if (++depth_ > state_.limits.max_depth) {
+      Abandon(mark, absl::StrCat("nesting is deeper than ", state_.limits.max_depth, " levels"),
+              absl::StatusCode::kResourceExhausted);
+    }
+  }
+
+  void DoNull(const YAML::Mark& mark, YAML::anchor_t anchor) {
     if (anchor != YAML::NullAnchor) NewScalarAnchor(anchor, "", "");
     if (ExpectingKey()) Fail(mark, "null mapping keys cannot be converted to JSON");
     Charge(mark, 1, 0);
     Place(rapidjson::Value(), Origin::kScalar, mark, 0, 1, 0);
   }
 
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& raw_value) override {
+  void DoScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& raw_value) {
     if (tag != kPlainTag && !mark.is_null() &&
         QuoteIsUnterminated(state_.input, static_cast<size_t>(mark.pos))) {
-      Fail(mark, "found unexpected end of stream in a quoted scalar");
+      Abandon(mark, "found unexpected end of stream in a quoted scalar");
     }
     std::string value = raw_value;
     RepairYamlCppEscapes(&value);
@@ -1030,9 +1084,9 @@ class DocumentBuilder : public YAML::EventHandler {
     Place(std::move(v), Origin::kScalar, mark, 0, 1, bytes);
   }
 
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+  void DoAlias(const YAML::Mark& mark, YAML::anchor_t anchor) {
     if (anchor >= anchors_.size() || !anchors_[anchor].has_value()) {
-      Fail(mark, "unknown anchor referenced");
+      Abandon(mark, "unknown anchor referenced");
     }
     const Anchor& a = *anchors_[anchor];
     if (!a.complete) Fail(mark, absl::StrCat("anchor '", a.name, "' value contains itself"));
@@ -1057,10 +1111,10 @@ class DocumentBuilder : public YAML::EventHandler {
     }
     const int depth = static_cast<int>(frames_.size()) + a.height;
     if (depth > state_.limits.max_depth) {
-      Fail(mark,
-           absl::StrCat("nesting is deeper than ", state_.limits.max_depth,
-                        " levels after alias expansion"),
-           absl::StatusCode::kResourceExhausted);
+      Abandon(mark,
+              absl::StrCat("nesting is deeper than ", state_.limits.max_depth,
+                           " levels after alias expansion"),
+              absl::StatusCode::kResourceExhausted);
     }
     Charge(mark, a.nodes, a.bytes);
     CheckAliasRatio(mark, a.nodes);
@@ -1068,24 +1122,26 @@ class DocumentBuilder : public YAML::EventHandler {
     Place(std::move(v), Origin::kAlias, mark, a.height, a.nodes, a.bytes);
   }
 
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
-    Open(mark, anchor, /*is_map=*/false);
+  std::string Message(const YAML::Mark& mark, std::string_view message) const {
+    return absl::StrCat("yaml: ", Where(mark), AV(message), " (document ", state_.document, ")");
   }
-  void OnSequenceEnd() override { Close(); }
 
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
-    Open(mark, anchor, /*is_map=*/true);
-  }
-  void OnMapEnd() override { Close(); }
-
- private:
-  [[noreturn]] void Fail(const YAML::Mark& mark, std::string_view message,
-                         absl::StatusCode code = absl::StatusCode::kInvalidArgument) {
-    state_.error = absl::Status(code, absl::StrCat("yaml: ", Where(mark), AV(message),
-                                                   " (document ", state_.document, ")"));
+  // Syntax errors (what go-yaml's parser rejects) and exceeded limits end the parse at once (and
+  // are what is reported: the parse stops because of them).
+  [[noreturn]] void Abandon(const YAML::Mark& mark, std::string_view message,
+                            absl::StatusCode code = absl::StatusCode::kInvalidArgument) {
+    state_.error = absl::Status(code, Message(mark, message));
     throw Abort();
+  }
+
+  // An error in the meaning of a well-formed document (go-yaml's decoder, which runs after the
+  // parser): reported at the end of the document, unless yaml-cpp finds a syntax error first.
+  [[noreturn]] void Fail(const YAML::Mark& mark, std::string_view message) {
+    FailWith(Message(mark, message));
+  }
+  [[noreturn]] void FailWith(std::string message) {
+    state_.error = absl::InvalidArgumentError(std::move(message));
+    throw SemanticError();
   }
 
   void Charge(const YAML::Mark& mark, size_t nodes, size_t bytes) {
@@ -1093,13 +1149,13 @@ class DocumentBuilder : public YAML::EventHandler {
     state_.nodes += nodes;
     state_.bytes += bytes;
     if (state_.nodes > state_.limits.max_nodes) {
-      Fail(mark,
+      Abandon(mark,
            absl::StrCat("the stream expands to more than ", state_.limits.max_nodes,
                         " values (excessive aliasing?)"),
            absl::StatusCode::kResourceExhausted);
     }
     if (state_.bytes > state_.limits.max_string_bytes) {
-      Fail(mark,
+      Abandon(mark,
            absl::StrCat("the stream expands to more than ", state_.limits.max_string_bytes,
                         " bytes of strings (excessive aliasing?)"),
            absl::StatusCode::kResourceExhausted);
@@ -1121,7 +1177,7 @@ class DocumentBuilder : public YAML::EventHandler {
       allowed = 0.99 - 0.89 * (static_cast<double>(decoded_ - 400000) / 3600000.0);
     }
     if (static_cast<double>(aliased_) / static_cast<double>(decoded_) > allowed) {
-      Fail(mark, "document contains excessive aliasing", absl::StatusCode::kResourceExhausted);
+      Abandon(mark, "document contains excessive aliasing", absl::StatusCode::kResourceExhausted);
     }
   }
 
@@ -1213,11 +1269,6 @@ class DocumentBuilder : public YAML::EventHandler {
 
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
     if (ExpectingKey()) Fail(mark, "invalid map key: a mapping or sequence cannot be a key");
-    const int depth = static_cast<int>(frames_.size()) + 1;
-    if (depth > state_.limits.max_depth) {
-      Fail(mark, absl::StrCat("nesting is deeper than ", state_.limits.max_depth, " levels"),
-           absl::StatusCode::kResourceExhausted);
-    }
     Charge(mark, 1, 0);
     if (anchor != YAML::NullAnchor) NewAnchor(anchor);
     const bool merge_list = !frames_.empty() && !is_map && frames_.back().is_map &&
@@ -1281,11 +1332,10 @@ class DocumentBuilder : public YAML::EventHandler {
     auto [it, inserted] = f.members.try_emplace(f.key);
     if (!inserted) {
       if (it->second.explicit_key) {
-        state_.error = absl::InvalidArgumentError(absl::StrCat(
-            "yaml: duplicate key ", Quote(f.key), " at line ", f.key_mark.line + 1, ", column ",
-            f.key_mark.column + 1, " (first at line ", it->second.line, ", column ",
-            it->second.column, ") (document ", state_.document, ")"));
-        throw Abort();
+        FailWith(absl::StrCat("yaml: duplicate key ", Quote(f.key), " at line ",
+                              f.key_mark.line + 1, ", column ", f.key_mark.column + 1,
+                              " (first at line ", it->second.line, ", column ", it->second.column,
+                              ") (document ", state_.document, ")"));
       }
       (f.value.MemberBegin() + it->second.index)->value = v;
       it->second.explicit_key = true;
@@ -1339,6 +1389,8 @@ class DocumentBuilder : public YAML::EventHandler {
   std::string anchor_name_;
   int line_ = 1;
   bool has_root_ = false;
+  int depth_ = 0;         // open collections, also counted after an error
+  bool poisoned_ = false;  // an error was found; state_.error holds it
   size_t decoded_ = 0;  // values of this document, aliases expanded, for CheckAliasRatio
   size_t aliased_ = 0;  // of which from alias expansion
 };
@@ -2251,7 +2303,7 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(std::string_view text,
   ASSIGN_OR_RETURN(std::string_view input, PrepareInput(text, &storage));
   ViewBuf buf(input);
   std::istream in(&buf);
-  StreamState state{limits, input};
+  StreamState state{limits, input, 0, 0, 0, absl::OkStatus()};
   std::vector<YamlDocument> docs;
   try {
     YAML::Parser parser(in);

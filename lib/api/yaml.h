@@ -61,8 +61,12 @@ struct YamlDocument {
 };
 
 // Parses a multi-document YAML stream. Errors are kInvalidArgument with a message of the form
-// `yaml: line 7, column 3: <problem> (document 2)` (lines and columns 1-based, the document number
-// counts every document of the stream, empty ones included), or kResourceExhausted for a limit.
+// `yaml: line 7, column 3: <problem> (document 2)`: lines and columns are 1-based and absolute in
+// the stream, the document number counts every document, empty ones included. Duplicate keys read
+// `yaml: duplicate key "spec" at line 12, column 3 (first at line 4, column 3) (document 1)`, and
+// problems found before parsing (invalid UTF-8, control characters) have no document number.
+// Exceeding a limit is kResourceExhausted. As in go-yaml, a syntax error anywhere in a document
+// is reported rather than a problem of meaning (a bad key or value) earlier in it.
 absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(std::string_view text,
                                                           const YamlLimits& limits = {});
 

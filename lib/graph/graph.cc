@@ -1,6 +1,8 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <deque>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -62,11 +64,13 @@ class Builder {
     edges_.push_back(Edge{std::move(from), std::move(to), kind, std::move(label), std::move(allocation)});
   }
 
-  std::vector<Node> TakeNodes() { return std::move(nodes_); }
+  std::vector<Node> TakeNodes() {
+    return std::vector<Node>(std::make_move_iterator(nodes_.begin()), std::make_move_iterator(nodes_.end()));
+  }
   std::vector<Edge> TakeEdges() { return std::move(edges_); }
 
  private:
-  std::vector<Node> nodes_;
+  std::deque<Node> nodes_;  // a deque: references returned by Add stay valid as nodes are added
   absl::flat_hash_map<std::string, size_t> index_;
   std::vector<Edge> edges_;
 };
@@ -301,7 +305,8 @@ Graph BuildGraph(const store::Snapshot& snap, const BuildOptions& options) {
     SetAttr(n, "phase", Str(pod->status ? OptView(pod->status->phase) : std::string_view()));
   }
   for (const api::ResourceClaim* claim : snap.ResourceClaims()) {
-    Node& n = b.Named(NodeKind::kResourceClaim, OptView(claim->metadata.namespace_), OptView(claim->metadata.name), false);
+    Node& n =
+        b.Named(NodeKind::kResourceClaim, OptView(claim->metadata.namespace_), OptView(claim->metadata.name), false);
     SetAttr(n, "allocated", claim->status.has_value() && claim->status->allocation.has_value());
     SetAttr(n, "reservedFor", static_cast<int64_t>(claim->status ? claim->status->reserved_for.size() : 0));
   }

@@ -373,7 +373,9 @@ std::vector<const api::ResourceSlice*> SliceList(const SliceSet* set) {
   std::vector<const api::ResourceSlice*> out;
   if (set == nullptr) return out;
   out.reserve(set->size());
-  set->ForEach([&](const ViewKey<1>&, const ObjectPtr& obj) { out.push_back(&std::get<api::ResourceSlice>(obj->value)); });
+  set->ForEach([&](const ViewKey<1>&, const ObjectPtr& obj) {
+    out.push_back(&std::get<api::ResourceSlice>(obj->value));
+  });
   return out;
 }
 
@@ -487,7 +489,8 @@ const api::Object* Snapshot::Get(api::Kind kind, std::string_view ns, std::strin
   return obj == nullptr ? nullptr : obj->get();
 }
 
-std::shared_ptr<const api::Object> Snapshot::GetShared(api::Kind kind, std::string_view ns, std::string_view name) const {
+std::shared_ptr<const api::Object> Snapshot::GetShared(api::Kind kind, std::string_view ns,
+                                                      std::string_view name) const {
   if (kind == api::Kind::kOther) return nullptr;
   const ObjectPtr* obj =
       state_.objects[KindIndex(kind)].Find(NameKey{api::IsNamespaced(kind) ? ns : std::string_view(), name});

@@ -443,8 +443,10 @@ TEST(GraphTest, FirstAvailableAllocationLinksTheChosenAlternativesClass) {
   Graph g = Build({Class("big"), Class("small"), Slice("s", "small.example.com", "p", "n1", {"d"}),
                    Claim("ns", "c", {Req("gpu", "", {{"a", "big"}, {"b", "small"}})},
                          {{"gpu/b", "small.example.com", "p", "d"}}, FieldSelector({"n1"}))});
-  EXPECT_THAT(EdgesOf(g, EdgeKind::kClassSlice), ElementsAre("DeviceClass/small -> ResourceSlice/s [small.example.com]"));
-  EXPECT_THAT(EdgesOf(g, EdgeKind::kAllocation), ElementsAre("ResourceClaim/ns/c -> Device/small.example.com/p/d [gpu/b]"));
+  EXPECT_THAT(EdgesOf(g, EdgeKind::kClassSlice),
+              ElementsAre("DeviceClass/small -> ResourceSlice/s [small.example.com]"));
+  EXPECT_THAT(EdgesOf(g, EdgeKind::kAllocation),
+              ElementsAre("ResourceClaim/ns/c -> Device/small.example.com/p/d [gpu/b]"));
 }
 
 TEST(GraphTest, AllocationOfAnUnlistedDeviceIsMissing) {
@@ -496,7 +498,8 @@ TEST(GraphTest, EdgesToAndFrom) {
 TEST(GraphTest, GraphConstructorSortsAndDeduplicates) {
   Graph g({Node{"b", NodeKind::kPod, "b", "", false, {}}, Node{"a", NodeKind::kPod, "a", "", false, {}},
            Node{"b", NodeKind::kPod, "dup", "", false, {}}},
-          {Edge{"b", "a", EdgeKind::kPodClaim, "x", std::nullopt}, Edge{"a", "b", EdgeKind::kPodClaim, "x", std::nullopt},
+          {Edge{"b", "a", EdgeKind::kPodClaim, "x", std::nullopt},
+           Edge{"a", "b", EdgeKind::kPodClaim, "x", std::nullopt},
            Edge{"b", "a", EdgeKind::kPodClaim, "x", std::nullopt}},
           {});
   EXPECT_THAT(NodeIds(g), ElementsAre("a", "b"));
@@ -674,7 +677,8 @@ TEST(GraphTest, DotHasOneStatementPerNodeAndEdge) {
   for (size_t pos = dot.find(" -> "); pos != std::string::npos; pos = dot.find(" -> ", pos + 1)) ++arrows;
   EXPECT_EQ(arrows, g.edges().size());
   EXPECT_THAT(dot, HasSubstr("\"Device/gpu.example.com/n1/gpu-1\" [label=\"Device\\ngpu.example.com\\nn1/gpu-1\""));
-  EXPECT_THAT(dot, HasSubstr("\"ResourceClaim/team-a/train-gpu\" -> \"Device/gpu.example.com/n1/gpu-1\" [label=\"gpu\", color=blue]"));
+  EXPECT_THAT(dot, HasSubstr("\"ResourceClaim/team-a/train-gpu\" -> \"Device/gpu.example.com/n1/gpu-1\" "
+                             "[label=\"gpu\", color=blue]"));
 }
 
 TEST(GraphTest, TextRendersATreePerPod) {

@@ -882,7 +882,9 @@ TEST(ClusterTest, PodsOnNodeFollowsSpecNodeName) {
 TEST(ClusterTest, AllocatedDevicesIndex) {
   Cluster c;
   ASSERT_TRUE(c.Apply(Claim("ns", "c1", {Result{.device = "d0"}, Result{.request = "r2", .device = "d1"}})).ok());
-  ASSERT_TRUE(c.Apply(Claim("ns", "admin", {Result{.device = "d1", .admin = true}, Result{.device = "d2", .admin = true}})).ok());
+  ASSERT_TRUE(
+      c.Apply(Claim("ns", "admin", {Result{.device = "d1", .admin = true}, Result{.device = "d2", .admin = true}}))
+          .ok());
   auto snap = c.snapshot();
   auto d1 = snap->Allocations("gpu.example.com", "pool-a", "d1");
   ASSERT_THAT(d1, SizeIs(2));
