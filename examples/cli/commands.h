@@ -29,6 +29,8 @@ int RunValidate(const Args& args, Io io);
 int RunGet(const Args& args, Io io);
 int RunGraph(const Args& args, Io io);
 int RunDemo(const Args& args, Io io);
+int RunAllocate(const Args& args, Io io);
+int RunExplain(const Args& args, Io io);
 
 // Shared by commands that read objects: the -f flag and its companions.
 std::vector<FlagSpec> InputFlags();

@@ -19,10 +19,13 @@ Commands:
                                              draforge graph -f FILE... [-o text|json|dot]
   convert     convert objects between versions: draforge convert -f FILE... [-o json|yaml] [--to VERSION]
   validate    validate objects as the API server does: draforge validate -f FILE...
+  allocate    allocate claims on a node as kube-scheduler would:
+                draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] -f FILE... [-o json|yaml|text]
+  explain     why a claim is pending:       draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]
   version     print the version
 
 `-f -` reads standard input; `-f DIR` reads every .yaml, .yml and .json file in DIR.
-Exit status: 0 success, 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
+Exit status: 0 success, 1 unschedulable (allocate), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
 )";
 
 }  // namespace
@@ -47,6 +50,8 @@ int main(int argc, char** argv) {
   if (command == "get") return RunGet(args, io);
   if (command == "graph") return RunGraph(args, io);
   if (command == "demo") return RunDemo(args, io);
+  if (command == "allocate") return RunAllocate(args, io);
+  if (command == "explain") return RunExplain(args, io);
   std::cerr << "error: unknown command \"" << command << "\"\n\n" << kUsage;
   return kExitBadInput;
 }

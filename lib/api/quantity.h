@@ -63,13 +63,14 @@ class Quantity {
   //   [+-] digits [. digits] suffix, with suffix one of Ki Mi Gi Ti Pi Ei, n u m "" k M G T P E,
   //   or e/E followed by a signed integer exponent.
   // Digits may be absent on either side of the point ("1.", ".5", even "." and "Ki", which, as in
-  // apimachinery, mean zero). No whitespace is allowed anywhere. The value is rounded away from
+  // apimachinery, mean zero). No whitespace is allowed anywhere (apimachinery's UnmarshalJSON trims
+  // it before parsing; a JSON decoder should do the same). The value is rounded away from
   // zero to a multiple of 10^-9 ("0.1n" -> 1n), and a kBinarySI value beyond 2^63-1 in magnitude is
   // capped to it ("8Ei" -> 9223372036854775807), both as apimachinery does.
   // Errors (kInvalidArgument), with apimachinery's messages:
   //   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
   //     for text outside the grammar ("", " 1", "1.5.5", "1Qi", "1KI");
-  //   "unable to parse quantity's suffix" for an unknown suffix ("1Mb", "1i", "1e", "1e+");
+  //   "unable to parse quantity's suffix" for an unknown suffix ("1K", "1mi", "1i", "1e", "1e+");
   //   "unable to parse numeric part of quantity" for a number without digits that apimachinery
   //     cannot parse ("e-10", "Pi").
   // DRAForge-specific errors: "quantity's exponent is out of range" when the e/E exponent does not
@@ -88,10 +89,10 @@ class Quantity {
   // the largest suffix (or exponent, a multiple of 3) that needs no fractional digits.
   //   "1.5Gi" -> "1536Mi", "1000m" -> "1", "0.1" -> "100m", "1.5e3" -> "1500", "12e6" -> "12e6".
   // kBinarySI values below 1024 in magnitude or with a fractional part are spelled as kDecimalSI.
-  // Differences from apimachinery, both only reachable through arithmetic or huge values: a
-  // kDecimalSI exponent beyond 18 is spelled as e<N> ("1000E" -> "1e21"; apimachinery before the fix
-  // dropped the exponent and wrote "1"), and a kBinarySI value beyond Ei keeps the Ei suffix
-  // ("1024Ei"; apimachinery dropped the suffix).
+  // A kDecimalSI exponent beyond 18 has no suffix and is spelled e<N> ("1000E" -> "1e21"), as in
+  // current apimachinery (older releases dropped it and wrote "1"). Difference from apimachinery,
+  // reachable only through arithmetic: a kBinarySI value beyond Ei keeps the Ei suffix ("1024Ei"),
+  // where apimachinery drops the suffix and so the magnitude.
   std::string Canonical() const;
   // True when String() differs from Canonical().
   bool HasOriginalText() const;
@@ -132,15 +133,20 @@ class Quantity {
   static Quantity RoundUpToStep(const Quantity& value, const Quantity& min, const Quantity& step);
 
   // The value rounded away from zero to an integer (apimachinery's Value()). apimachinery's result
-  // is undefined past int64; here it saturates at INT64_MIN / INT64_MAX.
+  // is undefined past int64; here it saturates at INT64_MIN / INT64_MAX. (apimachinery's inf.Dec
+  // path also mis-rounds some negative values, e.g. "-493.5..." from "-.48199...Ki" gives -492;
+  // this follows its documented away-from-zero rule for every value.)
   int64_t Value() const;
   // The value times 1000, rounded away from zero (apimachinery's MilliValue()); saturates likewise.
   int64_t MilliValue() const;
   // The value when it is an integer that fits an int64. (apimachinery's AsInt64 also fails for some
   // such values, depending on how the text was written; this one depends only on the value.)
   std::optional<int64_t> AsInt64() const;
-  // The nearest double (+-inf past the double range). apimachinery computes mantissa * 10^exp in
-  // floating point, which can be one ulp off the nearest double.
+  // apimachinery's AsApproximateFloat64, bit for bit: float64(mantissa) * math.Pow10(exponent) on
+  // the representation apimachinery would hold for String(), so a parsed quantity gets exactly the
+  // double Kubernetes (and its CEL asApproximateFloat()) computes, one-ulp errors included
+  // ("952378Gi" -> 1022608090857472.1), as well as +-inf past the double range and NaN for "0e400".
+  // An arithmetic result is treated as its canonical text.
   double AsApproximateFloat64() const;
 
   // Hashes the value, consistently with operator==.

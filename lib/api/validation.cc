@@ -16,7 +16,12 @@
 //     server measures the bytes the client sent (kubectl sends compact JSON).
 //   * An empty list and an absent list are the same in DRAForge's types; the API server tells
 //     `devices: []` from no devices in two checks ("only one of sharedCounters or devices", and
-//     "must not be empty if specified" for list attributes), which therefore never fire here.
+//     "must not be empty if specified" for list attributes), which therefore never fire here, and
+//     prints an explicitly empty list as [] where DRAForge prints null.
+//   * 1.37 alpha fields that DRAForge's types do not carry (request derivedAttributes, counter
+//     consumption compatibilityGroups) are not validated.
+//   * When only generateName is set, the API server validates the generated name too (and names
+//     the object by it); DRAForge validates the prefix only.
 #include "api/validation.h"
 
 #include <arpa/inet.h>
@@ -2807,7 +2812,15 @@ std::string FormatInvalid(std::string_view kind, std::string_view group, std::st
 }
 
 std::string FormatInvalid(const Object& object, const std::vector<FieldError>& errors) {
-  const std::string_view group = object.kind() == Kind::kPod || object.kind() == Kind::kNode ? "" : kGroup;
+  std::string_view group = kGroup;
+  if (object.kind() == Kind::kPod || object.kind() == Kind::kNode) {
+    group = "";
+  } else if (object.kind() == Kind::kOther) {
+    // "apps/v1" -> "apps"; "v1" (the core group) -> "".
+    const std::string_view api_version = object.api_version;
+    const size_t slash = api_version.find('/');
+    group = slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+  }
   return FormatInvalid(object.kind_name(), group, Str(object.metadata().name), errors);
 }
 

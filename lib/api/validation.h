@@ -15,9 +15,14 @@
 // ExactCount request without a count counts as count 1, a missing allocationMode as ExactCount, a
 // toleration without an operator as Equal. The object itself is not modified.
 //
-// Not checked here (documented in the report and in validation.cc):
+// Cluster-scoped kinds may carry metadata.namespace (the API server clears it before validating);
+// namespaced kinds may omit it (it comes from the request). metadata.generation is checked only for
+// ResourceClaims and templates: the other kinds' strategies reset it to 1.
+//
+// Not checked here (see also the list at the top of validation.cc):
 //   * CEL: selectors are checked for presence and the 10 KiB length limit, not compiled or costed
-//     (lib/cel does that). An empty expression is reported as Required, as the CEL compiler does.
+//     (lib/cel does that). A blank expression gets the CEL compiler's exact syntax error; other
+//     syntax and type errors, and the cost limit, are lib/cel's.
 //   * Update rules (immutability, ratcheting of stored expressions, "no new reservedFor entries
 //     after deletion") need the old object; they are not modelled.
 //   * Rules that need other objects (class existence; the admin-access namespace label unless

@@ -1712,7 +1712,8 @@ class Emitter {
     const unsigned char b2 = At(s, i + 2);
     return b == 0x0A || (b >= 0x20 && b <= 0x7E) || (b == 0xC2 && b1 >= 0xA0) ||
            (b > 0xC2 && b < 0xED) || (b == 0xED && b1 < 0xA0) || b == 0xEE ||
-           (b == 0xEF && !(b1 == 0xBB && b2 == 0xBF) && !(b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF)));
+           (b == 0xEF && !(b1 == 0xBB && b2 == 0xBF) &&
+            !(b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF)));
   }
   static bool IsSpace(std::string_view s, size_t i) { return At(s, i) == ' '; }
   static bool IsBlank(std::string_view s, size_t i) { return At(s, i) == ' ' || At(s, i) == '\t'; }
@@ -2321,9 +2322,9 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(std::string_view text,
   } catch (const Abort&) {
     return state.error;
   } catch (const YAML::DeepRecursion& e) {
-    return absl::ResourceExhaustedError(absl::StrCat("yaml: ", Where(e.mark),
-                                                     "nesting is too deep for the parser (document ",
-                                                     state.document, ")"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("yaml: ", Where(e.mark), "nesting is too deep for the parser (document ",
+                     state.document, ")"));
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("yaml: ", Where(e.mark), e.msg, " (document ", state.document, ")"));

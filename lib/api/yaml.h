@@ -14,8 +14,8 @@
 //     uint64 above INT64_MAX; decimal floats, .inf and .nan -> double; timestamps stay strings.
 //     Quoted scalars, block scalars and `!!str` are strings; `!!binary` is base64-decoded.
 //   * Numbers are what a JSON reader sees in sigs.k8s.io/yaml's output: a float with an integral
-//     value below 1e21 is written as a JSON integer (`1.0` and `1e3` become int64 1 and 1000), so it
-//     is stored as int64/uint64 too. Infinity and NaN cannot be JSON and are an error.
+//     value below 1e21 is written as a JSON integer (`1.0` and `1e3` become int64 1 and 1000), so
+//     it is stored as int64/uint64 too. Infinity and NaN cannot be JSON and are an error.
 //   * Mapping keys become strings as sigs.k8s.io/yaml converts them (`1: x` -> "1", `yes: x` ->
 //     "true", `1.5: x` -> "1.5" printed as a float32); null, uint64 and collection keys are errors.
 //   * Object members keep the order of the YAML input (Go sorts them; JSON readers do not care).
@@ -23,7 +23,8 @@
 //     as Go's encoding/json does.
 //   * Duplicate keys in one mapping are an error (Kubernetes' strict decoding rejects them). Merge
 //     keys `<<` behave as in go-yaml v2: the merged entries overwrite what is already set, later
-//     entries overwrite merged ones, and in `<<: [*a, *b]` the first mapping wins.
+//     entries overwrite merged ones, and in `<<: [*a, *b]` the first mapping wins. (go-yaml's
+//     strict mode would also reject every merged key that overlaps another; that is not copied.)
 //   * Empty documents, documents that are only comments and documents whose value is null are
 //     skipped.
 #ifndef DRAFORGE_API_YAML_H_
@@ -78,7 +79,9 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(std::string_view text,
 // whose strings are valid UTF-8, except that a null value reads back as no document at all.
 // Strings that are not valid UTF-8 get U+FFFD for each bad byte (what kubectl's json.Marshal
 // does); for duplicate object keys the last one wins; NaN and infinities (which JSON cannot hold)
-// are written as .nan, .inf and -.inf.
+// are written as .nan, .inf and -.inf. Two deliberate differences from go-yaml, so that the output
+// reads back: the key "<<" is quoted (plain, it would be a merge key), and strings holding U+2028
+// or U+2029 are double-quoted with escapes. It recurses once per level of nesting of `value`.
 std::string WriteYaml(const rapidjson::Value& value);
 
 // Writes several objects as one stream, separated by "---\n" lines (what kubectl prints for

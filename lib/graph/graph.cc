@@ -28,13 +28,35 @@ auto EdgeOrderKey(const Edge& e) {
   return std::tie(e.from, e.to, e.kind, e.label);
 }
 
+auto AllocationOrderKey(const Allocation& a) {
+  return std::tie(a.share_id, a.request, a.driver, a.pool, a.device, a.admin_access, a.node, a.node_known, a.claim_id);
+}
+
+// A total order on edges (allocation details break ties), so that an unstable sort is deterministic.
 bool EdgeLess(const Edge& a, const Edge& b) {
   const auto ka = EdgeOrderKey(a);
   const auto kb = EdgeOrderKey(b);
   if (ka != kb) return ka < kb;
-  const std::string_view sa = a.allocation ? std::string_view(a.allocation->share_id) : std::string_view();
-  const std::string_view sb = b.allocation ? std::string_view(b.allocation->share_id) : std::string_view();
-  return sa < sb;
+  if ((a.allocation != nullptr) != (b.allocation != nullptr)) return a.allocation == nullptr;
+  if (!a.allocation) return false;
+  return AllocationOrderKey(*a.allocation) < AllocationOrderKey(*b.allocation);
+}
+
+// Sorts `items` by `less` through a permutation (the elements are large: moving them once is cheaper
+// than moving them at every step of the sort). Equal elements keep their order.
+template <typename T, typename Less>
+void SortLarge(std::vector<T>& items, Less less) {
+  std::vector<uint32_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (less(items[a], items[b])) return true;
+    if (less(items[b], items[a])) return false;
+    return a < b;
+  });
+  std::vector<T> sorted;
+  sorted.reserve(items.size());
+  for (const uint32_t i : order) sorted.push_back(std::move(items[i]));
+  items = std::move(sorted);
 }
 
 // --- building -------------------------------------------------------------------------------------
@@ -60,7 +82,7 @@ class Builder {
   bool Has(const std::string& id) const { return index_.contains(id); }
 
   void Link(std::string from, std::string to, EdgeKind kind, std::string label,
-            std::optional<Allocation> allocation = std::nullopt) {
+            std::shared_ptr<const Allocation> allocation = nullptr) {
     edges_.push_back(Edge{std::move(from), std::move(to), kind, std::move(label), std::move(allocation)});
   }
 
@@ -226,7 +248,7 @@ Graph::Graph(std::vector<Node> nodes, std::vector<Edge> edges, std::vector<Reque
     : requests_(std::move(requests)),
       snapshot_generation_(snapshot_generation),
       resource_version_(std::move(resource_version)) {
-  std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+  SortLarge(nodes, [](const Node& a, const Node& b) { return a.id < b.id; });
   nodes.erase(std::unique(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id == b.id; }),
               nodes.end());
   for (Node& n : nodes) {
@@ -235,7 +257,7 @@ Graph::Graph(std::vector<Node> nodes, std::vector<Edge> edges, std::vector<Reque
   }
   nodes_ = std::move(nodes);
 
-  std::stable_sort(edges.begin(), edges.end(), EdgeLess);
+  SortLarge(edges, EdgeLess);
   edges.erase(std::unique(edges.begin(), edges.end(),
                           [](const Edge& a, const Edge& b) {
                             return !a.allocation && !b.allocation && EdgeOrderKey(a) == EdgeOrderKey(b);
@@ -245,8 +267,10 @@ Graph::Graph(std::vector<Node> nodes, std::vector<Edge> edges, std::vector<Reque
 
   by_target_.resize(edges_.size());
   for (size_t i = 0; i < edges_.size(); ++i) by_target_[i] = i;
-  std::stable_sort(by_target_.begin(), by_target_.end(),
-                   [this](size_t a, size_t b) { return edges_[a].to < edges_[b].to; });
+  std::sort(by_target_.begin(), by_target_.end(), [this](size_t a, size_t b) {
+    const int cmp = edges_[a].to.compare(edges_[b].to);
+    return cmp != 0 ? cmp < 0 : a < b;
+  });
 }
 
 const Node* Graph::FindNode(std::string_view id) const {
@@ -274,7 +298,7 @@ std::vector<const Edge*> Graph::EdgesTo(std::string_view id) const {
 std::vector<const Allocation*> Graph::Allocations() const {
   std::vector<const Allocation*> out;
   for (const Edge& e : edges_) {
-    if (e.allocation) out.push_back(&*e.allocation);
+    if (e.allocation) out.push_back(e.allocation.get());
   }
   return out;
 }
@@ -445,7 +469,8 @@ Graph BuildGraph(const store::Snapshot& snap, const BuildOptions& options) {
         drivers_of_class[cls->second].insert(a.driver);
       }
       std::string label = a.request;
-      b.Link(claim_id, std::move(device_id), EdgeKind::kAllocation, std::move(label), std::move(a));
+      b.Link(claim_id, std::move(device_id), EdgeKind::kAllocation, std::move(label),
+             std::make_shared<const Allocation>(std::move(a)));
     }
   }
   for (const api::ResourceClaimTemplate* t : snap.ResourceClaimTemplates()) {

@@ -29,6 +29,7 @@
 #define DRAFORGE_GRAPH_GRAPH_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -135,15 +136,16 @@ struct Edge {
   std::string to;
   EdgeKind kind = EdgeKind::kPodClaim;
   std::string label;
-  std::optional<Allocation> allocation;  // set exactly for kAllocation edges
+  // Set exactly for kAllocation edges (shared, immutable: copies of a graph share it).
+  std::shared_ptr<const Allocation> allocation;
 };
 
 class Graph {
  public:
   Graph() = default;
-  // Sorts nodes by id and edges by (from, to, kind, label, shareID); drops duplicate nodes (the first
-  // wins) and duplicate edges other than allocations (every allocation result is kept). Requests keep
-  // their order (spec order).
+  // Sorts nodes by id and edges by (from, to, kind, label, then the allocation's shareID and other
+  // fields); drops duplicate nodes (the first wins) and duplicate edges other than allocations (every
+  // allocation result is kept). Requests keep their order (spec order).
   Graph(std::vector<Node> nodes, std::vector<Edge> edges, std::vector<Request> requests,
         uint64_t snapshot_generation = 0, std::string resource_version = {});
 

@@ -498,9 +498,9 @@ TEST(GraphTest, EdgesToAndFrom) {
 TEST(GraphTest, GraphConstructorSortsAndDeduplicates) {
   Graph g({Node{"b", NodeKind::kPod, "b", "", false, {}}, Node{"a", NodeKind::kPod, "a", "", false, {}},
            Node{"b", NodeKind::kPod, "dup", "", false, {}}},
-          {Edge{"b", "a", EdgeKind::kPodClaim, "x", std::nullopt},
-           Edge{"a", "b", EdgeKind::kPodClaim, "x", std::nullopt},
-           Edge{"b", "a", EdgeKind::kPodClaim, "x", std::nullopt}},
+          {Edge{"b", "a", EdgeKind::kPodClaim, "x", nullptr},
+           Edge{"a", "b", EdgeKind::kPodClaim, "x", nullptr},
+           Edge{"b", "a", EdgeKind::kPodClaim, "x", nullptr}},
           {});
   EXPECT_THAT(NodeIds(g), ElementsAre("a", "b"));
   EXPECT_EQ(g.FindNode("b")->name, "b");
@@ -644,7 +644,7 @@ TEST(GraphTest, JsonEscapesStrings) {
 TEST(GraphTest, DotQuotesAndEscapes) {
   Graph g({Node{"Pod/ns/a\"b", NodeKind::kPod, "a\"b", "ns", false, {}},
            Node{"ResourceClaim/ns/back\\", NodeKind::kResourceClaim, "back\\", "ns", true, {}}},
-          {Edge{"Pod/ns/a\"b", "ResourceClaim/ns/back\\", EdgeKind::kPodClaim, "say \"hi\"", std::nullopt}}, {});
+          {Edge{"Pod/ns/a\"b", "ResourceClaim/ns/back\\", EdgeKind::kPodClaim, "say \"hi\"", nullptr}}, {});
   const std::string dot = ToDot(g);
   EXPECT_THAT(dot, HasSubstr("\"Pod/ns/a\\\"b\""));
   EXPECT_THAT(dot, HasSubstr("\"ResourceClaim/ns/back\\\\\""));  // the trailing '\' does not eat the quote

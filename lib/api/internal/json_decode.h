@@ -126,6 +126,9 @@ inline absl::Status DecodeScalar(DecodeContext& ctx, const rapidjson::Value& v, 
   } else {
     return ctx.TypeError("quantity string", v);
   }
+  // Quantity.UnmarshalJSON trims surrounding white space before parsing.
+  const size_t begin = text.find_first_not_of(" \t\n\v\f\r");
+  text = begin == std::string::npos ? std::string() : text.substr(begin, text.find_last_not_of(" \t\n\v\f\r") - begin + 1);
   auto q = Quantity::Parse(text);
   if (!q.ok()) {
     return ctx.Error(absl::StrCat("invalid quantity \"", text, "\": ", q.status().message()));

@@ -1,0 +1,111 @@
+// draforge explain: why a claim is pending (lib/alloc explain funnel).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "alloc/explain.h"
+#include "alloc/features.h"
+#include "commands.h"
+#include "output.h"
+
+namespace draforge::cli {
+
+int RunExplain(const Args& args, Io io) {
+  auto specs = InputFlags();
+  specs.push_back({{"--claim"}, true, "NAMESPACE/NAME of the claim (NAME alone: namespace \"default\")"});
+  specs.push_back({{"--node"}, true, "the node to explain for (default: no node; the node step is skipped)"});
+  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
+  specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
+  int code = kExitOk;
+  auto flags = ParseOrUsage(args, specs, "draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]",
+                            io, code);
+  if (!flags) return code;
+  const std::string format = flags->GetOr("-o", "text");
+  if (format != "json" && format != "yaml" && format != "text") {
+    io.err << "error: --output: unknown format \"" << format << "\" (text, json, yaml)\n";
+    return kExitBadInput;
+  }
+  const std::string ref = flags->GetOr("--claim", "");
+  if (ref.empty()) {
+    io.err << "error: --claim is required\n";
+    return kExitBadInput;
+  }
+  auto features = alloc::ParseFeatureGates(flags->GetOr("--feature-gates", ""));
+  if (!features.ok()) {
+    io.err << "error: --feature-gates: " << features.status().message() << "\n";
+    return kExitBadInput;
+  }
+  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
+  if (!inputs) return kExitBadInput;
+  store::Cluster cluster;
+  if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
+    io.err << "error: " << s.message() << "\n";
+    return kExitBadInput;
+  }
+  auto snapshot = cluster.snapshot();
+  const size_t slash = ref.find('/');
+  const std::string ns = slash == std::string::npos ? "default" : ref.substr(0, slash);
+  const std::string name = slash == std::string::npos ? ref : ref.substr(slash + 1);
+  std::optional<alloc::NodeInfo> node;
+  if (auto n = flags->Get("--node")) {
+    node = alloc::NodeInfo{*n, {}};
+    if (const api::Node* obj = snapshot->GetNode(*n)) node = alloc::NodeInfo::FromNode(*obj);
+  }
+  auto ex = alloc::Explain(*snapshot, ns, name, node ? &*node : nullptr, *features);
+  if (!ex.ok()) {
+    io.err << "error: " << ex.status().message() << "\n";
+    return kExitBadInput;
+  }
+  if (format == "text") {
+    io.out << ex->summary << "\n";
+    for (const auto& r : ex->requests) {
+      io.out << "\nrequest " << r.request << " (class " << r.device_class << ", needs "
+             << (r.all_mode ? std::string("all matching") : std::to_string(r.needed)) << "):\n";
+      for (const auto& s : r.steps) {
+        io.out << "  " << alloc::FunnelStepName(s.step) << ": " << s.remaining << "  " << s.detail << "\n";
+      }
+      if (!r.first_error.empty()) io.out << "  first CEL error: " << r.first_error << "\n";
+    }
+    return kExitOk;
+  }
+  std::vector<rapidjson::Document> docs(1);
+  rapidjson::Document& d = docs.front();
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  auto str = [&](std::string_view s) { return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a); };
+  d.AddMember("claim", str(ex->claim), a);
+  if (!ex->node.empty()) {
+    d.AddMember("node", str(ex->node), a);
+    d.AddMember("outcome", str(alloc::OutcomeName(ex->outcome)), a);
+  }
+  d.AddMember("summary", str(ex->summary), a);
+  rapidjson::Value reqs(rapidjson::kArrayType);
+  for (const auto& r : ex->requests) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("request", str(r.request), a);
+    o.AddMember("deviceClass", str(r.device_class), a);
+    o.AddMember("needed", rapidjson::Value(static_cast<int64_t>(r.needed)), a);
+    rapidjson::Value steps(rapidjson::kArrayType);
+    for (const auto& s : r.steps) {
+      rapidjson::Value so(rapidjson::kObjectType);
+      so.AddMember("step", str(alloc::FunnelStepName(s.step)), a);
+      so.AddMember("remaining", rapidjson::Value(static_cast<int64_t>(s.remaining)), a);
+      so.AddMember("detail", str(s.detail), a);
+      steps.PushBack(so, a);
+    }
+    o.AddMember("steps", steps, a);
+    if (r.first_short) o.AddMember("firstShortStep", str(alloc::FunnelStepName(*r.first_short)), a);
+    if (r.first_empty) o.AddMember("firstEmptyStep", str(alloc::FunnelStepName(*r.first_empty)), a);
+    if (!r.first_error.empty()) o.AddMember("firstError", str(r.first_error), a);
+    o.AddMember("sentence", str(r.sentence), a);
+    reqs.PushBack(o, a);
+  }
+  d.AddMember("requests", reqs, a);
+  if (absl::Status s = WriteDocuments(docs, format, io.out); !s.ok()) {
+    io.err << "error: " << s.message() << "\n";
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace draforge::cli

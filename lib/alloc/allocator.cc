@@ -1,0 +1,962 @@
+#include "alloc/allocator.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "alloc/internal/consumable_capacity.h"
+#include "alloc/internal/constraints.h"
+#include "alloc/internal/pools.h"
+#include "alloc/internal/selectors.h"
+#include "api/codec.h"
+#include "api/object.h"
+#include "common/status.h"
+
+namespace draforge::alloc {
+
+using internal::Pool;
+
+NodeInfo NodeInfo::FromNode(const api::Node& node) {
+  return NodeInfo{node.metadata.name.value_or(""), node.metadata.labels};
+}
+
+std::string DeviceID::String() const { return absl::StrCat(driver, "/", pool, "/", device); }
+
+DeviceID ResultDeviceID(const api::DeviceRequestAllocationResult& r) {
+  return DeviceID{r.driver.value_or(""), r.pool.value_or(""), r.device.value_or("")};
+}
+
+void AllocatedState::Add(const api::AllocationResult& allocation) {
+  if (!allocation.devices) return;
+  for (const auto& r : allocation.devices->results) {
+    if (r.admin_access.value_or(false)) continue;
+    DeviceID id = ResultDeviceID(r);
+    if (r.share_id) {
+      allocated_shared_devices.insert(SharedDeviceID{id, *r.share_id});
+      internal::AddCapacity(aggregated_capacity[id], r.consumed_capacity);
+    } else {
+      allocated_devices.insert(std::move(id));
+    }
+  }
+}
+
+bool AllocatedState::IsDeviceAllocated(const DeviceID& id) const {
+  if (allocated_devices.contains(id) || aggregated_capacity.contains(id)) return true;
+  for (const auto& s : allocated_shared_devices) {
+    if (s.device == id) return true;
+  }
+  return false;
+}
+
+AllocatedState AllocatedStateFromSnapshot(const store::Snapshot& snapshot,
+                                          const std::vector<const api::ResourceClaim*>& exclude) {
+  AllocatedState state;
+  for (const api::ResourceClaim* claim : snapshot.ResourceClaims()) {
+    if (!claim->status || !claim->status->allocation) continue;
+    bool excluded = false;
+    for (const api::ResourceClaim* e : exclude) {
+      if (e == claim || (e->metadata.namespace_ == claim->metadata.namespace_ && e->metadata.name == claim->metadata.name)) {
+        excluded = true;
+        break;
+      }
+    }
+    if (!excluded) state.Add(*claim->status->allocation);
+  }
+  return state;
+}
+
+std::string_view OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kAllocated:
+      return "allocated";
+    case Outcome::kUnschedulable:
+      return "unschedulable";
+    case Outcome::kError:
+      return "error";
+  }
+  return "error";
+}
+
+namespace {
+
+// 64-bit FNV-1a.
+uint64_t Fnv(uint64_t h, std::string_view s) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  h ^= 0xff;  // field separator
+  h *= 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+std::string ShareIdFor(const api::ResourceClaim& claim, std::string_view request, const DeviceID& device,
+                       int result_index) {
+  const std::string index = std::to_string(result_index);
+  const std::string_view fields[] = {claim.metadata.namespace_.value_or(""), claim.metadata.name.value_or(""),
+                                     claim.metadata.uid.value_or(""), request, device.driver, device.pool,
+                                     device.device, index};
+  uint64_t a = 14695981039346656037ull, b = 0x6c62272e07bb0142ull;
+  for (std::string_view f : fields) {
+    a = Fnv(a, f);
+    b = Fnv(b, f);
+  }
+  unsigned char bytes[16];
+  for (int i = 0; i < 8; ++i) {
+    bytes[i] = static_cast<unsigned char>(a >> (56 - 8 * i));
+    bytes[8 + i] = static_cast<unsigned char>(b >> (56 - 8 * i));
+  }
+  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x80);  // version 8
+  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);  // RFC 4122 variant
+  char out[37];
+  std::snprintf(out, sizeof(out), "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", bytes[0],
+                bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
+                bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]);
+  return out;
+}
+
+absl::StatusOr<rapidjson::Document> EncodeAllocationResult(const api::AllocationResult& allocation) {
+  api::ResourceClaim claim;
+  claim.metadata.name = "x";
+  claim.metadata.namespace_ = "x";
+  claim.status.emplace();
+  claim.status->allocation = allocation;
+  api::Object obj;
+  obj.api_version = "resource.k8s.io/v1";
+  obj.value = std::move(claim);
+  ASSIGN_OR_RETURN(rapidjson::Document doc, api::EncodeObject(obj, "resource.k8s.io/v1"));
+  rapidjson::Document out;
+  auto status = doc.FindMember("status");
+  if (status == doc.MemberEnd() || !status->value.IsObject()) return absl::InternalError("status not encoded");
+  auto alloc = status->value.FindMember("allocation");
+  if (alloc == status->value.MemberEnd()) return absl::InternalError("allocation not encoded");
+  out.CopyFrom(alloc->value, out.GetAllocator());
+  return out;
+}
+
+namespace {
+
+constexpr int kMaxResults = api::kAllocationResultsMaxSize;
+
+std::string ClaimKey(const api::ResourceClaim& c) {
+  return absl::StrCat(c.metadata.namespace_.value_or(""), "/", c.metadata.name.value_or(""));
+}
+
+const api::DeviceClaim& Devices(const api::ResourceClaim& c) {
+  static const api::DeviceClaim kEmpty;
+  return c.spec && c.spec->devices ? *c.spec->devices : kEmpty;
+}
+
+const std::vector<api::Device>& SliceDevices(const api::ResourceSlice& s) {
+  static const std::vector<api::Device> kEmpty;
+  return s.spec ? s.spec->devices : kEmpty;
+}
+
+// One device that targets the node, in search order.
+struct Dev {
+  int pool_index = 0;
+  int slice_index = 0;
+  const api::ResourceSlice* slice = nullptr;
+  const api::Device* device = nullptr;
+  std::string_view driver, pool, name;
+  DeviceID id;
+  bool allocated = false;                       // AllocatedDevices
+  const api::Map<api::Quantity>* aggregated = nullptr;  // AggregatedCapacity
+  std::vector<api::DeviceTaint> taints;         // slice taints + DeviceTaintRules
+  bool multi = false;                           // allowMultipleAllocations (with the gate)
+};
+
+struct RequestData {
+  std::string_view name;         // request, or subrequest name
+  std::string_view parent_name;  // for subrequests
+  const api::DeviceClass* klass = nullptr;
+  std::string class_name;
+  const std::vector<api::DeviceSelector>* selectors = nullptr;
+  const std::vector<api::DeviceToleration>* tolerations = nullptr;
+  const api::CapacityRequirements* capacity = nullptr;
+  bool admin_access = false;
+  bool all_mode = false;
+  int num_devices = 0;
+  std::vector<int> all_devices;
+  bool all_exhausted = false;  // All + consumable capacity: a matching device has too little left
+
+  std::string FullName() const {
+    return parent_name.empty() ? std::string(name) : absl::StrCat(AV(parent_name), "/", AV(name));
+  }
+  std::string_view BaseName() const { return parent_name.empty() ? name : parent_name; }
+  std::string_view SubName() const { return parent_name.empty() ? std::string_view() : name; }
+};
+
+struct DeviceResult {
+  int dev = 0;
+  int request = 0;
+  int sub = 0;
+  bool admin = false;
+  bool shared = false;
+  api::Map<api::Quantity> consumed;
+};
+
+struct ClaimData {
+  const api::ResourceClaim* claim = nullptr;
+  std::string key;
+  std::vector<std::vector<RequestData>> requests;  // [request][sub]; one entry for plain requests
+  std::vector<bool> has_subs;
+  std::vector<int> selected_sub;
+  std::vector<std::unique_ptr<internal::Constraint>> constraints;
+  std::vector<DeviceResult> results;
+};
+
+enum class R { kFalse, kTrue, kMaxExceeded, kError };
+
+struct Undo {
+  int claim = 0;
+  int dev = 0;
+  bool multi = false;
+  bool counters = false;
+  std::string_view base, sub;
+};
+
+using Counters = std::map<std::string, std::map<std::string, api::Quantity>>;
+
+class Search {
+ public:
+  Search(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims, const NodeInfo& node,
+         const AllocateOptions& options, const AllocatedState& state, internal::SelectorCache& cache)
+      : snapshot_(snapshot), node_(node), options_(options), f_(options.features), state_(state), cache_(cache) {
+    for (const api::ResourceClaim* c : claims) {
+      ClaimData cd;
+      cd.claim = c;
+      cd.key = ClaimKey(*c);
+      claims_.push_back(std::move(cd));
+    }
+  }
+
+  AllocateResult Run() {
+    AllocateResult out;
+    absl::Status s = Prepare();
+    if (s.ok()) {
+      R r = AllocateOne(0, 0, 0, 0, false, {});
+      out.search_steps = steps_;
+      if (r == R::kError) {
+        s = error_;
+      } else if (r == R::kTrue) {
+        auto built = Build();
+        if (!built.ok()) {
+          s = built.status();
+        } else {
+          out.outcome = Outcome::kAllocated;
+          out.allocations = *std::move(built);
+          return out;
+        }
+      } else {
+        out.outcome = Outcome::kUnschedulable;
+        for (const Pool& p : pools_) {
+          if (p.invalid) {
+            out.invalid_pools = true;
+            out.reasons.push_back(absl::StrCat("pool ", p.Id(), ": ", p.invalid_reason));
+          }
+        }
+        out.reasons.insert(out.reasons.begin(), out.invalid_pools ? "invalid resource pools were encountered"
+                                                                   : "cannot allocate all claims");
+        return out;
+      }
+    }
+    out.search_steps = steps_;
+    out.outcome = Outcome::kError;
+    out.error = s;
+    return out;
+  }
+
+ private:
+  absl::Status Prepare() {
+    auto pools = internal::GatherPools(snapshot_.ResourceSlices(), node_, f_);
+    if (!pools.ok()) return absl::Status(pools.status().code(), absl::StrCat("gather pool information: ", pools.status().message()));
+    pools_ = *std::move(pools);
+    BuildDevices();
+    for (size_t ci = 0; ci < claims_.size(); ++ci) RETURN_IF_ERROR(PrepareClaim(static_cast<int>(ci)));
+    return absl::OkStatus();
+  }
+
+  void BuildDevices() {
+    const bool rules = f_.device_taints && f_.device_taint_rules;
+    for (size_t pi = 0; pi < pools_.size(); ++pi) {
+      const Pool& p = pools_[pi];
+      std::vector<int> firsts;
+      for (size_t si = 0; si < p.device_slices.size(); ++si) {
+        firsts.push_back(static_cast<int>(devs_.size()));
+        const api::ResourceSlice* slice = p.device_slices[si];
+        for (const api::Device& d : SliceDevices(*slice)) {
+          Dev dev;
+          dev.pool_index = static_cast<int>(pi);
+          dev.slice_index = static_cast<int>(si);
+          dev.slice = slice;
+          dev.device = &d;
+          dev.driver = p.driver;
+          dev.pool = p.pool;
+          dev.name = d.name ? std::string_view(*d.name) : std::string_view();
+          dev.id = DeviceID{std::string(p.driver), std::string(p.pool), std::string(dev.name)};
+          dev.allocated = state_.allocated_devices.contains(dev.id);
+          auto agg = state_.aggregated_capacity.find(dev.id);
+          if (agg != state_.aggregated_capacity.end()) dev.aggregated = &agg->second;
+          if (f_.device_taints) {
+            dev.taints = d.taints;
+            if (rules) {
+              for (const api::DeviceTaintRule* rule : snapshot_.TaintRulesFor(dev.driver, dev.pool, dev.name)) {
+                if (rule->spec && rule->spec->taint) dev.taints.push_back(*rule->spec->taint);
+              }
+            }
+          }
+          dev.multi = f_.consumable_capacity && d.allow_multiple_allocations.value_or(false);
+          devs_.push_back(std::move(dev));
+        }
+      }
+      slice_first_.push_back(std::move(firsts));
+    }
+    allocating_.resize(devs_.size());
+    allocating_capacity_.resize(devs_.size());
+    allocating_shares_.assign(devs_.size(), 0);
+  }
+
+  absl::StatusOr<RequestData> ValidateRequest(int ci, int ri, int si, const api::DeviceRequest& request,
+                                              const api::DeviceSubRequest* sub) {
+    const ClaimData& cd = claims_[ci];
+    RequestData rd;
+    std::optional<std::string> mode;
+    std::optional<int64_t> count;
+    const std::string* class_name = nullptr;
+    if (sub != nullptr) {
+      rd.parent_name = request.name ? std::string_view(*request.name) : std::string_view();
+      rd.name = sub->name ? std::string_view(*sub->name) : std::string_view();
+      rd.selectors = &sub->selectors;
+      rd.tolerations = &sub->tolerations;
+      rd.capacity = sub->capacity ? &*sub->capacity : nullptr;
+      mode = sub->allocation_mode;
+      count = sub->count;
+      class_name = sub->device_class_name ? &*sub->device_class_name : nullptr;
+    } else {
+      const api::ExactDeviceRequest& e = *request.exactly;
+      rd.name = request.name ? std::string_view(*request.name) : std::string_view();
+      rd.selectors = &e.selectors;
+      rd.tolerations = &e.tolerations;
+      rd.capacity = e.capacity ? &*e.capacity : nullptr;
+      mode = e.allocation_mode;
+      count = e.count;
+      class_name = e.device_class_name ? &*e.device_class_name : nullptr;
+      rd.admin_access = e.admin_access.value_or(false);
+      if (!f_.admin_access && e.admin_access.has_value()) {
+        return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                                       ": admin access is requested, but the feature is disabled"));
+      }
+    }
+    for (size_t i = 0; i < rd.selectors->size(); ++i) {
+      const auto& sel = (*rd.selectors)[i];
+      if (!sel.cel || !sel.cel->expression) {
+        return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name), ", selector #", i,
+                                                       ": CEL expression empty (unsupported selector type?)"));
+      }
+    }
+    if (class_name == nullptr || class_name->empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                                     ": missing device class name (unsupported request type?)"));
+    }
+    rd.class_name = *class_name;
+    rd.klass = snapshot_.GetDeviceClass(*class_name);
+    if (rd.klass == nullptr) {
+      return absl::NotFoundError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                              ": could not retrieve device class ", *class_name,
+                                              ": deviceclass.resource.k8s.io \"", *class_name, "\" not found"));
+    }
+    if (rd.klass->spec) {
+      for (size_t i = 0; i < rd.klass->spec->selectors.size(); ++i) {
+        const auto& sel = rd.klass->spec->selectors[i];
+        if (!sel.cel || !sel.cel->expression) {
+          return absl::InvalidArgumentError(absl::StrCat("class ", *class_name, ": selector #", i,
+                                                         ": CEL expression empty (unsupported selector type?)"));
+        }
+      }
+    }
+    const std::string m = mode.value_or(api::kAllocationModeExactCount);
+    if (m == api::kAllocationModeExactCount || m.empty()) {
+      rd.num_devices = static_cast<int>(std::clamp<int64_t>(count.value_or(1), -1, 1 << 30));
+    } else if (m == api::kAllocationModeAll) {
+      rd.all_mode = true;
+      for (const Pool& p : pools_) {
+        if (p.incomplete) {
+          return absl::FailedPreconditionError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                                            ": asks for all devices, but resource pool ", p.Id(),
+                                                            " is currently being updated"));
+        }
+        if (p.invalid) {
+          return absl::FailedPreconditionError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                                            ": asks for all devices, but resource pool ", p.Id(),
+                                                            " is currently invalid"));
+        }
+      }
+      for (size_t d = 0; d < devs_.size(); ++d) {
+        ASSIGN_OR_RETURN(bool selectable, IsSelectable(ci, ri, si, rd, static_cast<int>(d)));
+        if (!selectable) continue;
+        if (f_.consumable_capacity) {
+          const Dev& dev = devs_[d];
+          // Never fits (unknown capacity, policy): not part of "all". Fits only without what is
+          // already allocated: the request cannot be satisfied (notes Q8, PR #140769).
+          auto alone = internal::CheckCapacity(nullptr, rd.capacity, dev.device->capacity, nullptr,
+                                               f_.fractional_capacity_range);
+          if (alone != internal::CapacityCheck::kFits) continue;
+          if (CheckCapacity(rd, static_cast<int>(d)) != internal::CapacityCheck::kFits) rd.all_exhausted = true;
+        }
+        rd.all_devices.push_back(static_cast<int>(d));
+      }
+      rd.num_devices = static_cast<int>(rd.all_devices.size());
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("claim ", cd.key, ", request ", AV(rd.name), ": unsupported count mode ", m));
+    }
+    return rd;
+  }
+
+  absl::Status PrepareClaim(int ci) {
+    ClaimData& cd = claims_[ci];
+    const api::DeviceClaim& dc = Devices(*cd.claim);
+    int min_devices = 0;
+    cd.requests.resize(dc.requests.size());
+    cd.has_subs.resize(dc.requests.size());
+    cd.selected_sub.assign(dc.requests.size(), 0);
+    for (size_t ri = 0; ri < dc.requests.size(); ++ri) {
+      const api::DeviceRequest& request = dc.requests[ri];
+      const std::string name = request.name.value_or("");
+      const bool subs = !request.first_available.empty();
+      cd.has_subs[ri] = subs;
+      if (!f_.prioritized_list && subs) {
+        return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", name,
+                                                       ": has subrequests, but the DRAPrioritizedList feature is disabled"));
+      }
+      if (!f_.consumable_capacity) {
+        if (request.exactly && request.exactly->capacity) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "claim ", cd.key, ", request ", name, ": has capacity requests, but the DRAConsumableCapacity feature is disabled"));
+        }
+        for (const auto& s : request.first_available) {
+          if (s.capacity) {
+            return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", subrequest ", s.name.value_or(""),
+                                                           ": has capacity requests, but the DRAConsumableCapacity "
+                                                           "feature is disabled"));
+          }
+        }
+      }
+      if (subs) {
+        int min = 1 << 30;
+        for (size_t si = 0; si < request.first_available.size(); ++si) {
+          ASSIGN_OR_RETURN(RequestData rd, ValidateRequest(ci, static_cast<int>(ri), static_cast<int>(si), request,
+                                                           &request.first_available[si]));
+          min = std::min(min, rd.num_devices);
+          cd.requests[ri].push_back(std::move(rd));
+        }
+        min_devices += min;
+      } else {
+        if (!request.exactly) {
+          return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", name,
+                                                         ": unknown request type (neither exactly nor firstAvailable)"));
+        }
+        ASSIGN_OR_RETURN(RequestData rd, ValidateRequest(ci, static_cast<int>(ri), 0, request, nullptr));
+        min_devices += rd.num_devices;
+        cd.requests[ri].push_back(std::move(rd));
+      }
+    }
+    if (min_devices > kMaxResults) {
+      return absl::ResourceExhaustedError(absl::StrCat("claim ", cd.key, ": number of requested devices ", min_devices,
+                                                       " exceeds the claim limit of ", kMaxResults));
+    }
+    for (size_t i = 0; i < dc.constraints.size(); ++i) {
+      const api::DeviceConstraint& c = dc.constraints[i];
+      const bool distinct_supported = f_.consumable_capacity || f_.DeviceBindingAndStatus() || f_.list_type_attributes;
+      if (c.match_attribute) {
+        cd.constraints.push_back(internal::NewMatchAttribute(c.requests, *c.match_attribute, f_.list_type_attributes));
+      } else if (c.distinct_attribute && distinct_supported) {
+        cd.constraints.push_back(internal::NewDistinctAttribute(c.requests, *c.distinct_attribute, f_.list_type_attributes));
+      } else {
+        return absl::InvalidArgumentError(
+            absl::StrCat("claim ", cd.key, ", constraint #", i, ": empty constraint (unsupported constraint type?)"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<bool> IsSelectable(int ci, int ri, int si, const RequestData& rd, int d) {
+    const Dev& dev = devs_[d];
+    if (!f_.DeviceBindingAndStatus() && !dev.device->binding_conditions.empty()) return false;
+    const auto key = std::make_tuple(d, ci, ri, si);
+    auto it = match_cache_.find(key);
+    if (it != match_cache_.end()) return it->second;
+    const std::string device_id = dev.id.String();
+    bool match = true;
+    if (rd.klass->spec && !rd.klass->spec->selectors.empty()) {
+      ASSIGN_OR_RETURN(match, internal::SelectorsMatch(cache_, {"class", rd.class_name}, rd.klass->spec->selectors,
+                                                       *dev.device, dev.driver, device_id, f_));
+    }
+    if (match && !rd.selectors->empty()) {
+      ASSIGN_OR_RETURN(match, internal::SelectorsMatch(cache_, {"claim", claims_[ci].key}, *rd.selectors, *dev.device,
+                                                       dev.driver, device_id, f_));
+    }
+    if (match && dev.slice->spec->per_device_node_selection.value_or(false)) {
+      const api::Device& d2 = *dev.device;
+      ASSIGN_OR_RETURN(match, internal::NodeMatches(node_, d2.node_name.value_or(""), d2.all_nodes.value_or(false),
+                                                    d2.node_selector ? &*d2.node_selector : nullptr));
+    }
+    match_cache_[key] = match;
+    return match;
+  }
+
+  internal::CapacityCheck CheckCapacity(const RequestData& rd, int d) const {
+    const Dev& dev = devs_[d];
+    const api::Map<api::Quantity>* allocating = allocating_shares_[d] > 0 ? &allocating_capacity_[d] : nullptr;
+    return internal::CheckCapacity(dev.aggregated, rd.capacity, dev.device->capacity, allocating,
+                                   f_.fractional_capacity_range);
+  }
+
+  bool InUse(int d) const { return devs_[d].allocated || !allocating_[d].empty(); }
+  bool AllocatingForClaim(int d, int ci) const {
+    return std::find(allocating_[d].begin(), allocating_[d].end(), ci) != allocating_[d].end();
+  }
+  bool CapacityInUse(int d) const { return devs_[d].aggregated != nullptr || allocating_shares_[d] > 0; }
+
+  Counters& Available(int pi) {
+    auto it = available_.find(pi);
+    if (it != available_.end()) return it->second;
+    const Pool& p = pools_[pi];
+    Counters c;
+    for (const auto& [name, set] : p.counter_sets) {
+      for (const auto& [counter, value] : set->counters) c[name][counter] = value.value.value_or(api::Quantity());
+    }
+    for (const auto* list : {&p.device_slices, &p.other_device_slices}) {
+      for (const api::ResourceSlice* s : *list) {
+        for (const api::Device& d : SliceDevices(*s)) {
+          if (d.consumes_counters.empty()) continue;
+          if (!state_.IsDeviceAllocated(DeviceID{std::string(p.driver), std::string(p.pool), d.name.value_or("")})) continue;
+          for (const auto& cc : d.consumes_counters) {
+            auto set = c.find(cc.counter_set.value_or(""));
+            if (set == c.end()) continue;
+            for (const auto& [counter, value] : cc.counters) {
+              auto q = set->second.find(counter);
+              if (q != set->second.end()) q->second = q->second.Sub(value.value.value_or(api::Quantity()));
+            }
+          }
+        }
+      }
+    }
+    return available_.emplace(pi, std::move(c)).first->second;
+  }
+
+  void ChangeCounters(const Dev& dev, bool add) {
+    Counters& consumed = consumed_[dev.pool_index];
+    for (const auto& cc : dev.device->consumes_counters) {
+      auto& set = consumed[cc.counter_set.value_or("")];
+      for (const auto& [counter, value] : cc.counters) {
+        api::Quantity& q = set[counter];
+        const api::Quantity v = value.value.value_or(api::Quantity());
+        q = add ? q.Add(v) : q.Sub(v);
+      }
+    }
+  }
+
+  bool ReserveCounters(const Dev& dev) {
+    Counters& available = Available(dev.pool_index);
+    ChangeCounters(dev, true);
+    Counters& consumed = consumed_[dev.pool_index];
+    for (const auto& [set, counters] : available) {
+      auto cs = consumed.find(set);
+      for (const auto& [counter, value] : counters) {
+        api::Quantity used;
+        if (cs != consumed.end()) {
+          auto q = cs->second.find(counter);
+          if (q != cs->second.end()) used = q->second;
+        }
+        if (value.Compare(used) < 0) {
+          ChangeCounters(dev, false);
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // upstream allocateDevice; on success pushes a result and an undo record.
+  absl::StatusOr<bool> AllocateDevice(int ci, int ri, int si, int d, bool must) {
+    ClaimData& cd = claims_[ci];
+    const RequestData& rd = cd.requests[ri][si];
+    const Dev& dev = devs_[d];
+    const bool multi = dev.multi;
+    if (!multi && rd.admin_access && AllocatingForClaim(d, ci)) return false;
+    if (!rd.admin_access && InUse(d)) return false;
+    const bool has_counters = !dev.device->consumes_counters.empty();
+    if (!f_.partitionable_devices && has_counters) return false;
+    bool counters = false;
+    if (!(multi && CapacityInUse(d)) && has_counters) {
+      if (!ReserveCounters(dev)) return false;
+      counters = true;
+    }
+    auto release_counters = [&] {
+      if (counters) ChangeCounters(dev, false);  // upstream leaks this reservation (notes Q6)
+    };
+    if (f_.device_taints && internal::TaintPreventsAllocation(dev.taints, *rd.tolerations)) {
+      release_counters();
+      return false;
+    }
+    for (size_t i = 0; i < cd.constraints.size(); ++i) {
+      if (!cd.constraints[i]->Add(rd.BaseName(), rd.SubName(), *dev.device, dev.driver)) {
+        if (must) {
+          release_counters();
+          for (size_t e = 0; e < i; ++e) cd.constraints[e]->Remove(rd.BaseName(), rd.SubName());
+          return absl::FailedPreconditionError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                                            ": cannot add device ", dev.id.String(),
+                                                            " because a claim constraint would not be satisfied"));
+        }
+        for (size_t e = 0; e < i; ++e) cd.constraints[e]->Remove(rd.BaseName(), rd.SubName());
+        release_counters();
+        return false;
+      }
+    }
+    DeviceResult result;
+    result.dev = d;
+    result.request = ri;
+    result.sub = si;
+    result.admin = rd.admin_access;
+    result.shared = multi;
+    if (f_.consumable_capacity) {
+      if (CheckCapacity(rd, d) != internal::CapacityCheck::kFits) {
+        for (auto& c : cd.constraints) c->Remove(rd.BaseName(), rd.SubName());
+        release_counters();
+        return false;
+      }
+      if (multi) {
+        result.consumed = internal::ConsumedCapacity(rd.capacity, dev.device->capacity, f_.fractional_capacity_range);
+        internal::AddCapacity(allocating_capacity_[d], result.consumed);
+        ++allocating_shares_[d];
+      }
+    }
+    if (!multi) allocating_[d].push_back(ci);
+    cd.results.push_back(std::move(result));
+    undo_.push_back(Undo{ci, d, multi, counters, rd.BaseName(), rd.SubName()});
+    return true;
+  }
+
+  void Deallocate() {
+    Undo u = undo_.back();
+    undo_.pop_back();
+    ClaimData& cd = claims_[u.claim];
+    for (auto& c : cd.constraints) c->Remove(u.base, u.sub);
+    DeviceResult& r = cd.results.back();
+    if (u.multi) {
+      internal::SubCapacity(allocating_capacity_[u.dev], r.consumed);
+      if (--allocating_shares_[u.dev] == 0) allocating_capacity_[u.dev] = {};
+    } else {
+      auto& v = allocating_[u.dev];
+      v.erase(std::find(v.begin(), v.end(), u.claim));
+    }
+    if (u.counters) ChangeCounters(devs_[u.dev], false);
+    cd.results.pop_back();
+  }
+
+  struct Loc {
+    int pool = 0, slice = 0, device = 0;
+  };
+
+  R Fail(absl::Status s) {
+    error_ = std::move(s);
+    return R::kError;
+  }
+
+  R AllocateOne(int ci, int ri, int si, int di, bool allocate_sub, Loc start) {
+    ++steps_;
+    if (options_.max_steps > 0 && steps_ > options_.max_steps) {
+      return Fail(absl::DeadlineExceededError(absl::StrCat(
+          "filter operation aborted: search step limit of ", options_.max_steps, " exceeded")));
+    }
+    if (ci >= static_cast<int>(claims_.size())) return R::kTrue;
+    ClaimData& cd = claims_[ci];
+    if (ri >= static_cast<int>(cd.requests.size())) {
+      R r = AllocateOne(ci + 1, 0, 0, 0, false, {});
+      return r == R::kMaxExceeded ? R::kFalse : r;
+    }
+    if (!allocate_sub && cd.has_subs[ri]) {
+      bool all_exceeded = true;
+      for (int sub = 0; sub < static_cast<int>(cd.requests[ri].size()); ++sub) {
+        R r = AllocateOne(ci, ri, sub, di, true, {});
+        if (r == R::kMaxExceeded) continue;
+        all_exceeded = false;
+        if (r == R::kError) return r;
+        if (r == R::kTrue) {
+          cd.selected_sub[ri] = sub;
+          return R::kTrue;
+        }
+      }
+      return all_exceeded ? R::kMaxExceeded : R::kFalse;
+    }
+    const RequestData& rd = cd.requests[ri][si];
+    if (rd.all_mode && (rd.all_devices.empty() || rd.all_exhausted)) return R::kFalse;
+    if (di >= rd.num_devices) return AllocateOne(ci, ri + 1, 0, 0, false, {});
+    if (static_cast<int>(cd.results.size()) + rd.num_devices - di > kMaxResults) return R::kMaxExceeded;
+
+    if (rd.all_mode) {
+      auto ok = AllocateDevice(ci, ri, si, rd.all_devices[di], true);
+      if (!ok.ok()) return Fail(ok.status());
+      if (!*ok) return R::kFalse;
+      R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, {});
+      if (r != R::kTrue) Deallocate();
+      return r;
+    }
+
+    for (int pi = start.pool; pi < static_cast<int>(pools_.size()); ++pi) {
+      const Pool& pool = pools_[pi];
+      if (pool.incomplete || pool.invalid) continue;
+      const int slice_start = pi == start.pool ? start.slice : 0;
+      for (int sli = slice_start; sli < static_cast<int>(pool.device_slices.size()); ++sli) {
+        const int first = slice_first_[pi][sli];
+        const int n = static_cast<int>(SliceDevices(*pool.device_slices[sli]).size());
+        const int dstart = (pi == start.pool && sli == start.slice) ? start.device : 0;
+        for (int k = dstart; k < n; ++k) {
+          const int d = first + k;
+          if (rd.admin_access && AllocatingForClaim(d, ci)) continue;
+          if (!rd.admin_access && InUse(d)) continue;
+          auto selectable = IsSelectable(ci, ri, si, rd, d);
+          if (!selectable.ok()) return Fail(selectable.status());
+          if (!*selectable) continue;
+          if (f_.consumable_capacity && CheckCapacity(rd, d) != internal::CapacityCheck::kFits) continue;
+          auto ok = AllocateDevice(ci, ri, si, d, false);
+          if (!ok.ok()) return Fail(ok.status());
+          if (!*ok) continue;
+          R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, Loc{pi, sli, k + 1});
+          if (r == R::kTrue) return r;
+          Deallocate();
+          if (r != R::kFalse) return r;
+        }
+      }
+    }
+    return R::kFalse;
+  }
+
+  absl::StatusOr<api::NodeSelector*> NodeSelectorFor(const ClaimData& cd, std::optional<api::NodeSelector>& out) {
+    api::NodeSelectorTerm term;
+    auto add = [](const std::vector<api::NodeSelectorRequirement>& from, std::vector<api::NodeSelectorRequirement>& to) {
+      for (const auto& req : from) {
+        std::set<std::string> values(req.values.begin(), req.values.end());
+        bool found = false;
+        for (const auto& e : to) {
+          if (e.key == req.key && e.operator_ == req.operator_ &&
+              std::set<std::string>(e.values.begin(), e.values.end()) == values) {
+            found = true;
+            break;
+          }
+        }
+        if (!found) to.push_back(req);
+      }
+    };
+    for (const DeviceResult& r : cd.results) {
+      const Dev& dev = devs_[r.dev];
+      const api::ResourceSliceSpec& spec = *dev.slice->spec;
+      const std::optional<std::string>* node_name;
+      const std::optional<api::NodeSelector>* selector;
+      if (spec.per_device_node_selection.value_or(false)) {
+        node_name = &dev.device->node_name;
+        selector = &dev.device->node_selector;
+      } else {
+        node_name = &spec.node_name;
+        selector = &spec.node_selector;
+      }
+      if (node_name->has_value() || dev.device->binds_to_node.value_or(false)) {
+        api::NodeSelector ns;
+        api::NodeSelectorTerm t;
+        t.match_fields.push_back(api::NodeSelectorRequirement{"metadata.name", "In", {node_.name}});
+        ns.node_selector_terms.push_back(std::move(t));
+        out = std::move(ns);
+        return &*out;
+      }
+      if (selector->has_value()) {
+        const auto& terms = (*selector)->node_selector_terms;
+        if (terms.size() == 1) {
+          add(terms[0].match_fields, term.match_fields);
+          add(terms[0].match_expressions, term.match_expressions);
+        } else if (terms.size() > 1) {
+          return absl::InvalidArgumentError(absl::StrCat("create NodeSelector for claim ",
+                                                         cd.claim->metadata.name.value_or(""),
+                                                         ": unsupported ResourceSlice.NodeSelector with ", terms.size(),
+                                                         " terms"));
+        }
+      }
+    }
+    if (!term.match_fields.empty() || !term.match_expressions.empty()) {
+      api::NodeSelector ns;
+      ns.node_selector_terms.push_back(std::move(term));
+      out = std::move(ns);
+      return &*out;
+    }
+    return nullptr;
+  }
+
+  absl::StatusOr<std::vector<api::AllocationResult>> Build() {
+    std::vector<api::AllocationResult> out;
+    for (ClaimData& cd : claims_) {
+      const api::DeviceClaim& dc = Devices(*cd.claim);
+      api::AllocationResult ar;
+      ar.devices.emplace();
+      auto& results = ar.devices->results;
+      for (size_t i = 0; i < cd.results.size(); ++i) {
+        const DeviceResult& r = cd.results[i];
+        const RequestData& rd = cd.requests[r.request][r.sub];
+        const Dev& dev = devs_[r.dev];
+        api::DeviceRequestAllocationResult x;
+        x.request = rd.FullName();
+        x.driver = std::string(dev.driver);
+        x.pool = std::string(dev.pool);
+        x.device = std::string(dev.name);
+        if (r.admin) x.admin_access = true;
+        x.tolerations = *rd.tolerations;
+        if (r.shared) {
+          x.share_id = options_.share_id ? options_.share_id(*cd.claim, *x.request, dev.id, static_cast<int>(i))
+                                         : ShareIdFor(*cd.claim, *x.request, dev.id, static_cast<int>(i));
+        }
+        x.consumed_capacity = r.consumed;
+        if (f_.DeviceBindingAndStatus()) {
+          x.binding_conditions = dev.device->binding_conditions;
+          x.binding_failure_conditions = dev.device->binding_failure_conditions;
+        }
+        results.push_back(std::move(x));
+      }
+      // Class configs, once per class, listing every request that used the class.
+      auto& config = ar.devices->config;
+      std::map<std::string, std::pair<size_t, size_t>> class_ranges;
+      for (size_t ri = 0; ri < cd.requests.size(); ++ri) {
+        const RequestData& rd = cd.requests[ri][cd.has_subs[ri] ? cd.selected_sub[ri] : 0];
+        auto it = class_ranges.find(rd.class_name);
+        if (it != class_ranges.end()) {
+          for (size_t i = it->second.first; i < it->second.second; ++i) config[i].requests.push_back(rd.FullName());
+          continue;
+        }
+        const size_t start = config.size();
+        if (rd.klass->spec) {
+          for (const auto& c : rd.klass->spec->config) {
+            api::DeviceAllocationConfiguration dac;
+            dac.source = "FromClass";
+            dac.requests = {rd.FullName()};
+            dac.opaque = c.opaque;
+            config.push_back(std::move(dac));
+          }
+        }
+        class_ranges[rd.class_name] = {start, config.size()};
+      }
+      auto selected_name = [&](size_t ri) -> std::string {
+        return cd.has_subs[ri] ? cd.requests[ri][cd.selected_sub[ri]].FullName() : std::string();
+      };
+      // Claim configs, once each (upstream 1.35/1.36 duplicated them per request, notes Q3).
+      for (const auto& c : dc.config) {
+        bool include = c.requests.empty();
+        for (size_t ri = 0; !include && ri < dc.requests.size(); ++ri) {
+          const std::string name = dc.requests[ri].name.value_or("");
+          if (std::find(c.requests.begin(), c.requests.end(), name) != c.requests.end()) include = true;
+          if (!include && cd.has_subs[ri]) {
+            const std::string sub = selected_name(ri);
+            if (std::find(c.requests.begin(), c.requests.end(), sub) != c.requests.end()) include = true;
+          }
+        }
+        if (!include) continue;
+        api::DeviceAllocationConfiguration dac;
+        dac.source = "FromClaim";
+        dac.requests = c.requests;
+        dac.opaque = c.opaque;
+        config.push_back(std::move(dac));
+      }
+      // A config covering every request (by name or by its chosen subrequest) applies to all.
+      for (auto& c : config) {
+        if (c.requests.empty()) continue;
+        bool all = true;
+        for (size_t ri = 0; all && ri < dc.requests.size(); ++ri) {
+          const std::string name = dc.requests[ri].name.value_or("");
+          if (std::find(c.requests.begin(), c.requests.end(), name) != c.requests.end()) continue;
+          if (cd.has_subs[ri]) {
+            const std::string sub = selected_name(ri);
+            if (std::find(c.requests.begin(), c.requests.end(), sub) != c.requests.end()) continue;
+          }
+          all = false;
+        }
+        if (all) c.requests.clear();
+      }
+      std::optional<api::NodeSelector> ns;
+      ASSIGN_OR_RETURN(api::NodeSelector * unused, NodeSelectorFor(cd, ns));
+      (void)unused;
+      ar.node_selector = std::move(ns);
+      out.push_back(std::move(ar));
+    }
+    return out;
+  }
+
+  const store::Snapshot& snapshot_;
+  const NodeInfo& node_;
+  const AllocateOptions& options_;
+  const Features& f_;
+  const AllocatedState& state_;
+  internal::SelectorCache& cache_;
+
+  std::vector<ClaimData> claims_;
+  std::vector<Pool> pools_;
+  std::vector<Dev> devs_;
+  std::vector<std::vector<int>> slice_first_;
+  std::vector<std::vector<int>> allocating_;  // claim indices per device
+  std::vector<api::Map<api::Quantity>> allocating_capacity_;
+  std::vector<int> allocating_shares_;
+  std::map<int, Counters> available_;
+  std::map<int, Counters> consumed_;
+  std::vector<Undo> undo_;
+  absl::flat_hash_map<std::tuple<int, int, int, int>, bool> match_cache_;
+  absl::Status error_;
+  int64_t steps_ = 0;
+};
+
+AllocateResult Run(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
+                   const NodeInfo& node, const AllocateOptions& options, internal::SelectorCache& cache) {
+  for (const api::ResourceClaim* c : claims) {
+    if (c == nullptr) {
+      AllocateResult r;
+      r.outcome = Outcome::kError;
+      r.error = absl::InvalidArgumentError("null claim");
+      return r;
+    }
+  }
+  std::optional<AllocatedState> own;
+  const AllocatedState* state = options.allocated_state;
+  if (state == nullptr) {
+    own = AllocatedStateFromSnapshot(snapshot, claims);
+    state = &*own;
+  }
+  Search search(snapshot, claims, node, options, *state, cache);
+  return search.Run();
+}
+
+}  // namespace
+
+AllocateResult Allocate(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
+                        const NodeInfo& node, const AllocateOptions& options) {
+  internal::SelectorCache cache(options.features);
+  return Run(snapshot, claims, node, options, cache);
+}
+
+struct Allocator::Cache {
+  explicit Cache(const Features& f) : selectors(f) {}
+  internal::SelectorCache selectors;
+};
+
+Allocator::Allocator(std::shared_ptr<const store::Snapshot> snapshot, AllocateOptions options)
+    : snapshot_(std::move(snapshot)), options_(std::move(options)), cache_(std::make_unique<Cache>(options_.features)) {}
+Allocator::~Allocator() = default;
+
+AllocateResult Allocator::Allocate(const std::vector<const api::ResourceClaim*>& claims, const NodeInfo& node) const {
+  return Run(*snapshot_, claims, node, options_, cache_->selectors);
+}
+
+}  // namespace draforge::alloc

@@ -1,0 +1,176 @@
+// The DRA structured allocator with kube-scheduler's semantics (k8s.io/dynamic-resource-allocation
+// structured/, the "incubating"/"experimental" variants of Kubernetes 1.37).
+//
+// Allocate() takes a store::Snapshot (slices, classes, taint rules, already-allocated claims), the
+// claims of one pod (allocated together: all or none), a candidate node and the feature gates, and
+// returns one of three outcomes, kept apart:
+//   * kAllocated: one api::AllocationResult per claim, built exactly as upstream builds it;
+//   * kUnschedulable: the claims do not fit on this node (a result with reasons, not an error);
+//   * kError: bad input (a CEL runtime error, a missing DeviceClass, more than 32 results, ...), as an
+//     absl::Status naming the object and field. Upstream aborts the whole scheduling attempt then.
+//
+// Search order is upstream's first-fit depth-first search: claims in order, requests in order,
+// firstAvailable subrequests in order, pools sorted by (driver, pool), slices by name, devices in
+// slice order, pools with binding conditions last, combinations (not permutations) within a
+// request. Where several answers are valid, the one kube-scheduler picks is returned.
+//
+// Differences from upstream, all on purpose (DESIGN: follow the fixes, notes §3.16):
+//   * shareIDs are deterministic (see ShareIdFor), upstream's are random UUIDs;
+//   * distinctAttribute compares every device of the constraint, not the last per request (Q9);
+//   * counter reservations are released when a later check rejects the device (Q6);
+//   * `All` over consumable-capacity devices fails when a matching device has too little capacity
+//     left, instead of silently skipping it (Q8, kubernetes PR #140769);
+//   * list-type matchAttribute restores the intersection on backtracking (Q10);
+//   * available counters are keyed per (driver, pool), not per pool name.
+#ifndef DRAFORGE_ALLOC_ALLOCATOR_H_
+#define DRAFORGE_ALLOC_ALLOCATOR_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "alloc/features.h"
+#include "api/map.h"
+#include "api/node.h"
+#include "api/quantity.h"
+#include "api/resource_claim.h"
+#include "rapidjson/document.h"
+#include "store/cluster.h"
+
+namespace draforge::alloc {
+
+// The node to allocate for: its name and labels are all node selectors look at.
+struct NodeInfo {
+  std::string name;
+  api::Map<std::string> labels;
+
+  static NodeInfo FromNode(const api::Node& node);
+};
+
+// A device: DeviceID{driver, pool, device}, as upstream names it.
+struct DeviceID {
+  std::string driver;
+  std::string pool;
+  std::string device;
+
+  // "driver/pool/device", upstream's DeviceID.String().
+  std::string String() const;
+  friend bool operator==(const DeviceID&, const DeviceID&) = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const DeviceID& id) {
+    return H::combine(std::move(h), id.driver, id.pool, id.device);
+  }
+};
+
+struct SharedDeviceID {
+  DeviceID device;
+  std::string share_id;
+  friend bool operator==(const SharedDeviceID&, const SharedDeviceID&) = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const SharedDeviceID& id) {
+    return H::combine(std::move(h), id.device, id.share_id);
+  }
+};
+
+// What is already allocated (upstream's schedulerapi.AllocatedState): the contract with callers
+// that track in-flight allocations themselves (an autoscaler, a simulator).
+struct AllocatedState {
+  // Devices used exclusively (results without adminAccess and without a shareID).
+  absl::flat_hash_set<DeviceID> allocated_devices;
+  // Shares of consumable-capacity devices (results with a shareID).
+  absl::flat_hash_set<SharedDeviceID> allocated_shared_devices;
+  // Sum of consumedCapacity per shared device.
+  absl::flat_hash_map<DeviceID, api::Map<api::Quantity>> aggregated_capacity;
+
+  // Adds the results of one allocation, as the scheduler's foreachAllocatedDevice does: adminAccess
+  // results are not counted.
+  void Add(const api::AllocationResult& allocation);
+  // Whether the device counts as allocated for shared counters (exclusive, shared or capacity).
+  bool IsDeviceAllocated(const DeviceID& id) const;
+};
+
+// The state of every claim in `snapshot` that has status.allocation, except the claims in
+// `exclude` (the claims being allocated: re-allocating a claim ignores its old result).
+AllocatedState AllocatedStateFromSnapshot(const store::Snapshot& snapshot,
+                                          const std::vector<const api::ResourceClaim*>& exclude = {});
+
+// Computes the shareID of a consumable-capacity result. Arguments: the claim, the request name
+// ("req" or "req/sub"), the device, and the result's index in the claim's results.
+using ShareIdGenerator = std::function<std::string(const api::ResourceClaim& claim, std::string_view request,
+                                                   const DeviceID& device, int result_index)>;
+
+// The default generator: a version-8 (RFC 9562 "custom") UUID derived from a 128-bit FNV-1a hash
+// of (claim namespace, claim name, claim uid, request, driver, pool, device, result index).
+// Upstream calls uuid.NewUUID() (a random/time-based UUID); compare results modulo shareID.
+std::string ShareIdFor(const api::ResourceClaim& claim, std::string_view request, const DeviceID& device,
+                       int result_index);
+
+struct AllocateOptions {
+  Features features;
+  // The state to allocate against; null: AllocatedStateFromSnapshot(snapshot, claims).
+  const AllocatedState* allocated_state = nullptr;
+  // null: ShareIdFor.
+  ShareIdGenerator share_id;
+  // Aborts the search with DeadlineExceeded "filter operation aborted: ..." after this many search
+  // steps (0: no limit): the deterministic analogue of kube-scheduler's filter timeout.
+  int64_t max_steps = 0;
+};
+
+enum class Outcome { kAllocated, kUnschedulable, kError };
+// "allocated", "unschedulable", "error".
+std::string_view OutcomeName(Outcome outcome);
+
+struct AllocateResult {
+  Outcome outcome = Outcome::kUnschedulable;
+  // kAllocated: one entry per claim, in the order the claims were given.
+  std::vector<api::AllocationResult> allocations;
+  // kUnschedulable: why, in kube-scheduler's words first ("cannot allocate all claims", or
+  // "invalid resource pools were encountered" when invalid pools were seen: upstream's node-local
+  // ErrFailedAllocationOnNode), then the reasons of invalid pools ("pool driver/pool: duplicate
+  // device name gpu-0").
+  std::vector<std::string> reasons;
+  // True when the failure is upstream's ErrFailedAllocationOnNode (invalid pools).
+  bool invalid_pools = false;
+  // kError: the error.
+  absl::Status error;
+  // Deterministic work counter: calls of the search step (upstream's numAllocateOneInvocations).
+  int64_t search_steps = 0;
+};
+
+// Allocates `claims` (not owned; each needs spec.devices) on `node`. Never throws, never aborts on
+// input. The snapshot must outlive the call only.
+AllocateResult Allocate(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
+                        const NodeInfo& node, const AllocateOptions& options = {});
+
+// A reusable allocator for one snapshot: compiled CEL selectors are cached across calls (one per
+// pod scheduling cycle upstream, reused for every candidate node). Thread-safe.
+class Allocator {
+ public:
+  Allocator(std::shared_ptr<const store::Snapshot> snapshot, AllocateOptions options);
+  ~Allocator();
+  AllocateResult Allocate(const std::vector<const api::ResourceClaim*>& claims, const NodeInfo& node) const;
+  const store::Snapshot& snapshot() const { return *snapshot_; }
+
+ private:
+  struct Cache;
+  std::shared_ptr<const store::Snapshot> snapshot_;
+  AllocateOptions options_;
+  std::unique_ptr<Cache> cache_;
+};
+
+// status.allocation as Kubernetes writes it (resource.k8s.io/v1 JSON).
+absl::StatusOr<rapidjson::Document> EncodeAllocationResult(const api::AllocationResult& allocation);
+
+// Devices that a `store::Snapshot` user may want to describe: DeviceID of a result.
+DeviceID ResultDeviceID(const api::DeviceRequestAllocationResult& result);
+
+}  // namespace draforge::alloc
+
+#endif  // DRAFORGE_ALLOC_ALLOCATOR_H_

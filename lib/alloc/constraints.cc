@@ -1,0 +1,177 @@
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "alloc/internal/constraints.h"
+#include "common/status.h"
+
+namespace draforge::alloc::internal {
+namespace {
+
+std::vector<std::string> Intersect(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+bool Intersects(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
+
+class MatchAttribute : public Constraint {
+ public:
+  MatchAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
+      : Constraint(std::move(requests), std::move(attribute), list_types) {}
+  bool Add(std::string_view request, std::string_view sub, const api::Device& device,
+           std::string_view driver) override {
+    if (!AppliesTo(request, sub)) return true;
+    const api::DeviceAttribute* attr = LookupAttribute(device, driver, attribute_);
+    if (attr == nullptr) return false;
+    if (list_types_) {
+      std::vector<std::string> set = AttributeValueSet(*attr);
+      if (set.empty()) return false;
+      // A stack of running intersections, so that Remove restores the previous one (upstream
+      // bug #140300 forgot to).
+      if (!stack_.empty()) {
+        if (!Intersects(stack_.back(), set)) return false;
+        set = Intersect(stack_.back(), set);
+      }
+      stack_.push_back(std::move(set));
+      return true;
+    }
+    const std::string value = AttributeScalar(*attr);
+    if (count_ == 0) {
+      reference_ = value;  // upstream accepts any type for the first device
+      ++count_;
+      return true;
+    }
+    if (value.empty() || value != reference_) return false;
+    ++count_;
+    return true;
+  }
+  void Remove(std::string_view request, std::string_view sub) override {
+    if (!AppliesTo(request, sub)) return;
+    if (list_types_) {
+      if (!stack_.empty()) stack_.pop_back();
+      return;
+    }
+    --count_;
+  }
+
+ private:
+  int count_ = 0;
+  std::string reference_;
+  std::vector<std::vector<std::string>> stack_;
+};
+
+class DistinctAttribute : public Constraint {
+ public:
+  DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
+      : Constraint(std::move(requests), std::move(attribute), list_types) {}
+  bool Add(std::string_view request, std::string_view sub, const api::Device& device,
+           std::string_view driver) override {
+    if (!AppliesTo(request, sub)) return true;
+    const api::DeviceAttribute* attr = LookupAttribute(device, driver, attribute_);
+    if (attr == nullptr) return false;
+    std::vector<std::string> set = list_types_ ? AttributeValueSet(*attr) : std::vector<std::string>{};
+    std::string scalar = list_types_ ? std::string() : AttributeScalar(*attr);
+    if (!values_.empty()) {
+      if (list_types_) {
+        if (set.empty()) return false;
+        for (const Entry& e : values_) {
+          if (!e.set.empty() && Intersects(e.set, set)) return false;
+        }
+      } else {
+        if (scalar.empty()) return false;
+        for (const Entry& e : values_) {
+          if (e.scalar == scalar) return false;
+        }
+      }
+    }
+    values_.push_back({std::move(set), std::move(scalar)});
+    return true;
+  }
+  void Remove(std::string_view request, std::string_view sub) override {
+    if (!AppliesTo(request, sub)) return;
+    if (!values_.empty()) values_.pop_back();
+  }
+
+ private:
+  struct Entry {
+    std::vector<std::string> set;
+    std::string scalar;
+  };
+  std::vector<Entry> values_;
+};
+
+}  // namespace
+
+std::vector<std::string> AttributeValueSet(const api::DeviceAttribute& a) {
+  std::vector<std::string> out;
+  if (!a.ints.empty()) {
+    for (int64_t v : a.ints) out.push_back(absl::StrCat("i:", v));
+  } else if (!a.bools.empty()) {
+    for (bool v : a.bools) out.push_back(v ? "b:true" : "b:false");
+  } else if (!a.strings.empty()) {
+    for (const auto& v : a.strings) out.push_back("s:" + v);
+  } else if (!a.versions.empty()) {
+    for (const auto& v : a.versions) out.push_back("v:" + v);
+  } else {
+    std::string s = AttributeScalar(a);
+    if (!s.empty()) out.push_back(std::move(s));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string AttributeScalar(const api::DeviceAttribute& a) {
+  // Upstream's switch order: string, int, bool, version.
+  if (a.string_value) return "s:" + *a.string_value;
+  if (a.int_value) return absl::StrCat("i:", *a.int_value);
+  if (a.bool_value) return *a.bool_value ? "b:true" : "b:false";
+  if (a.version_value) return "v:" + *a.version_value;
+  return "";
+}
+
+const api::DeviceAttribute* LookupAttribute(const api::Device& device, std::string_view driver,
+                                            std::string_view fqn) {
+  if (const auto* a = device.attributes.Find(fqn)) return a;
+  const size_t slash = fqn.find('/');
+  if (slash == std::string_view::npos || fqn.substr(0, slash) != driver) return nullptr;
+  return device.attributes.Find(fqn.substr(slash + 1));
+}
+
+bool Constraint::AppliesTo(std::string_view request, std::string_view sub) const {
+  if (requests_.empty()) return true;
+  for (const std::string& r : requests_) {
+    if (r == request) return true;
+    if (!sub.empty() && r.size() == request.size() + 1 + sub.size() && r.compare(0, request.size(), request) == 0 &&
+        r[request.size()] == '/' && r.compare(request.size() + 1, std::string::npos, sub) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<Constraint> NewMatchAttribute(std::vector<std::string> requests, std::string attribute,
+                                              bool list_types) {
+  return std::unique_ptr<Constraint>(new MatchAttribute(std::move(requests), std::move(attribute), list_types));
+}
+
+std::unique_ptr<Constraint> NewDistinctAttribute(std::vector<std::string> requests, std::string attribute,
+                                                 bool list_types) {
+  return std::unique_ptr<Constraint>(new DistinctAttribute(std::move(requests), std::move(attribute), list_types));
+}
+
+}  // namespace draforge::alloc::internal

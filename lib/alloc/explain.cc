@@ -1,0 +1,393 @@
+#include "alloc/explain.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "alloc/internal/consumable_capacity.h"
+#include "alloc/internal/constraints.h"
+#include "alloc/internal/pools.h"
+#include "alloc/internal/selectors.h"
+#include "common/status.h"
+
+namespace draforge::alloc {
+
+std::string_view FunnelStepName(FunnelStep step) {
+  switch (step) {
+    case FunnelStep::kDriver: return "driver";
+    case FunnelStep::kClass: return "class";
+    case FunnelStep::kRequest: return "request";
+    case FunnelStep::kTaints: return "taints";
+    case FunnelStep::kAllocated: return "allocated";
+    case FunnelStep::kCapacity: return "capacity";
+    case FunnelStep::kConstraints: return "constraints";
+    case FunnelStep::kNode: return "node";
+  }
+  return "";
+}
+
+namespace {
+
+struct Candidate {
+  const store::PoolInfo* pool;
+  const api::ResourceSlice* slice;
+  const api::Device* device;
+  DeviceID id;
+};
+
+std::string Devices(int64_t n) { return absl::StrCat(n, n == 1 ? " device" : " devices"); }
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  if (names.size() <= 1) return absl::StrJoin(names, "");
+  if (names.size() <= 4) {
+    return absl::StrCat(absl::StrJoin(names.begin(), names.end() - 1, ", "), " and ", names.back());
+  }
+  return absl::StrCat(absl::StrJoin(names.begin(), names.begin() + 3, ", "), " and ", names.size() - 3, " more");
+}
+
+struct ReqView {
+  std::string name, base, sub, class_name;
+  const std::vector<api::DeviceSelector>* selectors;
+  const std::vector<api::DeviceToleration>* tolerations;
+  const api::CapacityRequirements* capacity;
+  bool admin = false, all = false;
+  int64_t count = 1;
+};
+
+}  // namespace
+
+absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
+                                    const NodeInfo* node, const Features& features) {
+  const api::ResourceClaim* claim = snapshot.GetResourceClaim(ns, name);
+  if (claim == nullptr) {
+    return absl::NotFoundError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), " not found"));
+  }
+  if (!claim->spec || !claim->spec->devices) {
+    return absl::InvalidArgumentError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), ": spec.devices is not set"));
+  }
+  Explanation ex;
+  ex.claim = absl::StrCat(AV(ns), "/", AV(name));
+  if (node != nullptr) {
+    ex.node = node->name;
+    AllocateOptions opts;
+    opts.features = features;
+    AllocateResult r = Allocate(snapshot, {claim}, *node, opts);
+    ex.outcome = r.outcome;
+    ex.outcome_detail = r.outcome == Outcome::kError ? std::string(r.error.message()) : absl::StrJoin(r.reasons, "; ");
+  }
+  const AllocatedState state = AllocatedStateFromSnapshot(snapshot, {claim});
+  internal::SelectorCache cache(features);
+
+  // Every device of the current generation of every pool, in allocator order.
+  const std::vector<store::PoolInfo> pools = snapshot.Pools();
+  std::vector<Candidate> all;
+  for (const store::PoolInfo& p : pools) {
+    for (const api::ResourceSlice* s : p.slices) {
+      if (!s->spec) continue;
+      for (const api::Device& d : s->spec->devices) {
+        all.push_back({&p, s, &d, DeviceID{std::string(p.driver), std::string(p.pool), d.name.value_or("")}});
+      }
+    }
+  }
+  // Pools as the node sees them (for the node step).
+  std::map<std::pair<std::string, std::string>, const internal::Pool*> node_pools;
+  std::vector<internal::Pool> gathered;
+  if (node != nullptr) {
+    auto g = internal::GatherPools(snapshot.ResourceSlices(), *node, features);
+    if (g.ok()) gathered = *std::move(g);
+    for (const auto& p : gathered) node_pools[{std::string(p.driver), std::string(p.pool)}] = &p;
+  }
+
+  std::vector<ReqView> views;
+  for (const api::DeviceRequest& r : claim->spec->devices->requests) {
+    if (r.exactly) {
+      const auto& e = *r.exactly;
+      ReqView v{r.name.value_or(""), r.name.value_or(""), "", e.device_class_name.value_or(""), &e.selectors,
+                &e.tolerations, e.capacity ? &*e.capacity : nullptr, e.admin_access.value_or(false),
+                e.allocation_mode.value_or("") == api::kAllocationModeAll, e.count.value_or(1)};
+      views.push_back(std::move(v));
+    }
+    for (const auto& s : r.first_available) {
+      ReqView v{absl::StrCat(r.name.value_or(""), "/", s.name.value_or("")), r.name.value_or(""), s.name.value_or(""),
+                s.device_class_name.value_or(""), &s.selectors, &s.tolerations, s.capacity ? &*s.capacity : nullptr,
+                false, s.allocation_mode.value_or("") == api::kAllocationModeAll, s.count.value_or(1)};
+      views.push_back(std::move(v));
+    }
+  }
+
+  for (const ReqView& v : views) {
+    RequestFunnel f;
+    f.request = v.name;
+    f.device_class = v.class_name;
+    f.all_mode = v.all;
+    f.admin_access = v.admin;
+    f.needed = v.all ? 1 : v.count;
+    const api::DeviceClass* klass = snapshot.GetDeviceClass(v.class_name);
+    std::vector<const Candidate*> cur;
+    auto push = [&](FunnelStep step, std::string detail) {
+      f.steps.push_back({step, static_cast<int64_t>(cur.size()), std::move(detail)});
+      if (cur.empty() && !f.first_empty) f.first_empty = step;
+      if (static_cast<int64_t>(cur.size()) < f.needed && !f.first_short) f.first_short = step;
+    };
+    auto eval = [&](const Candidate& c, const internal::SelectorOwner& owner,
+                    const std::vector<api::DeviceSelector>& sels) {
+      for (const auto& s : sels) {
+        if (!s.cel || !s.cel->expression) return false;
+      }
+      auto m = internal::SelectorsMatch(cache, owner, sels, *c.device, c.id.driver, c.id.String(), features);
+      if (!m.ok()) {
+        if (f.first_error.empty()) f.first_error = std::string(m.status().message());
+        return false;
+      }
+      return *m;
+    };
+    // driver + class
+    std::vector<const Candidate*> class_match;
+    std::set<std::string> drivers;
+    if (klass != nullptr) {
+      for (const Candidate& c : all) {
+        if (!features.DeviceBindingAndStatus() && !c.device->binding_conditions.empty()) continue;
+        if (!klass->spec || eval(c, {"class", v.class_name}, klass->spec->selectors)) {
+          class_match.push_back(&c);
+          drivers.insert(c.id.driver);
+        }
+      }
+    }
+    for (const Candidate& c : all) {
+      if (drivers.empty() || drivers.count(c.id.driver)) cur.push_back(&c);
+    }
+    push(FunnelStep::kDriver, drivers.empty() ? absl::StrCat(Devices(cur.size()), " published")
+                                              : absl::StrCat(Devices(cur.size()), " of driver ",
+                                                             absl::StrJoin(drivers, ", ")));
+    cur = class_match;
+    push(FunnelStep::kClass, klass == nullptr ? absl::StrCat("device class ", v.class_name, " does not exist")
+                                              : absl::StrCat(Devices(cur.size()), " match class ", v.class_name));
+    // request selectors
+    {
+      std::vector<const Candidate*> next;
+      for (const Candidate* c : cur) {
+        if (eval(*c, {"claim", ex.claim}, *v.selectors)) next.push_back(c);
+      }
+      const size_t removed = cur.size() - next.size();
+      cur = std::move(next);
+      push(FunnelStep::kRequest, absl::StrCat(removed, " removed by the selectors of request ", v.name));
+    }
+    // taints
+    {
+      std::vector<const Candidate*> next;
+      std::set<std::string> keys;
+      for (const Candidate* c : cur) {
+        std::vector<api::DeviceTaint> taints;
+        if (features.device_taints) {
+          taints = c->device->taints;
+          if (features.device_taint_rules) {
+            for (const auto* rule : snapshot.TaintRulesFor(c->id.driver, c->id.pool, c->id.device)) {
+              if (rule->spec && rule->spec->taint) taints.push_back(*rule->spec->taint);
+            }
+          }
+        }
+        if (internal::TaintPreventsAllocation(taints, *v.tolerations)) {
+          for (const auto& t : taints) keys.insert(t.key.value_or(""));
+        } else {
+          next.push_back(c);
+        }
+      }
+      const size_t removed = cur.size() - next.size();
+      cur = std::move(next);
+      push(FunnelStep::kTaints, removed == 0 ? "no untolerated taint"
+                                             : absl::StrCat(Devices(removed), " tainted (", absl::StrJoin(keys, ", "),
+                                                            ") and not tolerated"));
+    }
+    // allocated
+    {
+      std::vector<const Candidate*> next;
+      std::set<std::string> holders;
+      int64_t removed = 0;
+      for (const Candidate* c : cur) {
+        const bool multi = features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false);
+        if (!v.admin && !multi && state.allocated_devices.contains(c->id)) {
+          ++removed;
+          for (const auto& a : snapshot.Allocations(c->id.driver, c->id.pool, c->id.device)) {
+            if (!a.admin_access) holders.insert(absl::StrCat(AV(a.claim_namespace), "/", AV(a.claim_name)));
+          }
+        } else {
+          next.push_back(c);
+        }
+      }
+      std::string detail = removed == 0 ? "none allocated"
+                                         : absl::StrCat(Devices(removed), " allocated to claim",
+                                                        holders.size() == 1 ? " " : "s ",
+                                                        JoinNames({holders.begin(), holders.end()}));
+      if (v.admin) detail = "admin access: allocated devices stay usable";
+      cur = std::move(next);
+      push(FunnelStep::kAllocated, detail);
+    }
+    // counters and capacity
+    {
+      std::vector<const Candidate*> next;
+      int64_t counters = 0, capacity = 0;
+      for (const Candidate* c : cur) {
+        bool ok = true;
+        if (!c->device->consumes_counters.empty()) {
+          if (!features.partitionable_devices) {
+            ok = false;
+          } else {
+            // Counters left in the pool after what is allocated.
+            for (const auto& cc : c->device->consumes_counters) {
+              const api::CounterSet* set = nullptr;
+              for (const auto* s : c->pool->slices) {
+                for (const auto& cs : s->spec->shared_counters) {
+                  if (cs.name == cc.counter_set) set = &cs;
+                }
+              }
+              if (set == nullptr) {
+                ok = false;
+                break;
+              }
+              for (const auto& [counter, need] : cc.counters) {
+                const api::Counter* total = set->counters.Find(counter);
+                api::Quantity left = total && total->value ? *total->value : api::Quantity();
+                for (const auto* s : c->pool->slices) {
+                  for (const auto& d : s->spec->devices) {
+                    DeviceID id{c->id.driver, c->id.pool, d.name.value_or("")};
+                    if (!state.IsDeviceAllocated(id)) continue;
+                    for (const auto& dc : d.consumes_counters) {
+                      if (dc.counter_set != cc.counter_set) continue;
+                      if (const auto* q = dc.counters.Find(counter); q && q->value) left = left.Sub(*q->value);
+                    }
+                  }
+                }
+                if (left.Compare(need.value.value_or(api::Quantity())) < 0) ok = false;
+              }
+            }
+          }
+          if (!ok) ++counters;
+        }
+        if (ok && features.consumable_capacity) {
+          auto agg = state.aggregated_capacity.find(c->id);
+          auto r = internal::CheckCapacity(agg == state.aggregated_capacity.end() ? nullptr : &agg->second, v.capacity,
+                                           c->device->capacity, nullptr, features.fractional_capacity_range);
+          if (r != internal::CapacityCheck::kFits) {
+            ok = false;
+            ++capacity;
+          }
+        }
+        if (ok) next.push_back(c);
+      }
+      cur = std::move(next);
+      std::vector<std::string> parts;
+      if (counters) parts.push_back(absl::StrCat(Devices(counters), " without shared counters left"));
+      if (capacity) parts.push_back(absl::StrCat(Devices(capacity), " without enough capacity left"));
+      push(FunnelStep::kCapacity, parts.empty() ? "counters and capacity suffice" : absl::StrJoin(parts, ", "));
+    }
+    // constraints: keep devices that have the attribute, then the largest group of equal values
+    // (matchAttribute) or one device per value (distinctAttribute). Constraints across requests are
+    // judged per request only.
+    {
+      std::vector<std::string> notes;
+      for (const auto& c : claim->spec->devices->constraints) {
+        const bool match = c.match_attribute.has_value();
+        const std::string attr = match ? *c.match_attribute : c.distinct_attribute.value_or("");
+        if (attr.empty()) continue;
+        bool applies = c.requests.empty();
+        for (const auto& r : c.requests) applies = applies || r == v.base || r == v.name;
+        if (!applies) continue;
+        std::map<std::string, std::vector<const Candidate*>> groups;
+        size_t missing = 0;
+        for (const Candidate* d : cur) {
+          const api::DeviceAttribute* a = internal::LookupAttribute(*d->device, d->id.driver, attr);
+          if (a == nullptr) {
+            ++missing;
+            continue;
+          }
+          groups[internal::AttributeScalar(*a)].push_back(d);
+        }
+        std::vector<const Candidate*> next;
+        if (match) {
+          for (const auto& [value, g] : groups) {
+            if (g.size() > next.size()) next = g;
+          }
+        } else {
+          for (const auto& [value, g] : groups) next.push_back(g.front());
+        }
+        notes.push_back(absl::StrCat(match ? "matchAttribute " : "distinctAttribute ", attr, ": ", missing,
+                                     " without the attribute, ", groups.size(), " distinct values"));
+        cur = std::move(next);
+      }
+      push(FunnelStep::kConstraints, notes.empty() ? "no constraint applies" : absl::StrJoin(notes, "; "));
+    }
+    // node
+    if (node != nullptr) {
+      std::vector<const Candidate*> next;
+      int64_t unhealthy = 0;
+      for (const Candidate* c : cur) {
+        auto it = node_pools.find({c->id.driver, c->id.pool});
+        if (it == node_pools.end()) continue;
+        const internal::Pool* p = it->second;
+        if (p->incomplete || p->invalid) {
+          ++unhealthy;
+          continue;
+        }
+        if (std::find(p->device_slices.begin(), p->device_slices.end(), c->slice) == p->device_slices.end()) continue;
+        if (c->slice->spec->per_device_node_selection.value_or(false)) {
+          auto m = internal::NodeMatches(*node, c->device->node_name.value_or(""), c->device->all_nodes.value_or(false),
+                                         c->device->node_selector ? &*c->device->node_selector : nullptr);
+          if (!m.ok() || !*m) continue;
+        }
+        next.push_back(c);
+      }
+      const size_t removed = cur.size() - next.size();
+      cur = std::move(next);
+      push(FunnelStep::kNode, absl::StrCat(removed, " not reachable from node ", node->name,
+                                           unhealthy ? absl::StrCat(" (", unhealthy, " in incomplete or invalid pools)")
+                                                     : ""));
+    }
+    // The sentence.
+    const int64_t matching = f.steps.size() > 1 ? f.steps[1].remaining : 0;
+    if (klass == nullptr) {
+      f.sentence = absl::StrCat("request ", v.name, ": device class ", v.class_name, " does not exist");
+    } else if (!f.first_short) {
+      f.sentence = absl::StrCat("request ", v.name, ": ", Devices(cur.size()), " of class ", v.class_name,
+                                " are usable", node ? absl::StrCat(" on node ", node->name) : "");
+    } else {
+      const FunnelStep s = *f.first_short;
+      const auto& st = *std::find_if(f.steps.begin(), f.steps.end(), [&](const FunnelCount& c) { return c.step == s; });
+      const int64_t before = s == FunnelStep::kDriver
+                                 ? 0
+                                 : (&st - 1)->remaining;
+      std::string head = absl::StrCat("request ", v.name, ": ");
+      switch (s) {
+        case FunnelStep::kDriver:
+        case FunnelStep::kClass:
+          f.sentence = absl::StrCat(head, "no device matches class ", v.class_name,
+                                    f.first_error.empty() ? "" : absl::StrCat(" (CEL error: ", f.first_error, ")"));
+          break;
+        case FunnelStep::kAllocated:
+          f.sentence = absl::StrCat(head, Devices(before), " match class ", v.class_name, ", ",
+                                    st.remaining == 0 ? (before == 1 ? "it is" : absl::StrCat("all ", before, " are"))
+                                                      : absl::StrCat(before - st.remaining, " are"),
+                                    st.detail.substr(st.detail.find(" allocated")));
+          break;
+        default:
+          f.sentence = absl::StrCat(head, Devices(matching), " match class ", v.class_name, ", ", st.remaining,
+                                    " left after step \"", AV(FunnelStepName(s)), "\" (", st.detail, "), ", f.needed,
+                                    " needed");
+          if (!f.first_error.empty()) absl::StrAppend(&f.sentence, "; CEL error: ", f.first_error);
+      }
+    }
+    ex.requests.push_back(std::move(f));
+  }
+  if (node != nullptr && ex.outcome == Outcome::kAllocated) {
+    ex.summary = absl::StrCat("claim ", ex.claim, " fits on node ", node->name);
+  } else {
+    std::vector<std::string> s;
+    for (const auto& r : ex.requests) s.push_back(r.sentence);
+    ex.summary = absl::StrJoin(s, "; ");
+    if (ex.outcome == Outcome::kError) absl::StrAppend(&ex.summary, "; allocation error: ", ex.outcome_detail);
+  }
+  return ex;
+}
+
+}  // namespace draforge::alloc

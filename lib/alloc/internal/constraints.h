@@ -1,0 +1,60 @@
+// Claim constraints: matchAttribute and distinctAttribute (upstream constraint.go and the
+// matchAttributeConstraint of the allocator), including list-type attributes (DRAListTypeAttributes).
+#ifndef DRAFORGE_ALLOC_INTERNAL_CONSTRAINTS_H_
+#define DRAFORGE_ALLOC_INTERNAL_CONSTRAINTS_H_
+
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/resource_claim.h"
+#include "api/resource_slice.h"
+
+namespace draforge::alloc::internal {
+
+// The typed values of an attribute as a set of strings "i:<int>", "b:<bool>", "s:<string>",
+// "v:<version>" (sorted, unique). A list attribute gives its elements, a scalar one element.
+// Empty for an attribute without a known value.
+std::vector<std::string> AttributeValueSet(const api::DeviceAttribute& attribute);
+// The scalar typed value ("s:foo"), or "" for a list-only or empty attribute.
+std::string AttributeScalar(const api::DeviceAttribute& attribute);
+
+// Upstream lookupAttribute: the exact key, else the bare id when the domain is the driver.
+const api::DeviceAttribute* LookupAttribute(const api::Device& device, std::string_view driver,
+                                            std::string_view fully_qualified_name);
+
+// A constraint of one claim. Add and Remove are called in LIFO order by the search.
+class Constraint {
+ public:
+  virtual ~Constraint() = default;
+  // Whether the constraint still holds with the device added (then it is recorded).
+  virtual bool Add(std::string_view request, std::string_view sub_request, const api::Device& device,
+                   std::string_view driver) = 0;
+  // Undoes the last successful Add for this request.
+  virtual void Remove(std::string_view request, std::string_view sub_request) = 0;
+  // Whether the constraint applies to devices of this request ("req" or "req/sub" in `requests`,
+  // or `requests` empty).
+  bool AppliesTo(std::string_view request, std::string_view sub_request) const;
+  const std::string& attribute() const { return attribute_; }
+
+ protected:
+  Constraint(std::vector<std::string> requests, std::string attribute, bool list_types)
+      : requests_(std::move(requests)), attribute_(std::move(attribute)), list_types_(list_types) {}
+  std::vector<std::string> requests_;
+  std::string attribute_;
+  bool list_types_;
+};
+
+// All devices must have the attribute with the same value (list types: a common element).
+std::unique_ptr<Constraint> NewMatchAttribute(std::vector<std::string> requests, std::string attribute,
+                                              bool list_types);
+// All devices must have the attribute with pairwise different values (list types: disjoint sets).
+// Unlike upstream, every device is compared, not only the last one of each request (notes Q9).
+std::unique_ptr<Constraint> NewDistinctAttribute(std::vector<std::string> requests, std::string attribute,
+                                                 bool list_types);
+
+}  // namespace draforge::alloc::internal
+
+#endif  // DRAFORGE_ALLOC_INTERNAL_CONSTRAINTS_H_

@@ -1,0 +1,238 @@
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "alloc/internal/pools.h"
+#include "api/labels.h"
+#include "common/status.h"
+
+namespace draforge::alloc::internal {
+namespace {
+
+const api::ResourceSliceSpec& Spec(const api::ResourceSlice& slice) {
+  static const api::ResourceSliceSpec kEmpty;
+  return slice.spec ? *slice.spec : kEmpty;
+}
+
+bool HasCounters(const api::ResourceSlice& slice) { return !Spec(slice).shared_counters.empty(); }
+
+int64_t SliceCount(const api::ResourceSlice& slice) {
+  const auto& p = Spec(slice).pool;
+  return p && p->resource_slice_count ? *p->resource_slice_count : 0;
+}
+
+using PoolKey = std::pair<std::string_view, std::string_view>;
+
+// Upstream buildPool: splits the pool's slices and validates device names and counters. Invalid
+// pools are returned with the reason, not as an error.
+Pool BuildPool(PoolKey id, std::vector<const api::ResourceSlice*> slices, const Features& features,
+               const std::vector<const api::ResourceSlice*>* all_slices_for_pool) {
+  Pool pool;
+  pool.driver = id.first;
+  pool.pool = id.second;
+  std::stable_sort(slices.begin(), slices.end(), [](const api::ResourceSlice* a, const api::ResourceSlice* b) {
+    return a->metadata.name.value_or("") < b->metadata.name.value_or("");
+  });
+  std::vector<const api::ResourceSlice*> counter_slices;
+  for (const api::ResourceSlice* s : slices) {
+    if (features.partitionable_devices && HasCounters(*s)) {
+      counter_slices.push_back(s);
+    } else {
+      pool.device_slices.push_back(s);
+    }
+  }
+  if (all_slices_for_pool != nullptr && slices.size() < all_slices_for_pool->size()) {
+    std::set<const api::ResourceSlice*> targeting(slices.begin(), slices.end());
+    for (const api::ResourceSlice* s : *all_slices_for_pool) {
+      if (targeting.count(s)) continue;
+      if (features.partitionable_devices && HasCounters(*s)) {
+        counter_slices.push_back(s);
+      } else {
+        pool.other_device_slices.push_back(s);
+      }
+    }
+  }
+  std::set<std::string_view> names;
+  for (const api::ResourceSlice* s : pool.device_slices) {
+    for (const api::Device& d : Spec(*s).devices) {
+      std::string_view name = d.name ? std::string_view(*d.name) : std::string_view();
+      if (!names.insert(name).second) {
+        pool.invalid = true;
+        pool.invalid_reason = absl::StrCat("duplicate device name ", AV(name));
+        pool.device_slices.clear();
+        pool.other_device_slices.clear();
+        return pool;
+      }
+    }
+  }
+  if (!features.partitionable_devices) return pool;
+  for (const api::ResourceSlice* s : counter_slices) {
+    for (const api::CounterSet& cs : Spec(*s).shared_counters) {
+      const std::string name = cs.name.value_or("");
+      if (pool.counter_sets.count(name)) {
+        pool.invalid = true;
+        pool.invalid_reason = absl::StrCat("duplicate counter set name ", name);
+        break;
+      }
+      pool.counter_sets.emplace(name, &cs);
+    }
+    if (pool.invalid) break;
+  }
+  auto validate = [&](const std::vector<const api::ResourceSlice*>& list) {
+    for (const api::ResourceSlice* s : list) {
+      for (const api::Device& d : Spec(*s).devices) {
+        for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+          auto it = pool.counter_sets.find(c.counter_set.value_or(""));
+          if (it == pool.counter_sets.end()) {
+            pool.invalid_reason = absl::StrCat("counter set ", c.counter_set.value_or(""), " not found");
+            return false;
+          }
+          for (const auto& [counter, unused] : c.counters) {
+            if (!it->second->counters.Contains(counter)) {
+              pool.invalid_reason = absl::StrCat("counter ", counter, " not found in counter set ", it->first);
+              return false;
+            }
+          }
+        }
+      }
+    }
+    return true;
+  };
+  if (!pool.invalid && (!validate(pool.device_slices) || !validate(pool.other_device_slices))) pool.invalid = true;
+  if (pool.invalid) {
+    pool.device_slices.clear();
+    pool.other_device_slices.clear();
+    pool.counter_sets.clear();
+  }
+  return pool;
+}
+
+bool HasBindingConditions(const Pool& pool) {
+  for (const api::ResourceSlice* s : pool.device_slices) {
+    for (const api::Device& d : Spec(*s).devices) {
+      if (!d.binding_conditions.empty()) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view SliceDriver(const api::ResourceSlice& slice) {
+  const auto& d = Spec(slice).driver;
+  return d ? std::string_view(*d) : std::string_view();
+}
+std::string_view SlicePool(const api::ResourceSlice& slice) {
+  const auto& p = Spec(slice).pool;
+  return p && p->name ? std::string_view(*p->name) : std::string_view();
+}
+int64_t SliceGeneration(const api::ResourceSlice& slice) {
+  const auto& p = Spec(slice).pool;
+  return p && p->generation ? *p->generation : 0;
+}
+
+std::string Pool::Id() const { return absl::StrCat(AV(driver), "/", AV(pool)); }
+
+absl::StatusOr<bool> NodeMatches(const NodeInfo& node, std::string_view node_name, bool all_nodes,
+                                 const api::NodeSelector* selector) {
+  if (!node_name.empty()) return node.name == node_name;
+  if (all_nodes) return true;
+  if (selector != nullptr) {
+    auto compiled = api::CompileNodeSelector(*selector);
+    if (!compiled.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("failed to parse node selector: ", compiled.status().message()));
+    }
+    return compiled->Matches(node.labels, node.name);
+  }
+  return false;
+}
+
+absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::ResourceSlice*>& all_slices,
+                                              const NodeInfo& node, const Features& features) {
+  std::map<PoolKey, std::vector<const api::ResourceSlice*>> pools;
+  for (const api::ResourceSlice* slice : all_slices) {
+    const api::ResourceSliceSpec& spec = Spec(*slice);
+    if (!features.partitionable_devices && (spec.per_device_node_selection.has_value() || !spec.shared_counters.empty())) {
+      continue;
+    }
+    const std::string_view node_name = spec.node_name ? std::string_view(*spec.node_name) : std::string_view();
+    const bool all_nodes = spec.all_nodes.value_or(false);
+    bool relevant = false;
+    if (!node_name.empty() || all_nodes || spec.node_selector) {
+      auto match = NodeMatches(node, node_name, all_nodes, spec.node_selector ? &*spec.node_selector : nullptr);
+      if (!match.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("failed to perform node selection for slice ",
+                                                       slice->metadata.name.value_or(""), ": ",
+                                                       match.status().message()));
+      }
+      relevant = *match;
+    } else if (spec.per_device_node_selection.value_or(false)) {
+      for (const api::Device& d : spec.devices) {
+        auto match = NodeMatches(node, d.node_name.value_or(""), d.all_nodes.value_or(false),
+                                 d.node_selector ? &*d.node_selector : nullptr);
+        if (!match.ok()) {
+          return absl::InvalidArgumentError(absl::StrCat("failed to perform node selection for device ",
+                                                         d.name.value_or(""), " in slice ",
+                                                         slice->metadata.name.value_or(""), ": ",
+                                                         match.status().message()));
+        }
+        if (*match) {
+          relevant = true;
+          break;
+        }
+      }
+    } else {
+      continue;  // a future node-selection field: skipped, as upstream does
+    }
+    if (!relevant) continue;
+    auto& list = pools[{SliceDriver(*slice), SlicePool(*slice)}];
+    if (list.empty() || SliceGeneration(*slice) > SliceGeneration(*list.front())) {
+      list.assign(1, slice);
+    } else if (SliceGeneration(*slice) == SliceGeneration(*list.front())) {
+      list.push_back(slice);
+    }
+  }
+
+  std::vector<Pool> result, with_binding_conditions;
+  for (auto& [id, slices] : pools) {
+    const int64_t generation = SliceGeneration(*slices.front());
+    const int64_t count = SliceCount(*slices.front());
+    Pool pool;
+    if (static_cast<int64_t>(slices.size()) == count) {
+      pool = BuildPool(id, slices, features, nullptr);
+    } else {
+      bool obsolete = false;
+      std::vector<const api::ResourceSlice*> all_for_pool;
+      for (const api::ResourceSlice* s : all_slices) {
+        if (SliceDriver(*s) != id.first || SlicePool(*s) != id.second) continue;
+        if (SliceGeneration(*s) == generation) {
+          all_for_pool.push_back(s);
+        } else if (SliceGeneration(*s) > generation) {
+          obsolete = true;
+          break;
+        }
+      }
+      if (obsolete) continue;
+      if (static_cast<int64_t>(all_for_pool.size()) != count) {
+        pool.driver = id.first;
+        pool.pool = id.second;
+        pool.incomplete = true;
+        result.push_back(std::move(pool));
+        continue;
+      }
+      pool = BuildPool(id, slices, features, &all_for_pool);
+    }
+    if (HasBindingConditions(pool)) {
+      with_binding_conditions.push_back(std::move(pool));
+    } else {
+      result.push_back(std::move(pool));
+    }
+  }
+  // std::map already iterates in (driver, pool) order.
+  for (Pool& p : with_binding_conditions) result.push_back(std::move(p));
+  return result;
+}
+
+}  // namespace draforge::alloc::internal

@@ -1,0 +1,520 @@
+// The CEL type checker (cel-go checker/checker.go) for the declared environment, plus the
+// homogeneous-aggregate-literal and regex-literal validators the Kubernetes environment enables.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "cel/internal/str.h"
+#include "common/status.h"
+#include "cel/program.h"
+#include "re2/re2.h"
+
+namespace draforge::cel {
+
+using internal::Cat;
+
+Env Env::Dra(const EnvOptions& options) {
+  Env env;
+  env.options = options;
+  Type attr = options.list_type_attributes ? Type::Dyn() : Type::Any();
+  auto& fields = env.object_fields["kubernetes.DRADevice"];
+  fields["driver"] = Type::String();
+  fields["attributes"] = Type::Map(Type::String(), Type::Map(Type::String(), attr));
+  fields["capacity"] = Type::Map(Type::String(), Type::Map(Type::String(), Type::Quantity()));
+  if (options.consumable_capacity) fields["allowMultipleAllocations"] = Type::Bool();
+  env.variables["device"] = Type::Object("kubernetes.DRADevice");
+  return env;
+}
+
+class Checker {
+ public:
+  Checker(Program* p, const Env& env) : p_(p), env_(env), registry_(FunctionRegistry::Dra(env.options)) {}
+
+  absl::Status Run() {
+    Check(*p_->parsed_.root);
+    if (errors_.empty()) Finalize(*p_->parsed_.root);
+    if (errors_.empty()) Validate(*p_->parsed_.root);
+    if (!errors_.empty()) return absl::InvalidArgumentError(FormatErrors(p_->parsed_.source, errors_));
+    return absl::OkStatus();
+  }
+
+ private:
+  struct Scope {
+    std::string name;
+    int slot;
+    Type type;
+  };
+
+  void Error(const Expr& e, std::string msg) { errors_.push_back({e.offset, std::move(msg)}); }
+
+  Type Fresh() { return Type::Param(Cat("_var", next_var_++)); }
+
+  void Check(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kConst:
+        switch (e.constant.kind()) {
+          case ValueKind::kNull: e.type = Type::Null(); break;
+          case ValueKind::kBool: e.type = Type::Bool(); break;
+          case ValueKind::kInt: e.type = Type::Int(); break;
+          case ValueKind::kUint: e.type = Type::Uint(); break;
+          case ValueKind::kDouble: e.type = Type::Double(); break;
+          case ValueKind::kString: e.type = Type::String(); break;
+          case ValueKind::kBytes: e.type = Type::Bytes(); break;
+          default: e.type = Type::Dyn();
+        }
+        return;
+      case ExprKind::kIdent: {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+          if (it->name == e.name) {
+            e.slot = it->slot;
+            e.type = it->type;
+            return;
+          }
+        }
+        auto v = env_.variables.find(e.name);
+        if (v != env_.variables.end()) {
+          e.type = v->second;
+          int idx = -1;
+          for (size_t i = 0; i < p_->globals_.size(); ++i) {
+            if (p_->globals_[i] == e.name) idx = static_cast<int>(i);
+          }
+          if (idx < 0) {
+            idx = static_cast<int>(p_->globals_.size());
+            p_->globals_.push_back(e.name);
+          }
+          e.slot = -2 - idx;  // globals are encoded as -2 - index
+          return;
+        }
+        if (auto t = TypeIdent(e.name)) {
+          e.kind = ExprKind::kConst;
+          e.text = e.name;
+          e.constant = Value::Type(e.text);
+          e.type = Type::TypeOf(*t);
+          return;
+        }
+        Error(e, Cat("undeclared reference to '", e.name, "' (in container '')"));
+        e.type = Type::Error();
+        return;
+      }
+      case ExprKind::kSelect: {
+        Check(*e.args[0]);
+        Type t = Resolve(e.args[0]->type);
+        e.type = SelectType(e, t, e.name);
+        if (e.test_only) e.type = Type::Bool();
+        return;
+      }
+      case ExprKind::kCall:
+        CheckCall(e);
+        return;
+      case ExprKind::kList: {
+        Type elem;
+        bool first = true;
+        for (size_t i = 0; i < e.args.size(); ++i) {
+          Check(*e.args[i]);
+          Type t = e.args[i]->type;
+          if (IsOptionalIndex(e, i)) {
+            t = Resolve(t);
+            if (t.kind == TypeKind::kOptional) {
+              t = t.params[0];
+            } else if (!t.IsDynLike()) {
+              Error(*e.args[i], Cat("expected type 'optional_type(", FormatType(t), ")' but found '",
+                                    FormatType(t), "'"));
+            }
+          }
+          elem = first ? t : Join(elem, t);
+          first = false;
+        }
+        e.type = Type::List(first ? Fresh() : elem);
+        return;
+      }
+      case ExprKind::kMap: {
+        Type k, v;
+        bool first = true;
+        for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
+          Check(*e.args[i]);
+          Check(*e.args[i + 1]);
+          Type kt = e.args[i]->type;
+          Type vt = e.args[i + 1]->type;
+          if (IsOptionalIndex(e, i / 2)) {
+            vt = Resolve(vt);
+            if (vt.kind == TypeKind::kOptional) vt = vt.params[0];
+          }
+          if (first) {
+            k = kt;
+            v = vt;
+          } else {
+            k = Join(k, kt);
+            v = Join(v, vt);
+          }
+          first = false;
+        }
+        e.type = first ? Type::Map(Fresh(), Fresh()) : Type::Map(k, v);
+        return;
+      }
+      case ExprKind::kComprehension:
+        CheckComprehension(e);
+        return;
+    }
+  }
+
+  static std::optional<Type> TypeIdent(const std::string& n) {
+    if (n == "int") return Type::Int();
+    if (n == "uint") return Type::Uint();
+    if (n == "double") return Type::Double();
+    if (n == "string") return Type::String();
+    if (n == "bytes") return Type::Bytes();
+    if (n == "bool") return Type::Bool();
+    if (n == "null_type") return Type::Null();
+    if (n == "list") return Type::List(Type::Dyn());
+    if (n == "map") return Type::Map(Type::Dyn(), Type::Dyn());
+    if (n == "type") return Type::TypeType();
+    if (n == "dyn") return Type::Dyn();
+    return std::nullopt;
+  }
+
+  static bool IsOptionalIndex(const Expr& e, size_t i) {
+    for (int32_t x : e.optional_indices) {
+      if (static_cast<size_t>(x) == i) return true;
+    }
+    return false;
+  }
+
+  Type Join(const Type& a, const Type& b) {
+    TypeSubst trial = subst_;
+    if (IsAssignable(a, b, trial)) {
+      subst_ = std::move(trial);
+      return Substitute(a, subst_, false);
+    }
+    trial = subst_;
+    if (IsAssignable(b, a, trial)) {
+      subst_ = std::move(trial);
+      return Substitute(b, subst_, false);
+    }
+    return Type::Dyn();
+  }
+
+  Type Resolve(const Type& t) { return Substitute(t, subst_, false); }
+
+  Type SelectType(const Expr& e, const Type& t, const std::string& field) {
+    switch (t.kind) {
+      case TypeKind::kObject: {
+        auto obj = env_.object_fields.find(t.name);
+        if (obj != env_.object_fields.end()) {
+          auto f = obj->second.find(field);
+          if (f != obj->second.end()) return f->second;
+        }
+        Error(e, Cat("undefined field '", field, "'"));
+        return Type::Error();
+      }
+      case TypeKind::kMap: {
+        TypeSubst trial = subst_;
+        if (!IsAssignable(t.params[0], Type::String(), trial)) {
+          Error(e, Cat("type '", FormatType(t), "' does not support field selection"));
+          return Type::Error();
+        }
+        subst_ = std::move(trial);
+        return t.params[1];
+      }
+      case TypeKind::kDyn:
+      case TypeKind::kAny:
+      case TypeKind::kError:
+      case TypeKind::kTypeParam:
+        return Type::Dyn();
+      default:
+        Error(e, Cat("type '", FormatType(t), "' does not support field selection"));
+        return Type::Error();
+    }
+  }
+
+  void CheckCall(Expr& e) {
+    for (auto& a : e.args) Check(*a);
+    const Function* fn = registry_.Find(e.name);
+    if (fn == nullptr) {
+      Error(e, Cat("undeclared reference to '", e.name, "' (in container '')"));
+      e.type = Type::Error();
+      return;
+    }
+    e.function = fn;
+    // Optional field selection on objects/maps has a precise result type.
+    if (e.name == "_?._") {
+      Type t = Resolve(e.args[0]->type);
+      Type ft = SelectType(e, t, std::string(e.args[1]->constant.str()));
+      e.type = Type::Optional(ft);
+      e.overloads = {0};
+      return;
+    }
+    std::vector<Type> arg_types;
+    for (auto& a : e.args) arg_types.push_back(Resolve(a->type));
+    Type result;
+    bool found = false;
+    for (size_t i = 0; i < fn->overloads.size(); ++i) {
+      const Overload& o = fn->overloads[i];
+      if (o.member != e.receiver_style || o.params.size() != arg_types.size()) continue;
+      // Instantiate the overload's type parameters freshly for this call.
+      TypeSubst renamed;
+      std::vector<Type> params;
+      for (const Type& p : o.params) params.push_back(Rename(p, renamed));
+      Type res = Rename(o.result, renamed);
+      TypeSubst trial = subst_;
+      bool ok = true;
+      for (size_t k = 0; k < params.size() && ok; ++k) ok = IsAssignable(params[k], arg_types[k], trial);
+      if (!ok) continue;
+      e.overloads.push_back(static_cast<int>(i));
+      Type rt = Substitute(res, trial, false);
+      if (!found) {
+        subst_ = std::move(trial);
+        result = rt;
+        found = true;
+      } else if (!(result == rt)) {
+        result = Type::Dyn();
+      }
+    }
+    if (!found) {
+      std::string args;
+      size_t start = e.receiver_style ? 1 : 0;
+      for (size_t k = start; k < arg_types.size(); ++k) {
+        if (k > start) args += ", ";
+        args += FormatType(Substitute(arg_types[k], subst_, true));
+      }
+      if (e.receiver_style) {
+        Error(e, Cat("found no matching overload for '", e.name, "' applied to '",
+                     FormatType(Substitute(arg_types[0], subst_, true)), ".(", args, ")'"));
+      } else {
+        Error(e, Cat("found no matching overload for '", e.name, "' applied to '(", args, ")'"));
+      }
+      e.type = Type::Error();
+      return;
+    }
+    e.type = result;
+  }
+
+  Type Rename(const Type& t, TypeSubst& renamed) {
+    if (t.kind == TypeKind::kTypeParam) {
+      auto it = renamed.find(t.name);
+      if (it == renamed.end()) it = renamed.emplace(t.name, Fresh()).first;
+      return it->second;
+    }
+    if (t.params.empty()) return t;
+    Type out = t;
+    for (Type& p : out.params) p = Rename(p, renamed);
+    return out;
+  }
+
+  void CheckComprehension(Expr& e) {
+    Expr& range = *e.args[kIterRange];
+    Check(range);
+    Type rt = Resolve(range.type);
+    Type v1, v2;
+    bool two = !e.iter_var2.empty();
+    switch (rt.kind) {
+      case TypeKind::kList:
+        if (two) {
+          v1 = Type::Int();
+          v2 = rt.params[0];
+        } else {
+          v1 = rt.params[0];
+        }
+        break;
+      case TypeKind::kMap:
+        v1 = rt.params[0];
+        v2 = rt.params[1];
+        break;
+      case TypeKind::kDyn:
+      case TypeKind::kError:
+      case TypeKind::kTypeParam:
+        v1 = Type::Dyn();
+        v2 = Type::Dyn();
+        break;
+      default:
+        Error(range, Cat("expression of type '", FormatType(rt),
+                         "' cannot be range of a comprehension (must be list, map, or dynamic)"));
+        v1 = Type::Dyn();
+        v2 = Type::Dyn();
+    }
+    Check(*e.args[kAccuInit]);
+    Type accu = Resolve(e.args[kAccuInit]->type);
+    int base = static_cast<int>(scopes_.size());
+    e.slot = next_slot_;
+    int accu_slot = next_slot_++;
+    int v1_slot = next_slot_++;
+    int v2_slot = two ? next_slot_++ : -1;
+    if (next_slot_ > p_->max_slots_) p_->max_slots_ = next_slot_;
+    scopes_.push_back({e.accu_var, accu_slot, accu});
+    scopes_.push_back({e.iter_var, v1_slot, v1});
+    if (two) scopes_.push_back({e.iter_var2, v2_slot, v2});
+    Check(*e.args[kLoopCondition]);
+    Check(*e.args[kLoopStep]);
+    Type step = Resolve(e.args[kLoopStep]->type);
+    TypeSubst trial = subst_;
+    if (IsAssignable(accu, step, trial)) {
+      subst_ = std::move(trial);
+    } else {
+      Error(*e.args[kLoopStep], Cat("expected type '", FormatType(accu), "' but found '", FormatType(step), "'"));
+    }
+    scopes_.resize(base + 1);
+    scopes_.back().type = Resolve(accu);
+    Check(*e.args[kResult]);
+    scopes_.resize(base);
+    next_slot_ = e.slot;
+    e.type = e.args[kResult]->type;
+  }
+
+  // Substitutes all type variables; unbound ones become dyn.
+  void Finalize(Expr& e) {
+    e.type = Substitute(e.type, subst_, true);
+    for (auto& a : e.args) Finalize(*a);
+  }
+
+  // Kubernetes validators: homogeneous aggregate literals, regex literals.
+  void Validate(Expr& e) {
+    for (auto& a : e.args) Validate(*a);
+    if (e.kind == ExprKind::kList) {
+      const Type* first = nullptr;
+      Type ft;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        Type t = e.args[i]->type;
+        if (IsOptionalIndex(e, i) && t.kind == TypeKind::kOptional) t = t.params[0];
+        if (first == nullptr) {
+          ft = t;
+          first = &ft;
+          continue;
+        }
+        if (!(ft == t)) {
+          Error(*e.args[i], Cat("expected type '", FormatType(ft), "' but found '", FormatType(t), "'"));
+          break;
+        }
+      }
+    } else if (e.kind == ExprKind::kMap) {
+      for (int part = 0; part < 2; ++part) {
+        bool have = false;
+        Type ft;
+        for (size_t i = part; i < e.args.size(); i += 2) {
+          Type t = e.args[i]->type;
+          if (part == 1 && IsOptionalIndex(e, i / 2) && t.kind == TypeKind::kOptional) t = t.params[0];
+          if (!have) {
+            ft = t;
+            have = true;
+            continue;
+          }
+          if (!(ft == t)) {
+            Error(*e.args[i], Cat("expected type '", FormatType(ft), "' but found '", FormatType(t), "'"));
+            break;
+          }
+        }
+      }
+    } else if (e.kind == ExprKind::kCall) {
+      bool regex_fn = e.name == "matches" || e.name == "find" || e.name == "findAll";
+      size_t idx = 1;
+      if (regex_fn && e.args.size() > idx && e.args[idx]->kind == ExprKind::kConst &&
+          e.args[idx]->constant.kind() == ValueKind::kString) {
+        std::string_view pat = e.args[idx]->constant.str();
+        if (p_->regexes_.find(pat) == p_->regexes_.end()) {
+          re2::RE2::Options opts;
+          opts.set_log_errors(false);
+          auto re = std::make_unique<re2::RE2>(re2::StringPiece(pat.data(), pat.size()), opts);
+          if (!re->ok()) {
+            Error(*e.args[idx], "invalid matches argument");
+            return;
+          }
+          p_->regexes_.emplace(std::string(pat), std::move(re));
+        }
+      }
+    }
+  }
+
+  Program* p_;
+  const Env& env_;
+  const FunctionRegistry& registry_;
+  std::vector<SourceError> errors_;
+  std::vector<Scope> scopes_;
+  TypeSubst subst_;
+  int next_var_ = 0;
+  int next_slot_ = 0;
+};
+
+absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view source, const Env& env) {
+  auto parsed = Parse(source);
+  if (!parsed.ok()) return parsed.status();
+  std::unique_ptr<Program> p(new Program());
+  p->parsed_ = *std::move(parsed);
+  p->env_copy_ = env;
+  p->env_ = &p->env_copy_;
+  Checker c(p.get(), p->env_copy_);
+  absl::Status s = c.Run();
+  if (!s.ok()) return s;
+  // The estimate sees the program as checked, before planning folds conversions.
+  p->estimated_cost_ = p->ComputeEstimatedCost();
+  RETURN_IF_ERROR(p->FoldConversions(*p->parsed_.root));
+  p->FoldConstants(*p->parsed_.root);
+  return p;
+}
+
+// cel-go evaluates type conversions of constants when it plans the program: they cost nothing at
+// runtime, and a failing one is an error of program instantiation.
+absl::Status Program::FoldConversions(Expr& e) {
+  for (auto& a : e.args) RETURN_IF_ERROR(FoldConversions(*a));
+  if (e.kind != ExprKind::kCall || e.args.size() != 1 || e.args[0]->kind != ExprKind::kConst) return absl::OkStatus();
+  const std::string& n = e.name;
+  if (n != "int" && n != "uint" && n != "double" && n != "string" && n != "bytes" && n != "bool" && n != "type" &&
+      n != "dyn") {
+    return absl::OkStatus();
+  }
+  const Function* f = static_cast<const Function*>(e.function);
+  if (f == nullptr) return absl::OkStatus();
+  const Value arg = e.args[0]->constant;
+  for (int idx : e.overloads) {
+    const Overload& o = f->overloads[idx];
+    if (o.impl == nullptr || (o.kinds[0] >= 0 && o.kinds[0] != static_cast<int>(arg.kind()))) continue;
+    EvalContext ctx;
+    ctx.arena = &constants_;
+    Value v = o.impl(ctx, &arg);
+    if (v.IsError()) {
+      std::string_view msg = v.error()->message;
+      if (msg == "integer overflow" || msg == "unsigned integer overflow") {
+        return absl::InvalidArgumentError(Cat("program instantiation failed: ", msg));
+      }
+      return absl::InvalidArgumentError(Cat("program instantiation failed: type conversion error from '",
+                                            TypeName(arg), "' to '", n, "'"));
+    }
+    if (v.kind() == ValueKind::kString || v.kind() == ValueKind::kBytes || v.kind() == ValueKind::kType) {
+      e.text = std::string(v.str());
+      v = v.kind() == ValueKind::kString ? Value::String(e.text)
+                                         : (v.kind() == ValueKind::kBytes ? Value::Bytes(e.text) : Value::Type(e.text));
+    }
+    e.kind = ExprKind::kConst;
+    e.constant = v;
+    e.args.clear();
+    return absl::OkStatus();
+  }
+  return absl::OkStatus();
+}
+
+// cel-go plans list and map literals whose elements are all constants as constants (no runtime
+// cost).
+bool Program::FoldConstants(const Expr& e) {
+  bool all = true;
+  for (const auto& a : e.args) all = FoldConstants(*a) && all;
+  if (e.kind == ExprKind::kConst) return true;
+  if ((e.kind != ExprKind::kList && e.kind != ExprKind::kMap) || !all || !e.optional_indices.empty()) return false;
+  auto value_of = [&](const Expr& x) { return x.kind == ExprKind::kConst ? x.constant : folded_.at(&x); };
+  if (e.kind == ExprKind::kList) {
+    Value* items = constants_.NewArray<Value>(e.args.size());
+    for (size_t i = 0; i < e.args.size(); ++i) items[i] = value_of(*e.args[i]);
+    folded_[&e] = Value::List(constants_.New<ArrayList>(items, e.args.size()));
+    return true;
+  }
+  ArrayMap* m = constants_.New<ArrayMap>();
+  for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
+    Value k = value_of(*e.args[i]);
+    if (k.kind() != ValueKind::kString && k.kind() != ValueKind::kInt && k.kind() != ValueKind::kUint &&
+        k.kind() != ValueKind::kBool) {
+      return false;
+    }
+    if (!m->Insert(constants_, k, value_of(*e.args[i + 1]))) return false;
+  }
+  folded_[&e] = Value::Map(m);
+  return true;
+}
+
+}  // namespace draforge::cel

@@ -1,0 +1,24 @@
+// Helpers shared by the library implementations.
+#ifndef DRAFORGE_CEL_INTERNAL_VALUES_H_
+#define DRAFORGE_CEL_INTERNAL_VALUES_H_
+
+#include <string>
+#include <string_view>
+
+#include "cel/functions.h"
+#include "cel/value.h"
+
+namespace draforge::cel::internal {
+
+Value Err(EvalContext& ctx, std::string_view msg);
+// Go's strconv.FormatFloat(d, 'g', -1, 64).
+std::string FormatGoDouble(double d);
+size_t CodePointCount(std::string_view s);
+bool ValidUtf8(std::string_view s);
+// The compiled regex for `pattern` (precompiled constant or compiled now); null and *error set when
+// the pattern is invalid.
+const re2::RE2* GetRegex(EvalContext& ctx, std::string_view pattern, Value* error);
+
+}  // namespace draforge::cel::internal
+
+#endif  // DRAFORGE_CEL_INTERNAL_VALUES_H_

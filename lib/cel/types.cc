@@ -1,0 +1,127 @@
+#include "cel/types.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace draforge::cel {
+
+std::string FormatType(const Type& t) {
+  switch (t.kind) {
+    case TypeKind::kDyn: return "dyn";
+    case TypeKind::kAny: return "google.protobuf.Any";
+    case TypeKind::kError: return "*error*";
+    case TypeKind::kNull: return "null_type";
+    case TypeKind::kBool: return "bool";
+    case TypeKind::kInt: return "int";
+    case TypeKind::kUint: return "uint";
+    case TypeKind::kDouble: return "double";
+    case TypeKind::kString: return "string";
+    case TypeKind::kBytes: return "bytes";
+    case TypeKind::kDuration: return "google.protobuf.Duration";
+    case TypeKind::kTimestamp: return "google.protobuf.Timestamp";
+    case TypeKind::kList: return absl::StrCat("list(", FormatType(t.params[0]), ")");
+    case TypeKind::kMap:
+      return absl::StrCat("map(", FormatType(t.params[0]), ", ", FormatType(t.params[1]), ")");
+    case TypeKind::kType:
+      if (t.params.empty()) return "type";
+      return absl::StrCat("type(", FormatType(t.params[0]), ")");
+    case TypeKind::kOptional: return absl::StrCat("optional_type(", FormatType(t.params[0]), ")");
+    case TypeKind::kOpaque:
+    case TypeKind::kObject:
+    case TypeKind::kTypeParam: return t.name;
+  }
+  return "?";
+}
+
+namespace {
+
+bool Occurs(const std::string& param, const Type& t, const TypeSubst& subst) {
+  if (t.kind == TypeKind::kTypeParam) {
+    if (t.name == param) return true;
+    auto it = subst.find(t.name);
+    return it != subst.end() && Occurs(param, it->second, subst);
+  }
+  for (const Type& p : t.params) {
+    if (Occurs(param, p, subst)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsAssignable(const Type& formal, const Type& actual, TypeSubst& subst) {
+  if (formal.kind == TypeKind::kTypeParam) {
+    auto it = subst.find(formal.name);
+    if (it != subst.end()) {
+      Type bound = it->second;
+      TypeSubst trial = subst;
+      if (IsAssignable(bound, actual, trial)) {
+        subst = std::move(trial);
+        return true;
+      }
+      trial = subst;
+      if (IsAssignable(actual, bound, trial)) {
+        // Widen the binding (cel-go: the more general type wins).
+        trial[formal.name] = actual;
+        subst = std::move(trial);
+        return true;
+      }
+      return false;
+    }
+    if (Occurs(formal.name, actual, subst)) return false;
+    subst[formal.name] = actual;
+    return true;
+  }
+  if (actual.kind == TypeKind::kTypeParam) {
+    auto it = subst.find(actual.name);
+    if (it != subst.end()) return IsAssignable(formal, Type(it->second), subst);
+    if (Occurs(actual.name, formal, subst)) return false;
+    subst[actual.name] = formal;
+    return true;
+  }
+  if (formal.IsDynLike() || actual.IsDynLike()) return true;
+  if (formal.kind == TypeKind::kNull || actual.kind == TypeKind::kNull) {
+    // null is assignable to null, and to the nullable kinds (Any is handled above).
+    if (formal.kind == actual.kind) return true;
+    const Type& other = formal.kind == TypeKind::kNull ? actual : formal;
+    return other.kind == TypeKind::kDuration || other.kind == TypeKind::kTimestamp ||
+           other.kind == TypeKind::kObject;
+  }
+  if (formal.kind != actual.kind) return false;
+  if (formal.kind == TypeKind::kOpaque || formal.kind == TypeKind::kObject) {
+    if (formal.name != actual.name) return false;
+  }
+  if (formal.kind == TypeKind::kType) {
+    if (formal.params.empty() || actual.params.empty()) return true;
+  }
+  if (formal.params.size() != actual.params.size()) return false;
+  for (size_t i = 0; i < formal.params.size(); ++i) {
+    if (!IsAssignable(formal.params[i], actual.params[i], subst)) return false;
+  }
+  return true;
+}
+
+Type Substitute(const Type& t, const TypeSubst& subst, bool free_to_dyn) {
+  if (t.kind == TypeKind::kTypeParam) {
+    auto it = subst.find(t.name);
+    if (it != subst.end()) return Substitute(it->second, subst, free_to_dyn);
+    return free_to_dyn ? Type::Dyn() : t;
+  }
+  if (t.params.empty()) return t;
+  Type out = t;
+  for (Type& p : out.params) p = Substitute(p, subst, free_to_dyn);
+  return out;
+}
+
+Type MostGeneral(const Type& a, const Type& b) {
+  if (a == b) return a;
+  if (a.IsDynLike()) return a;
+  if (b.IsDynLike()) return b;
+  if (a.kind == b.kind && a.params.size() == b.params.size() && a.name == b.name) {
+    Type out = a;
+    for (size_t i = 0; i < out.params.size(); ++i) out.params[i] = MostGeneral(a.params[i], b.params[i]);
+    return out;
+  }
+  return Type::Dyn();
+}
+
+}  // namespace draforge::cel

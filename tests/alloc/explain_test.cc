@@ -1,0 +1,69 @@
+// Explain (why pending): every step of the funnel has a fixture under fixtures/explain/ whose
+// expect.explain names the claim, the request, the first step that leaves too few devices and a
+// part of the sentence.
+#include <gtest/gtest.h>
+
+#include "absl/strings/match.h"
+#include "alloc/explain.h"
+#include "fixture.h"
+
+namespace draforge::alloc::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ExplainFixture : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(ExplainFixture, Funnel) {
+  auto loaded = LoadFixture(GetParam());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Fixture& fx = **loaded;
+  const rapidjson::Value* e = fx.Expect("explain");
+  ASSERT_NE(e, nullptr);
+  const std::string claim = Str((*e)["claim"]);
+  const size_t slash = claim.find('/');
+  auto ex = Explain(*fx.snapshot, claim.substr(0, slash), claim.substr(slash + 1), &fx.node, fx.features);
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  EXPECT_NE(ex->outcome, Outcome::kAllocated);
+  const RequestFunnel* f = nullptr;
+  for (const auto& r : ex->requests) {
+    if (r.request == Str((*e)["request"])) f = &r;
+  }
+  ASSERT_NE(f, nullptr);
+  ASSERT_TRUE(f->first_short.has_value()) << ex->summary;
+  EXPECT_EQ(FunnelStepName(*f->first_short), Str((*e)["firstShort"])) << f->sentence;
+  EXPECT_TRUE(absl::StrContains(f->sentence, Str((*e)["sentenceContains"])))
+      << "sentence: " << f->sentence << "\nwant part: " << Str((*e)["sentenceContains"]);
+  EXPECT_TRUE(absl::StrContains(ex->summary, f->sentence));
+  // Counts never grow along the funnel.
+  for (size_t i = 1; i < f->steps.size(); ++i) EXPECT_LE(f->steps[i].remaining, f->steps[i - 1].remaining);
+}
+
+std::string Name(const ::testing::TestParamInfo<fs::path>& info) {
+  std::string n = info.param.stem().string();
+  for (char& c : n) {
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, ExplainFixture, ::testing::ValuesIn(FixtureFiles("explain")), Name);
+
+TEST(Explain, FitsOnNode) {
+  auto loaded = LoadFixture(FixtureFiles("basic").front().parent_path() / "simple.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto ex = Explain(*(*loaded)->snapshot, "default", "claim-0", &(*loaded)->node);
+  ASSERT_TRUE(ex.ok());
+  EXPECT_EQ(ex->outcome, Outcome::kAllocated);
+  EXPECT_EQ(ex->summary, "claim default/claim-0 fits on node node-1");
+}
+
+TEST(Explain, UnknownClaim) {
+  auto loaded = LoadFixture(FixtureFiles("basic").front().parent_path() / "simple.yaml");
+  ASSERT_TRUE(loaded.ok());
+  auto ex = Explain(*(*loaded)->snapshot, "default", "nope", nullptr);
+  EXPECT_EQ(ex.status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace draforge::alloc::testing

@@ -1,0 +1,41 @@
+#include <gtest/gtest.h>
+
+#include "alloc/features.h"
+
+namespace draforge::alloc {
+namespace {
+
+TEST(Features, Defaults137) {
+  Features f;
+  EXPECT_TRUE(f.prioritized_list);
+  EXPECT_TRUE(f.admin_access);
+  EXPECT_TRUE(f.partitionable_devices);
+  EXPECT_TRUE(f.device_taints);
+  EXPECT_TRUE(f.consumable_capacity);
+  EXPECT_TRUE(f.device_binding_conditions);
+  EXPECT_TRUE(f.resource_claim_device_status);
+  EXPECT_TRUE(f.extended_resource);
+  EXPECT_FALSE(f.list_type_attributes);
+  EXPECT_TRUE(f.DeviceBindingAndStatus());
+  for (const auto& g : KnownFeatureGates()) EXPECT_EQ(*f.Get(g.name), g.default_value) << g.name;
+}
+
+TEST(Features, Parse) {
+  auto f = ParseFeatureGates("DRAListTypeAttributes=true, DRAConsumableCapacity=false");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->list_type_attributes);
+  EXPECT_FALSE(f->consumable_capacity);
+  EXPECT_TRUE(ParseFeatureGates("").ok());
+}
+
+TEST(Features, Errors) {
+  EXPECT_EQ(ParseFeatureGates("DRANope=true").status().message(), "unrecognized feature gate: DRANope");
+  EXPECT_EQ(ParseFeatureGates("DRAAdminAccess").status().message(), "missing bool value for DRAAdminAccess");
+  EXPECT_FALSE(ParseFeatureGates("DRAAdminAccess=maybe").ok());
+  EXPECT_EQ(ParseFeatureGates("DRAAdminAccess=false").status().message(),
+            "cannot set feature gate DRAAdminAccess to false, feature is locked to true");
+  EXPECT_TRUE(ParseFeatureGates("DRAAdminAccess=false", Features{}, /*enforce_locks=*/false).ok());
+}
+
+}  // namespace
+}  // namespace draforge::alloc

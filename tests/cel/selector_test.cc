@@ -1,0 +1,266 @@
+// The DRA selector cases of k8s.io/dynamic-resource-allocation/cel compile_test.go (v0.37), with the
+// pinned estimated costs, plus runtime-cost-limit, bad-attribute and allocation behaviour.
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/quantity.h"
+#include "cel/selector.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace draforge::cel {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Dev {
+  std::string driver = "dra.example.com";
+  api::Map<api::DeviceAttribute> attrs;
+  api::Map<api::DeviceCapacity> cap;
+  bool multi = false;
+  DeviceInput Input() const { return DeviceInput{driver, &attrs, &cap, multi}; }
+};
+
+api::DeviceAttribute Bool(bool b) { api::DeviceAttribute a; a.bool_value = b; return a; }
+api::DeviceAttribute Int(int64_t i) { api::DeviceAttribute a; a.int_value = i; return a; }
+api::DeviceAttribute Str(std::string s) { api::DeviceAttribute a; a.string_value = std::move(s); return a; }
+api::DeviceAttribute Ver(std::string s) { api::DeviceAttribute a; a.version_value = std::move(s); return a; }
+api::DeviceCapacity Cap(const char* q) { api::DeviceCapacity c; c.value = *api::Quantity::Parse(q); return c; }
+
+struct UpstreamCase {
+  const char* name;
+  const char* expr;
+  Dev dev;
+  bool match;
+  const char* match_error;  // substring
+  int64_t cost;             // pinned estimate
+};
+
+std::vector<UpstreamCase> Cases() {
+  std::vector<UpstreamCase> v;
+  auto add = [&](const char* n, const char* e, Dev d, bool m, const char* err, int64_t cost) {
+    v.push_back({n, e, std::move(d), m, err, cost});
+  };
+  Dev none;
+  add("no-such-key", R"(device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("0")))", none, false,
+      "no such key: noSuchAttr", 6);
+  add("no-such-key-index", R"(device.attributes["no-such-domain"]["noSuchAttr"].isGreaterThan(quantity("0")))", none,
+      false, "no such key: noSuchAttr", 6);
+  add("domain-check-negative", R"("no-such-domain" in device.attributes)", none, false, "", 3);
+  Dev named;
+  named.attrs.Set("name", Bool(true));
+  add("domain-check-positive", R"("dra.example.com" in device.attributes)", named, true, "", 3);
+  Dev empty_driver = none;
+  empty_driver.driver = "";
+  add("empty-driver-name", R"(device.driver == "")", empty_driver, true, "", 2);
+  add("real-driver-name", R"(device.driver == "dra.example.com")", none, true, "", 4);
+  add("driver-name-qualifier", R"(device.attributes["dra.example.com"].name)", named, true, "", 4);
+  add("driver-name-qualifier-map-lookup", R"(device.attributes["dra.example.com"]["name"])", named, true, "", 4);
+  add("bind", R"(cel.bind(dra, device.attributes["dra.example.com"], dra.name))", named, true, "", 15);
+  Dev other;
+  other.attrs.Set("other.example.com/name", Bool(true));
+  add("qualified-attribute-name", R"(device.attributes["other.example.com"].name)", other, true, "", 4);
+  Dev intattr;
+  intattr.attrs.Set("name", Int(1));
+  add("int", R"(device.attributes["dra.example.com"].name > 0)", intattr, true, "", 5);
+  Dev strattr;
+  strattr.attrs.Set("name", Str("fish"));
+  add("string", R"(device.attributes["dra.example.com"].name == "fish")", strattr, true, "", 5);
+  add("macro-exists-on-int", R"(device.attributes["dra.example.com"].name.exists(x, x > 0))", intattr, false,
+      "got 'types.Int', expected iterable type", 5 + 6 * 64);
+  add("macro-exists-on-string", R"(device.attributes["dra.example.com"].name.exists(x, x == "fish"))", strattr,
+      false, "got 'types.String', expected iterable type", 5 + 6 * 64);
+  Dev names;
+  api::DeviceAttribute l;
+  l.strings = {"fish", "bird"};
+  names.attrs.Set("names", l);
+  add("list-result-type-causes-match-error", R"(device.attributes["dra.example.com"].names)", names, false,
+      "CEL result of type list could not be converted to bool", 4);
+  add("list-of-string", R"(device.attributes["dra.example.com"].names.size() == 2)", names, true, "", 6);
+  add("all-on-list", R"(device.attributes["dra.example.com"].names.all(x, x != ""))", names, true, "", 5 + 4 * 64);
+  Dev fishlist;
+  fishlist.attrs.Set("name", l);
+  add("includes-function-can-evaluate", R"(device.attributes["dra.example.com"].name.includes("fish"))", fishlist,
+      true, "", 4 + 64);
+  add("includes-on-scalar", R"(device.attributes["dra.example.com"].name.includes("fish"))", strattr, true, "", 4 + 64);
+  Dev ints;
+  api::DeviceAttribute il;
+  il.ints = {1, 2, 3};
+  ints.attrs.Set("names", il);
+  add("in-operator-on-list", R"(1 in device.attributes["dra.example.com"].names)", ints, true, "", 4 + 64);
+  add("macro-on-list-of-int", R"(device.attributes["dra.example.com"].names.exists(x, x > 0))", ints, true, "",
+      5 + 6 * 64);
+  Dev ver;
+  ver.attrs.Set("name", Ver("1.0.0"));
+  add("version", R"(device.attributes["dra.example.com"].name.isGreaterThan(semver("0.0.1")))", ver, true, "", 6);
+  add("version_v",
+      R"(device.attributes["dra.example.com"].name.isGreaterThan(semver("v0.0.1", true)) && isSemver("v1.0.0", true))",
+      ver, true, "", 7);
+  add("includes-semver", R"(device.attributes["dra.example.com"].name.includes(semver("1.0.0")))", ver, true, "",
+      4 + 64 + 1);
+  Dev cap;
+  cap.cap.Set("name", Cap("1Mi"));
+  add("quantity", R"(device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))", cap, true, "", 6);
+  add("check-positive",
+      R"("name" in device.capacity["dra.example.com"] && device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))",
+      cap, true, "", 10);
+  add("check-negative",
+      R"(!("name" in device.capacity["dra.example.com"]) || device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))",
+      none, true, "", 11);
+  Dev all;
+  all.attrs.Set("bool", Bool(true));
+  all.attrs.Set("int", Int(1));
+  all.attrs.Set("string", Str("fish"));
+  all.attrs.Set("version", Ver("1.0.0"));
+  all.cap.Set("quantity", Cap("1Mi"));
+  add("all", R"(
+device.capacity["dra.example.com"].quantity.isGreaterThan(quantity("1Ki")) &&
+device.attributes["dra.example.com"].bool &&
+device.attributes["dra.example.com"].int > 0 &&
+device.attributes["dra.example.com"].string == "fish" &&
+device.attributes["dra.example.com"].version.isGreaterThan(semver("0.0.1")) &&
+device.capacity["dra.example.com"]["quantity"].isGreaterThan(quantity("1Ki")) &&
+device.attributes["dra.example.com"]["bool"] &&
+device.attributes["dra.example.com"]["int"] > 0 &&
+device.attributes["dra.example.com"]["string"] == "fish" &&
+device.attributes["dra.example.com"]["version"].isGreaterThan(semver("0.0.1"))
+)",
+      all, true, "", 52);
+  Dev many;
+  many.attrs.Set("a", Bool(true));
+  many.attrs.Set("b", Bool(true));
+  many.attrs.Set("c", Bool(true));
+  add("many",
+      R"(device.attributes["dra.example.com"].a && device.attributes["dra.example.com"].b && device.attributes["dra.example.com"].c)",
+      many, true, "", 12);
+  Dev svc;
+  svc.attrs.Set("services", Str("some_example_value"));
+  add("check_attribute_domains", R"(device.attributes.exists_one(x, x == "dra.example.com"))", svc, true, "", 164);
+  add("check_attribute_ids", R"(device.attributes["dra.example.com"].exists_one(x, x == "services"))", svc, true, "",
+      133);
+  add("split_attribute", R"(device.attributes["dra.example.com"].services.split("example").size() >= 2)", svc, true,
+      "", 19);
+  Dev asym;
+  asym.attrs.Set("services", Str("asymetric"));
+  add("regexp_attribute", R"(device.attributes["dra.example.com"].services.matches("[^a]?sym"))", asym, true, "", 18);
+  Dev mem;
+  mem.cap.Set("memory", Cap("1Mi"));
+  add("check_capacity_domains", R"(device.capacity.exists_one(x, x == "dra.example.com"))", mem, true, "", 164);
+  add("check_capacity_ids", R"(device.capacity["dra.example.com"].exists_one(x, x == "memory"))", mem, true, "", 133);
+  Dev multi;
+  multi.multi = true;
+  add("allow_multiple_allocations", "device.allowMultipleAllocations == true", multi, true, "", 3);
+  add("allow_multiple_allocations_false", "device.allowMultipleAllocations == false", none, true, "", 3);
+  return v;
+}
+
+TEST(SelectorTest, UpstreamCompileTestCases) {
+  for (const UpstreamCase& c : Cases()) {
+    SCOPED_TRACE(c.name);
+    auto s = DeviceSelector::Compile(c.expr);
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ((*s)->estimated_cost(), c.cost);
+    SelectorResult r = (*s)->Evaluate(c.dev.Input());
+    if (*c.match_error) {
+      EXPECT_THAT(std::string(r.error.message()), HasSubstr(c.match_error));
+    } else {
+      ASSERT_TRUE(r.error.ok()) << r.error;
+      EXPECT_EQ(r.matches, c.match);
+    }
+    EXPECT_LE(r.actual_cost, c.cost);
+  }
+}
+
+TEST(SelectorTest, CompileErrors) {
+  EXPECT_THAT(std::string(DeviceSelector::Compile("?!").status().message()), HasSubstr("Syntax error"));
+  EXPECT_THAT(std::string(DeviceSelector::Compile("1").status().message()),
+              HasSubstr("must evaluate to bool or the unknown type, not int"));
+  auto s = DeviceSelector::Compile("devce.driver == \"x\"");
+  EXPECT_EQ(s.status().message(),
+            "compilation failed: ERROR: <input>:1:1: undeclared reference to 'devce' (in container '')\n"
+            " | devce.driver == \"x\"\n | ^");
+  CompileOptions no_cc;
+  no_cc.consumable_capacity = false;
+  EXPECT_THAT(std::string(DeviceSelector::Compile("device.allowMultipleAllocations == false", no_cc).status().message()),
+              HasSubstr("undefined field 'allowMultipleAllocations'"));
+  CompileOptions no_lists;
+  no_lists.list_type_attributes = false;
+  EXPECT_THAT(std::string(DeviceSelector::Compile(R"(device.attributes["dra.example.com"].ids.exists(id, id == 1))",
+                                                  no_lists).status().message()),
+              HasSubstr("compilation failed"));
+  EXPECT_THAT(std::string(DeviceSelector::Compile(R"(device.attributes["dra.example.com"].attr.includes("fish"))",
+                                                  no_lists).status().message()),
+              HasSubstr("undeclared reference to 'includes'"));
+}
+
+TEST(SelectorTest, ExpensiveExpressionStopsAtTheRuntimeLimit) {
+  const char* expr =
+      "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, "
+      "10].all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, "
+      "7, 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))";
+  auto s = DeviceSelector::Compile(expr);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ((*s)->estimated_cost(), 85555551);
+  Dev d;
+  SelectorResult r = (*s)->Evaluate(d.Input());
+  EXPECT_EQ(r.error.message(), "operation cancelled: actual cost limit exceeded");
+  EXPECT_EQ(r.actual_cost, 1000001);
+  CompileOptions validate;
+  validate.check_estimated_cost = true;
+  EXPECT_FALSE(DeviceSelector::Compile(expr, validate).ok());
+}
+
+TEST(SelectorTest, MapBombStopsAtTheRuntimeLimit) {
+  auto s = DeviceSelector::Compile(
+      "[1,2,3,4,5,6,7,8,9,10].map(a, [1,2,3,4,5,6,7,8,9,10].map(b, [1,2,3,4,5,6,7,8,9,10].map(c, "
+      "[1,2,3,4,5,6,7,8,9,10].map(d, [1,2,3,4,5,6,7,8,9,10].map(e, [1,2,3,4,5,6,7,8,9,10].map(f, a)))))).size() > 0");
+  ASSERT_TRUE(s.ok()) << s.status();
+  Dev d;
+  SelectorResult r = (*s)->Evaluate(d.Input());
+  EXPECT_EQ(r.error.message(), "operation cancelled: actual cost limit exceeded");
+}
+
+TEST(SelectorTest, BadVersionAttributeFailsTheDevice) {
+  Dev d;
+  d.attrs.Set("v", Ver("not-a-version"));
+  auto s = DeviceSelector::Compile("true");
+  ASSERT_TRUE(s.ok());
+  SelectorResult r = (*s)->Evaluate(d.Input());
+  EXPECT_THAT(std::string(r.error.message()), HasSubstr("attribute v: parse semantic version"));
+}
+
+TEST(SelectorTest, UnqualifiedNamesBelongToTheDriverDomain) {
+  Dev d;
+  d.attrs.Set("model", Str("a100"));
+  d.attrs.Set("other.example.com/model", Str("h100"));
+  auto s = DeviceSelector::Compile(
+      R"(device.attributes["dra.example.com"].model == "a100" && device.attributes["other.example.com"].model == "h100" && device.attributes.size() == 2)");
+  ASSERT_TRUE(s.ok());
+  SelectorResult r = (*s)->Evaluate(d.Input());
+  ASSERT_TRUE(r.error.ok()) << r.error;
+  EXPECT_TRUE(r.matches);
+}
+
+TEST(SelectorTest, ConcurrentEvaluation) {
+  auto s = DeviceSelector::Compile(R"(device.attributes["dra.example.com"].model.matches("^a") && device.driver.size() > 3)");
+  ASSERT_TRUE(s.ok());
+  Dev d;
+  d.attrs.Set("model", Str("a100"));
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 1000; ++i) {
+        SelectorResult r = (*s)->Evaluate(d.Input());
+        if (r.error.ok() && r.matches) ok++;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok.load(), 4000);
+}
+
+}  // namespace
+}  // namespace draforge::cel
