@@ -49,7 +49,9 @@ FolderCounts DecodeFolder(const fs::path& dir, bool recursive) {
       // A refusal names the object (kind and name) and what is wrong with it.
       const std::string message(d.object.status().message());
       EXPECT_THAT(message, HasSubstr(d.kind.empty() ? "object" : d.kind));
-      if (d.api_version == "resource.k8s.io/v1alpha2") EXPECT_THAT(message, HasSubstr("unsupported apiVersion"));
+      if (d.api_version == "resource.k8s.io/v1alpha2") {
+        EXPECT_THAT(message, HasSubstr("unsupported apiVersion"));
+      }
     }
   }
   return c;
