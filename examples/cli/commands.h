@@ -1,5 +1,5 @@
 // The draforge CLI's commands. Each takes its arguments (after the command name) and returns the
-// process exit status: 0 success, 1 unschedulable (allocate), 2 bad input or usage, 3 error.
+// process exit status: 0 success, 1 unschedulable (allocate, place), 2 bad input or usage, 3 error.
 #ifndef DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
 #define DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
 
@@ -31,6 +31,7 @@ int RunGraph(const Args& args, Io io);
 int RunDemo(const Args& args, Io io);
 int RunAllocate(const Args& args, Io io);
 int RunExplain(const Args& args, Io io);
+int RunPlace(const Args& args, Io io);
 
 // Shared by commands that read objects: the -f flag and its companions.
 std::vector<FlagSpec> InputFlags();

@@ -22,10 +22,13 @@ Commands:
   allocate    allocate claims on a node as kube-scheduler would:
                 draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] -f FILE... [-o json|yaml|text]
   explain     why a claim is pending:       draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]
+  place       on which nodes a pod fits, or how many more claims like one fit:
+                draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] [-o text|json|yaml]
+                draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] -f FILE... [-o text|json|yaml]
   version     print the version
 
 `-f -` reads standard input; `-f DIR` reads every .yaml, .yml and .json file in DIR.
-Exit status: 0 success, 1 unschedulable (allocate), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
+Exit status: 0 success, 1 unschedulable (allocate, place), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
 )";
 
 }  // namespace
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
   if (command == "demo") return RunDemo(args, io);
   if (command == "allocate") return RunAllocate(args, io);
   if (command == "explain") return RunExplain(args, io);
+  if (command == "place") return RunPlace(args, io);
   std::cerr << "error: unknown command \"" << command << "\"\n\n" << kUsage;
   return kExitBadInput;
 }

@@ -361,8 +361,12 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       switch (s) {
         case FunnelStep::kDriver:
         case FunnelStep::kClass:
-          f.sentence = absl::StrCat(head, "no device matches class ", v.class_name,
-                                    f.first_error.empty() ? "" : absl::StrCat(" (CEL error: ", f.first_error, ")"));
+          // The class step can leave some devices that are still too few for the count.
+          f.sentence = st.remaining > 0
+                           ? absl::StrCat(head, "only ", Devices(st.remaining), " match class ", v.class_name,
+                                          ", ", f.needed, " needed")
+                           : absl::StrCat(head, "no device matches class ", v.class_name,
+                                          f.first_error.empty() ? "" : absl::StrCat(" (CEL error: ", f.first_error, ")"));
           break;
         case FunnelStep::kAllocated:
           f.sentence = absl::StrCat(head, Devices(before), " match class ", v.class_name, ", ",

@@ -249,6 +249,35 @@ class Graph(unittest.TestCase):
         self.assertIn("train-0", out)
 
 
+class Allocate(unittest.TestCase):
+    def test_pending_claim_takes_the_fallback_on_node_3(self):
+        code, out, err = run("allocate", "--node", "node-3", "-f", DEMO, "-o", "json")
+        self.assertEqual(code, 0, err)
+        result = json.loads(out)
+        self.assertEqual(result["outcome"], "allocated")
+        results = result["allocations"]["team-a/big-h100"]["devices"]["results"]
+        self.assertEqual([r["request"] for r in results], ["gpus/four"] * 4)
+        self.assertEqual([r["device"] for r in results], ["gpu-0", "gpu-1", "gpu-2", "gpu-3"])
+
+    def test_unschedulable_exits_1(self):
+        code, out, _ = run("allocate", "--node", "node-1", "-f", DEMO, "-o", "json")
+        self.assertEqual(code, 1)
+        self.assertEqual(json.loads(out)["outcome"], "unschedulable")
+
+    def test_unknown_feature_gate_is_bad_input(self):
+        code, _, err = run("allocate", "--node", "node-3", "--feature-gates", "DRANoSuchGate=true", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn("DRANoSuchGate", err)
+
+    def test_place_and_explain_say_why(self):
+        code, out, _ = run("place", "--pod", "team-a/finetune-0", "-f", DEMO)
+        self.assertEqual(code, 0)
+        self.assertIn("fits on 1 of 3 nodes (node-3)", out)
+        self.assertIn("only 4 devices match class h100.gpu.example.com, 8 needed", out)
+        code, out, _ = run("explain", "--claim", "team-a/big-h100", "--node", "node-1", "-f", DEMO)
+        self.assertIn("not reachable from node node-1", out)
+
+
 class Demo(unittest.TestCase):
     def test_demo_report(self):
         code, out, err = run("demo")
