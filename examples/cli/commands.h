@@ -32,6 +32,7 @@ int RunDemo(const Args& args, Io io);
 int RunAllocate(const Args& args, Io io);
 int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
+int RunCel(const Args& args, Io io);
 
 // Shared by commands that read objects: the -f flag and its companions.
 std::vector<FlagSpec> InputFlags();

@@ -22,6 +22,8 @@ Commands:
   allocate    allocate claims on a node as kube-scheduler would:
                 draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] -f FILE... [-o json|yaml|text]
   explain     why a claim is pending:       draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]
+  cel         DRA CEL selectors: draforge cel eval [--device FILE] [--] EXPR | cel check EXPR |
+                cel explain EXPR -f FILE...
   place       on which nodes a pod fits, or how many more claims like one fit:
                 draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] [-o text|json|yaml]
                 draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] -f FILE... [-o text|json|yaml]
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
   if (command == "allocate") return RunAllocate(args, io);
   if (command == "explain") return RunExplain(args, io);
   if (command == "place") return RunPlace(args, io);
+  if (command == "cel") return RunCel(args, io);
   std::cerr << "error: unknown command \"" << command << "\"\n\n" << kUsage;
   return kExitBadInput;
 }

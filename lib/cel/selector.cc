@@ -294,7 +294,7 @@ class CompiledSelector final : public DeviceSelector {
             for (size_t j = 0; j < n; ++j) items[j].~Semver();
           }
         };
-        arena.New<Holder>(Holder{items, a.versions.size()});
+        arena.New<Holder>(items, a.versions.size());
         lists[i] = items;
         continue;
       }

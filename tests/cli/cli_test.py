@@ -278,6 +278,29 @@ class Allocate(unittest.TestCase):
         self.assertIn("not reachable from node node-1", out)
 
 
+class Cel(unittest.TestCase):
+    def test_eval_prints_literals_and_exit_codes(self):
+        self.assertEqual(run("cel", "eval", "--", "[1, 2].map(x, x * 2)")[1].strip(), "[2, 4]")
+        self.assertEqual(run("cel", "eval", "--", "'ab' + 'c'")[1].strip(), "'abc'")
+        code, _, err = run("cel", "eval", "--", "1 +")
+        self.assertEqual(code, 2)
+        self.assertIn("<input>:1:", err)
+        code, _, err = run("cel", "eval", "--", "1 / 0")
+        self.assertEqual(code, 3)
+        self.assertIn("division by zero", err)
+
+    def test_version_list_with_prerelease_does_not_crash(self):
+        line = '{"expression":"true","device":{"driver":"x","attributes":{"v":{"versions":["1.0.0-rc.1"]}}}}'
+        code, out, err = run("cel", "eval", "--batch", stdin=line + "\n")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(json.loads(out)["result"], "true")
+
+    def test_explain_finds_the_typo(self):
+        code, out, _ = run("cel", "explain", "device.attributes['gpu.example.com'].modle == 'A100'", "-f", DEMO)
+        self.assertEqual(code, 0)
+        self.assertIn("attribute gpu.example.com/modle exists on 0 of 17 devices", out)
+
+
 class Demo(unittest.TestCase):
     def test_demo_report(self):
         code, out, err = run("demo")
