@@ -817,12 +817,22 @@ class Search {
         x.pool = std::string(dev.pool);
         x.device = std::string(dev.name);
         if (r.admin) x.admin_access = true;
+        // The API server defaults a toleration's operator to Equal before the scheduler sees the claim,
+        // so upstream's results carry it; DRAForge's objects keep what was written.
         x.tolerations = *rd.tolerations;
+        for (api::DeviceToleration& t : x.tolerations) {
+          if (!t.operator_.has_value()) t.operator_ = "Equal";
+        }
         if (r.shared) {
           x.share_id = options_.share_id ? options_.share_id(*cd.claim, *x.request, dev.id, static_cast<int>(i))
                                          : ShareIdFor(*cd.claim, *x.request, dev.id, static_cast<int>(i));
         }
-        x.consumed_capacity = r.consumed;
+        // Written as Kubernetes serializes a Quantity: canonical ("1000M" -> "1G"), whatever the
+        // spelling of the request, policy or capacity it came from.
+        for (const auto& [name, q] : r.consumed) {
+          auto canonical = api::Quantity::Parse(q.Canonical());
+          x.consumed_capacity.Set(name, canonical.ok() ? *canonical : q);
+        }
         if (f_.DeviceBindingAndStatus()) {
           x.binding_conditions = dev.device->binding_conditions;
           x.binding_failure_conditions = dev.device->binding_failure_conditions;

@@ -17,7 +17,8 @@ api::Quantity RoundUpRange(const api::Quantity& requested, const api::CapacityRe
   const int64_t added = requested.Value() - min.Value();
   int64_t n = added / step;
   if (added % step != 0) ++n;
-  return api::Quantity::FromInt64(min.Value() + step * n, api::Quantity::Format::kBinarySI);
+  // Upstream: resource.NewQuantity(min + n*step, validRange.Step.Format).
+  return api::Quantity::FromInt64(min.Value() + step * n, range.step->format());
 }
 
 }  // namespace

@@ -7,8 +7,12 @@ namespace draforge::alloc::internal {
 
 SelectorCache::SelectorCache(const Features& features) {
   options_.check_estimated_cost = false;  // the scheduler compiles without the cost estimate
-  options_.consumable_capacity = features.consumable_capacity;
-  options_.list_type_attributes = features.list_type_attributes;
+  // kube-scheduler compiles selectors with the "stored expressions" environment, which declares every
+  // library and field whatever the feature gates say (device.allowMultipleAllocations, `includes`,
+  // dyn attribute values); the gates only decide what the API server accepts in new objects.
+  (void)features;
+  options_.consumable_capacity = true;
+  options_.list_type_attributes = true;
 }
 
 absl::StatusOr<std::shared_ptr<const cel::DeviceSelector>> SelectorCache::Get(const std::string& expression) {
