@@ -24,6 +24,7 @@ import collections
 import concurrent.futures
 import copy
 import json
+from fractions import Fraction
 import os
 import random
 import re
@@ -111,17 +112,18 @@ def gi(n):
 
 
 def spell(rng, n, unit, p=0.15):
-    """n<unit> as a quantity string, sometimes in a non-canonical spelling ("16384Mi" for 16Gi,
-    "4000M" for 4G, "2000m" for 2, "0G" for 0) as drivers and users write them."""
+    """n<unit> as a quantity string, sometimes in another spelling ("16384Mi" for 16Gi, "4000M" for
+    4G, "2000m" or "2e0" for 2, "0G" for 0, "+2", "04G") as drivers and users write them: Kubernetes
+    re-formats some of them and keeps others verbatim (resource.ParseQuantity)."""
     if rng.random() >= p:
         return f"{n}{unit}"
     if n == 0:
         return rng.choice(["0G", "0Gi", "0M", "0.0"])
     if unit == "Gi":
-        return rng.choice([f"{n * 1024}Mi", f"{n * 1024 * 1024}Ki", f"{n}.0Gi"])
+        return rng.choice([f"{n * 1024}Mi", f"{n * 1024 * 1024}Ki", f"{n}.0Gi", f"+{n}Gi"])
     if unit == "G":
-        return rng.choice([f"{n * 1000}M", f"{n}000000k", f"{n / 1000}T"])
-    return rng.choice([f"{n * 1000}m", f"{n}.0", f"{n}e0"])
+        return rng.choice([f"{n * 1000}M", f"{n}000000k", f"{n / 1000}T", f"0{n}G"])
+    return rng.choice([f"{n * 1000}m", f"{n}.0", f"{n}e0", f"+{n}"])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1052,6 +1054,42 @@ def normalize(allocations):
     return walk(allocations or {})
 
 
+# Differences already diagnosed and tracked (tests/parity/known-divergences/README.md): reported as
+# "known", listed in the output, not counted as failures, so that CI catches every new one.
+KNOWN_UPSTREAM_CEL_ERRORS = ("no such overload", "unhashable type cel.Semver")
+_SUFFIX = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": Fraction(1),
+           "k": Fraction(10**3), "M": Fraction(10**6), "G": Fraction(10**9), "T": Fraction(10**12),
+           "P": Fraction(10**15), "E": Fraction(10**18), "Ki": Fraction(2**10), "Mi": Fraction(2**20),
+           "Gi": Fraction(2**30), "Ti": Fraction(2**40), "Pi": Fraction(2**50), "Ei": Fraction(2**60)}
+
+
+def quantity_value(text):
+    """The exact value of a Kubernetes quantity string, or None."""
+    m = re.fullmatch(r"([+-]?[0-9.]+)(?:([eE][+-]?[0-9]+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]?))", str(text))
+    if not m:
+        return None
+    try:
+        value = Fraction(m.group(1))
+    except ValueError:
+        return None
+    if m.group(2):
+        return value * Fraction(10) ** int(m.group(2)[1:])
+    return value * _SUFFIX[m.group(3) or ""]
+
+
+def same_quantities(a, b):
+    """Equal JSON values, where strings under consumedCapacity compare as quantity values."""
+    def walk(x, in_capacity=False):
+        if isinstance(x, dict):
+            return {k: walk(v, in_capacity or k == "consumedCapacity") for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v, in_capacity) for v in x]
+        if in_capacity and isinstance(x, str) and quantity_value(x) is not None:
+            return ("quantity", quantity_value(x))
+        return x
+    return walk(a) == walk(b)
+
+
 def compare(docs, node, claims, gates, draforge, oracle, tmpdir):
     """Returns (status, theirs, ours, detail); status is 'pass', 'fail' or 'skip'."""
     tcode, theirs, terr = run_oracle(oracle, docs, node, claims, gates, tmpdir)
@@ -1063,8 +1101,12 @@ def compare(docs, node, claims, gates, draforge, oracle, tmpdir):
     if ours is None:
         return "fail", theirs, None, f"draforge printed no JSON (exit {ocode}): {oerr.strip()[-500:]}"
     if ours.get("outcome") != theirs.get("outcome"):
+        if theirs.get("outcome") == "error" and any(k in (theirs.get("error") or "") for k in KNOWN_UPSTREAM_CEL_ERRORS):
+            return "known", theirs, ours, "known: CEL semver equality/membership (known-divergences/cel-semver-*)"
         return "fail", theirs, ours, "outcome"
     if theirs.get("outcome") == "allocated" and normalize(ours.get("allocations")) != normalize(theirs.get("allocations")):
+        if same_quantities(normalize(ours.get("allocations")), normalize(theirs.get("allocations"))):
+            return "known", theirs, ours, "known: consumedCapacity spelling kept by upstream (known-divergences/consumed-capacity-kept-spelling.yaml)"
         return "fail", theirs, ours, "allocations"
     if theirs.get("outcome") == "unschedulable" and (ours.get("reasons") or [None])[0] != (theirs.get("reasons") or [None])[0]:
         # Upstream's status message ("cannot allocate all claims" or, with an invalid pool in the way,
@@ -1373,7 +1415,7 @@ def main():
             print(f"not executable: {exe}", file=sys.stderr)
             return 2
     start = time.time()
-    passed = failed = skipped = 0
+    passed = failed = skipped = known = 0
     outcomes = collections.Counter()
     coverage = collections.Counter()
     failures = []
@@ -1403,6 +1445,9 @@ def main():
             elif status == "skip":
                 skipped += 1
                 print(f"skip seed={seed}: {detail}")
+            elif status == "known":
+                known += 1
+                print(f"known seed={seed}: {detail}")
             else:
                 failed += 1
                 failures.append((seed, sc, docs, theirs, ours, detail))
@@ -1453,6 +1498,8 @@ def main():
     print(f"seeds {args.seed}..{args.seed + args.count - 1}, {elapsed:.1f}s, "
           f"{args.count / elapsed if elapsed else 0:.1f} scenarios/s"
           + (f", {skipped} skipped" if skipped else ""))
+    if known:
+        print(f"{known} known divergences (tests/parity/known-divergences), not counted as failures")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
