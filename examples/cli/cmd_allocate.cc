@@ -82,13 +82,9 @@ int RunAllocate(const Args& args, Io io) {
     io.err << "error: --feature-gates: " << features.status().message() << "\n";
     return kExitBadInput;
   }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
-  if (!inputs) return kExitBadInput;
   store::Cluster cluster;
-  if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
-    return kExitBadInput;
-  }
+  auto inputs = LoadIntoCluster(*flags, io, cluster);
+  if (!inputs) return kExitBadInput;
   auto snapshot = cluster.snapshot();
   std::vector<const api::ResourceClaim*> claims;
   if (!SelectClaims(*flags, *inputs, *snapshot, io, claims)) return kExitBadInput;

@@ -35,13 +35,9 @@ int RunExplain(const Args& args, Io io) {
     io.err << "error: --feature-gates: " << features.status().message() << "\n";
     return kExitBadInput;
   }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
-  if (!inputs) return kExitBadInput;
   store::Cluster cluster;
-  if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
-    return kExitBadInput;
-  }
+  auto inputs = LoadIntoCluster(*flags, io, cluster);
+  if (!inputs) return kExitBadInput;
   auto snapshot = cluster.snapshot();
   const size_t slash = ref.find('/');
   const std::string ns = slash == std::string::npos ? "default" : ref.substr(0, slash);

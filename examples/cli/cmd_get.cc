@@ -36,13 +36,9 @@ int RunGet(const Args& args, Io io) {
     io.err << "error: " << target->view << " is a derived view: only -o table is available\n";
     return kExitBadInput;
   }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
-  if (!inputs) return kExitBadInput;
   store::Cluster cluster;
-  if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
-    return kExitBadInput;
-  }
+  auto inputs = LoadIntoCluster(*flags, io, cluster);
+  if (!inputs) return kExitBadInput;
   auto snap = cluster.snapshot();
   TableFilter filter{flags->GetOr("-n", ""), pos.size() > 1 ? pos[1] : ""};
   if (format == "table") {

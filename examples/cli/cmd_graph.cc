@@ -23,13 +23,9 @@ int RunGraph(const Args& args, Io io) {
     io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
     return kExitBadInput;
   }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
-  if (!inputs) return kExitBadInput;
   store::Cluster cluster;
-  if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
-    return kExitBadInput;
-  }
+  auto inputs = LoadIntoCluster(*flags, io, cluster);
+  if (!inputs) return kExitBadInput;
   graph::Graph g = graph::BuildGraph(*cluster.snapshot());
   graph::Filter filter;
   filter.namespace_ = flags->GetOr("-n", "");

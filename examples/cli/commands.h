@@ -41,6 +41,10 @@ std::vector<FlagSpec> InputFlags();
 // `keep_failed`, make the call fail too.
 std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed = false);
 
+// LoadInputs (not strict) and ApplyAll into `cluster`; prints the problem and returns nullopt when the
+// input is unusable. The inputs are returned for commands that need the file order.
+std::optional<std::vector<InputObject>> LoadIntoCluster(const Flags& flags, Io io, store::Cluster& cluster);
+
 // Parses flags, or prints the error (exit_code 2) or the help (--help, exit_code 0) and returns nullopt.
 std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs, const std::string& usage, Io io,
                                   int& exit_code);

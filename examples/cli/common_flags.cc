@@ -62,4 +62,14 @@ std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bo
   return *std::move(inputs);
 }
 
+std::optional<std::vector<InputObject>> LoadIntoCluster(const Flags& flags, Io io, store::Cluster& cluster) {
+  auto inputs = LoadInputs(flags, io, /*strict=*/false);
+  if (!inputs) return std::nullopt;
+  if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
+    io.err << "error: " << s.message() << "\n";
+    return std::nullopt;
+  }
+  return inputs;
+}
+
 }  // namespace draforge::cli
