@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Counts test cases of a `meson test` run: each GoogleTest case (from Meson's JUnit report) and each
-CLI case counts once; any other test counts as one. Prints `N passed, N failed`."""
+"""Counts test cases of a `meson test` run from Meson's JUnit report: each GoogleTest case and each TAP
+case (the Python suites print TAP) counts once; any other test counts as one. Prints `N passed, N failed`."""
 import os
 import sys
 import xml.etree.ElementTree as ET

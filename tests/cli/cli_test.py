@@ -11,6 +11,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tap  # noqa: E402
+
 DRAFORGE = sys.argv.pop(1) if len(sys.argv) > 1 else "build/examples/cli/draforge"
 ROOT = os.environ.get("DRAFORGE_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 CORPUS = os.environ.get("DRAFORGE_CORPUS", os.path.join(ROOT, "..", "shared", "corpus"))
@@ -316,4 +319,4 @@ class Demo(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(tap.main())
