@@ -62,6 +62,9 @@ struct Expr {
   int overload_group = -1; // kCall: function id (see functions.h)
   const void* function = nullptr;  // kCall: resolved Function (functions.h)
   std::vector<int> overloads;      // kCall: candidate overload indices in Function
+  // Plan annotations (Program::PlanCalls), so that evaluation never looks at function names:
+  uint8_t call_kind = 0;   // kCall: interpreter.cc CallKind (special forms vs strict calls)
+  uint8_t cost_class = 0;  // kCall: interpreter.cc CostClass (how the runtime cost is computed)
 };
 
 // A parsed expression with its source (for error messages).

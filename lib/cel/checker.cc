@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "cel/internal/format.h"
 #include "cel/internal/str.h"
+#include "cel/internal/values.h"
 #include "common/status.h"
 #include "cel/program.h"
 #include "re2/re2.h"
@@ -17,12 +19,17 @@ using internal::Cat;
 Env Env::Dra(const EnvOptions& options) {
   Env env;
   env.options = options;
-  Type attr = options.list_type_attributes ? Type::Dyn() : Type::Any();
+  // The scheduler compiles selectors as stored expressions, and the stored environment ignores the
+  // feature gates: it declares every device type version and the newest (list-typed `dyn`
+  // attributes, allowMultipleAllocations) wins (k8s.io/dynamic-resource-allocation/cel newCompiler).
+  // The gates only change what the device holds at run time.
+  const bool lists = options.stored_expressions || options.list_type_attributes;
+  Type attr = lists ? Type::Dyn() : Type::Any();
   auto& fields = env.object_fields["kubernetes.DRADevice"];
   fields["driver"] = Type::String();
   fields["attributes"] = Type::Map(Type::String(), Type::Map(Type::String(), attr));
   fields["capacity"] = Type::Map(Type::String(), Type::Map(Type::String(), Type::Quantity()));
-  if (options.consumable_capacity) fields["allowMultipleAllocations"] = Type::Bool();
+  if (options.stored_expressions || options.consumable_capacity) fields["allowMultipleAllocations"] = Type::Bool();
   env.variables["device"] = Type::Object("kubernetes.DRADevice");
   return env;
 }
@@ -221,6 +228,13 @@ class Checker {
       case TypeKind::kError:
       case TypeKind::kTypeParam:
         return Type::Dyn();
+      case TypeKind::kOptional: {
+        // Optional chaining: a field of an optional value is an optional field (cel-go).
+        Type inner = Resolve(t.params[0]);
+        if (inner.kind == TypeKind::kTypeParam) return Type::Optional(Type::Dyn());
+        Type f = SelectType(e, inner, field);
+        return f.kind == TypeKind::kError ? f : Type::Optional(f);
+      }
       default:
         Error(e, Cat("type '", FormatType(t), "' does not support field selection"));
         return Type::Error();
@@ -367,8 +381,102 @@ class Checker {
   }
 
   // Kubernetes validators: homogeneous aggregate literals, regex literals.
-  void Validate(Expr& e) {
-    for (auto& a : e.args) Validate(*a);
+  // cel-go's type name of a static type in format errors (Type.TypeName(): no parameters).
+  static std::string FormatTypeName(const Type& t) {
+    switch (t.kind) {
+      case TypeKind::kList: return "list";
+      case TypeKind::kMap: return "map";
+      case TypeKind::kOptional: return "optional_type";
+      case TypeKind::kType: return "type";
+      case TypeKind::kNull: return "null_type";
+      default: return FormatType(t);
+    }
+  }
+
+  // The strings extension's format validator (ext/formatting.go stringFormatValidator): a constant
+  // format string applied to a list literal is checked at compile time against the elements'
+  // static types.
+  class StaticFormatArgs final : public internal::FormatArgs {
+   public:
+    explicit StaticFormatArgs(const Expr& list) : list_(list) {}
+    size_t size() const override { return list_.args.size(); }
+    std::string Apply(size_t index, char verb, int, std::string*) override {
+      const Expr& arg = *list_.args[index];
+      bad_ = &arg;
+      auto one_of = [&](std::initializer_list<TypeKind> kinds) {
+        if (arg.type.kind == TypeKind::kDyn) return true;
+        for (TypeKind k : kinds) {
+          if (arg.type.kind == k) return true;
+        }
+        return false;
+      };
+      const std::string given = FormatTypeName(arg.type);
+      switch (verb) {
+        case 's':
+          if (!VerifyString(arg)) {
+            return Cat("string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, "
+                       "durations, and timestamps, was given ", FormatTypeName(bad_->type));
+          }
+          return "";
+        case 'd':
+          return one_of({TypeKind::kInt, TypeKind::kUint}) ? "" : Cat("decimal clause can only be used on integers, was given ", given);
+        case 'f':
+          return one_of({TypeKind::kDouble, TypeKind::kString}) ? "" : Cat("fixed-point clause can only be used on doubles, was given ", given);
+        case 'e':
+          return one_of({TypeKind::kDouble, TypeKind::kString}) ? "" : Cat("scientific clause can only be used on doubles, was given ", given);
+        case 'b':
+          return one_of({TypeKind::kInt, TypeKind::kUint, TypeKind::kBool}) ? "" : Cat("only integers and bools can be formatted as binary, was given ", given);
+        case 'x': case 'X':
+          return one_of({TypeKind::kInt, TypeKind::kUint, TypeKind::kString, TypeKind::kBytes})
+                     ? "" : Cat("only integers, byte buffers, and strings can be formatted as hex, was given ", given);
+        case 'o':
+          return one_of({TypeKind::kInt, TypeKind::kUint}) ? "" : Cat("octal clause can only be used on integers, was given ", given);
+      }
+      return "";
+    }
+    const Expr* bad() const { return bad_; }
+
+   private:
+    bool VerifyString(const Expr& sub) {
+      switch (sub.type.kind) {
+        case TypeKind::kDyn: case TypeKind::kList: case TypeKind::kMap: case TypeKind::kInt: case TypeKind::kUint:
+        case TypeKind::kDouble: case TypeKind::kBool: case TypeKind::kString: case TypeKind::kTimestamp:
+        case TypeKind::kBytes: case TypeKind::kDuration: case TypeKind::kType: case TypeKind::kNull: break;
+        default: bad_ = &sub; return false;
+      }
+      if (sub.kind == ExprKind::kList || sub.kind == ExprKind::kMap) {
+        for (const auto& a : sub.args) {
+          if (!VerifyString(*a)) return false;
+        }
+      }
+      return true;
+    }
+    const Expr& list_;
+    const Expr* bad_ = nullptr;
+  };
+
+  void ValidateFormat(const Expr& e) {
+    const Expr& target = *e.args[0];
+    const Expr& list = *e.args[1];
+    if (target.kind != ExprKind::kConst || target.constant.kind() != ValueKind::kString ||
+        list.kind != ExprKind::kList) {
+      return;
+    }
+    StaticFormatArgs args(list);
+    internal::FormatResult r = internal::InterpolateFormat(target.constant.str(), args);
+    if (!r.error.empty()) {
+      Error(r.error_arg >= 0 && args.bad() != nullptr ? *args.bad() : e, r.error);
+      return;
+    }
+    if (list.args.size() > r.args_used) {
+      Error(e, Cat("too many arguments supplied to string.format (expected ", r.args_used, ", got ",
+                   list.args.size(), ")"));
+    }
+  }
+
+  // The homogeneous aggregate literal validator (cel-go ValidateHomogeneousAggregateLiterals):
+  // runs on a literal before its elements, as cel-go visits the AST top-down.
+  void ValidateAggregate(Expr& e) {
     if (e.kind == ExprKind::kList) {
       const Type* first = nullptr;
       Type ft;
@@ -403,7 +511,31 @@ class Checker {
           }
         }
       }
-    } else if (e.kind == ExprKind::kCall) {
+    }
+  }
+
+  void Validate(Expr& e) {
+    // Literals anywhere inside a format() call are exempt from the homogeneity check (cel-go's
+    // strings extension registers format as an exempt function).
+    const bool format = e.kind == ExprKind::kCall && e.name == "format" && e.receiver_style && e.args.size() == 2;
+    if (format_depth_ == 0) ValidateAggregate(e);
+    if (format) ++format_depth_;
+    for (auto& a : e.args) Validate(*a);
+    if (format) {
+      --format_depth_;
+      ValidateFormat(e);
+    }
+    // cel-go's ValidateTimestampLiterals / ValidateDurationLiterals.
+    if (e.kind == ExprKind::kCall && (e.name == "timestamp" || e.name == "duration") && !e.receiver_style &&
+        e.args.size() == 1 && e.args[0]->kind == ExprKind::kConst) {
+      const Value& arg = e.args[0]->constant;
+      bool ts = e.name == "timestamp";
+      bool literal = arg.kind() == ValueKind::kString || (ts && arg.kind() == ValueKind::kInt);
+      if (literal && !(ts ? internal::IsValidTimestampLiteral(arg) : internal::IsValidDurationLiteral(arg))) {
+        Error(*e.args[0], ts ? "invalid timestamp argument" : "invalid duration argument");
+      }
+    }
+    if (e.kind == ExprKind::kCall) {
       bool regex_fn = e.name == "matches" || e.name == "find" || e.name == "findAll";
       size_t idx = 1;
       if (regex_fn && e.args.size() > idx && e.args[idx]->kind == ExprKind::kConst &&
@@ -431,6 +563,7 @@ class Checker {
   TypeSubst subst_;
   int next_var_ = 0;
   int next_slot_ = 0;
+  int format_depth_ = 0;  // Validate: how many format() calls enclose the current node
 };
 
 absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view source, const Env& env) {
@@ -447,6 +580,7 @@ absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view sourc
   p->estimated_cost_ = p->ComputeEstimatedCost();
   RETURN_IF_ERROR(p->FoldConversions(*p->parsed_.root));
   p->FoldConstants(*p->parsed_.root);
+  PlanCalls(*p->parsed_.root);
   return p;
 }
 
@@ -457,7 +591,7 @@ absl::Status Program::FoldConversions(Expr& e) {
   if (e.kind != ExprKind::kCall || e.args.size() != 1 || e.args[0]->kind != ExprKind::kConst) return absl::OkStatus();
   const std::string& n = e.name;
   if (n != "int" && n != "uint" && n != "double" && n != "string" && n != "bytes" && n != "bool" && n != "type" &&
-      n != "dyn") {
+      n != "dyn" && n != "timestamp" && n != "duration") {
     return absl::OkStatus();
   }
   const Function* f = static_cast<const Function*>(e.function);
@@ -471,7 +605,8 @@ absl::Status Program::FoldConversions(Expr& e) {
     Value v = o.impl(ctx, &arg);
     if (v.IsError()) {
       std::string_view msg = v.error()->message;
-      if (msg == "integer overflow" || msg == "unsigned integer overflow") {
+      if (msg == "integer overflow" || msg == "unsigned integer overflow" ||
+          msg == "invalid UTF-8 in bytes, cannot convert to string") {
         return absl::InvalidArgumentError(Cat("program instantiation failed: ", msg));
       }
       return absl::InvalidArgumentError(Cat("program instantiation failed: type conversion error from '",
@@ -511,7 +646,7 @@ bool Program::FoldConstants(const Expr& e) {
         k.kind() != ValueKind::kBool) {
       return false;
     }
-    if (!m->Insert(constants_, k, value_of(*e.args[i + 1]))) return false;
+    m->Put(constants_, k, value_of(*e.args[i + 1]));
   }
   folded_[&e] = Value::Map(m);
   return true;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cel/internal/str.h"
+#include "cel/internal/values.h"
 #include "cel/program.h"
 
 namespace draforge::cel {
@@ -20,6 +21,7 @@ Env DraEnv(const CompileOptions& options) {
   EnvOptions env_options;
   env_options.consumable_capacity = options.consumable_capacity;
   env_options.list_type_attributes = options.list_type_attributes;
+  env_options.stored_expressions = options.stored_expressions;
   return Env::Dra(env_options);
 }
 
@@ -233,6 +235,12 @@ void Format(std::string& out, const Value& v) {
       out += "semver(";
       GoQuote(out, v.semver()->String());
       out += ')';
+      return;
+    case ValueKind::kTimestamp:
+      out += "timestamp(\"" + internal::FormatTimestamp(v) + "\")";
+      return;
+    case ValueKind::kDuration:
+      out += "duration(\"" + internal::FormatDuration(v) + "\")";
       return;
     case ValueKind::kError: out += v.error()->message; return;
   }

@@ -47,6 +47,8 @@ struct Function {
 struct EnvOptions {
   bool list_type_attributes = true;
   bool consumable_capacity = true;
+  // Stored expressions ignore the two gates above when declaring types and functions.
+  bool stored_expressions = true;
 };
 
 class FunctionRegistry {
@@ -65,6 +67,8 @@ class FunctionRegistry {
 // Library registration (one per library_*.cc).
 void RegisterStandardLibrary(FunctionRegistry& r);
 void RegisterStringsLibrary(FunctionRegistry& r);
+void RegisterStringsFormat(FunctionRegistry& r);  // library_strings_format.cc
+void RegisterTimeLibrary(FunctionRegistry& r);    // library_time.cc
 void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options);
 
 // The runtime ValueKind a declared parameter type requires, or -1.

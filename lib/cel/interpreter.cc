@@ -48,62 +48,123 @@ uint64_t TraversalCost(const Value& v) {
   }
 }
 
-// Runtime cost of one function call: the Kubernetes estimator first, then cel-go's defaults.
-uint64_t CallCost(const std::string& fn, const std::string& id, const Value* args, size_t n, const Value& result) {
+// How a call's runtime cost is computed: the Kubernetes estimator (CostEstimator.CallCost, by
+// function name) first, then cel-go's defaults (by overload id). Resolved at plan time.
+enum class CostClass : uint8_t {
+  kDefault,       // 1
+  kTraversal,     // Kubernetes list functions: traversal cost of the receiver
+  kTenth,         // ceil(size(args[0]) * 0.1)
+  kTwoTenths,     // ceil(size(args[0]) * 0.2): replace, split
+  kJoin,          // ceil(size(result) * 0.2)
+  kFind,          // find/findAll, matches: string x regex
+  kOne,           // quantity/semver accessors and arithmetic
+  kEquals,        // _==_: 1 for Quantity/Semver operands, else the min-size rule
+  kSets,          // sets.contains/intersects
+  kSetsEquivalent,
+  kTenthOfSecond,  // startsWith/endsWith: ceil(size(args[1]) * 0.1)
+  kInList,        // size(args[1])
+  kMinSize,       // ceil(min(size(a), size(b)) * 0.1)
+  kAddStrings,    // ceil((size(a) + size(b)) * 0.1)
+  kContains,      // ceil(size(a) * 0.1) * ceil(size(b) * 0.1)
+};
+
+CostClass ClassifyCall(const std::string& fn, const std::string& id) {
   if (fn == "isSorted" || fn == "sum" || fn == "max" || fn == "min" || fn == "indexOf" || fn == "lastIndexOf" ||
       fn == "includes") {
-    if (fn == "indexOf" || fn == "lastIndexOf") {
-      if (args[0].kind() != ValueKind::kList) {
-        // The strings extension's indexOf: not a Kubernetes list function, but the Kubernetes
-        // estimator matches by function name.
-      }
-    }
-    return n > 0 ? TraversalCost(args[0]) : 0;
+    // Includes the strings extension's indexOf: the Kubernetes estimator matches by name.
+    return CostClass::kTraversal;
   }
-  if (fn == "lowerAscii" || fn == "upperAscii" || fn == "substring" || fn == "trim") {
-    return CeilTenth(ActualSize(args[0]));
-  }
-  if (fn == "replace" || fn == "split") {
-    return static_cast<uint64_t>(std::ceil(static_cast<double>(ActualSize(args[0])) * 2 * 0.1));
-  }
-  if (fn == "join") return static_cast<uint64_t>(std::ceil(static_cast<double>(ActualSize(result)) * 2 * 0.1));
-  if (fn == "find" || fn == "findAll") {
-    uint64_t str = static_cast<uint64_t>(std::ceil((1.0 + ActualSize(args[0])) * 0.1));
-    uint64_t re = static_cast<uint64_t>(std::ceil(ActualSize(args[1]) * 0.25));
-    return str * re;
-  }
-  if (fn == "quantity" || fn == "isQuantity" || fn == "semver" || fn == "isSemver") {
-    return static_cast<uint64_t>(std::ceil(static_cast<double>(ActualSize(args[0])) * 0.1));
-  }
+  if (fn == "lowerAscii" || fn == "upperAscii" || fn == "substring" || fn == "trim") return CostClass::kTenth;
+  if (fn == "replace" || fn == "split") return CostClass::kTwoTenths;
+  if (fn == "join") return CostClass::kJoin;
+  if (fn == "find" || fn == "findAll") return CostClass::kFind;
+  if (fn == "quantity" || fn == "isQuantity" || fn == "semver" || fn == "isSemver") return CostClass::kTenth;
   if (fn == "sign" || fn == "asInteger" || fn == "isInteger" || fn == "asApproximateFloat" ||
       fn == "isGreaterThan" || fn == "isLessThan" || fn == "compareTo" || fn == "add" || fn == "sub" ||
       fn == "major" || fn == "minor" || fn == "patch") {
-    return 1;
+    return CostClass::kOne;
   }
-  if (fn == "_==_" && n == 2 && (args[0].kind() == ValueKind::kQuantity || args[0].kind() == ValueKind::kSemver)) {
-    return 1;
+  if (fn == "_==_") return CostClass::kEquals;
+  if (fn == "sets.contains" || fn == "sets.intersects") return CostClass::kSets;
+  if (fn == "sets.equivalent") return CostClass::kSetsEquivalent;
+  if (id == "starts_with_string" || id == "ends_with_string") return CostClass::kTenthOfSecond;
+  if (id == "string_to_bytes" || id == "bytes_to_string" || id == "strings_quote" || id == "string_format") {
+    return CostClass::kTenth;
   }
-  if (fn == "sets.contains" || fn == "sets.equivalent" || fn == "sets.intersects") {
-    return SatMulU(ActualSize(args[0]), ActualSize(args[1])) + 1;
+  if (id == "in_list") return CostClass::kInList;
+  if (fn == "_!=_" || id == "less_string" || id == "greater_string" || id == "less_equals_string" ||
+      id == "greater_equals_string" || id == "less_bytes" || id == "greater_bytes" || id == "less_equals_bytes" ||
+      id == "greater_equals_bytes") {
+    return CostClass::kMinSize;
   }
-  if (id == "starts_with_string" || id == "ends_with_string") return CeilTenth(ActualSize(args[1]));
-  if (id == "string_to_bytes" || id == "bytes_to_string" || id == "strings_quote") {
-    return CeilTenth(ActualSize(args[0]));
+  if (id == "add_string" || id == "add_bytes") return CostClass::kAddStrings;
+  if (id == "matches" || id == "matches_string") return CostClass::kFind;
+  if (id == "contains_string") return CostClass::kContains;
+  return CostClass::kDefault;
+}
+
+uint64_t CallCost(CostClass c, const Value* args, size_t n, const Value& result) {
+  switch (c) {
+    case CostClass::kDefault: return 1;
+    case CostClass::kTraversal: return n > 0 ? TraversalCost(args[0]) : 0;
+    case CostClass::kTenth: return CeilTenth(ActualSize(args[0]));
+    case CostClass::kTwoTenths:
+      return static_cast<uint64_t>(std::ceil(static_cast<double>(ActualSize(args[0])) * 2 * 0.1));
+    case CostClass::kJoin: return static_cast<uint64_t>(std::ceil(static_cast<double>(ActualSize(result)) * 2 * 0.1));
+    case CostClass::kFind: {
+      uint64_t str = static_cast<uint64_t>(std::ceil((1.0 + ActualSize(args[0])) * 0.1));
+      uint64_t re = static_cast<uint64_t>(std::ceil(ActualSize(args[1]) * 0.25));
+      return str * re;
+    }
+    case CostClass::kOne: return 1;
+    case CostClass::kEquals:
+      if (n == 2 && (args[0].kind() == ValueKind::kQuantity || args[0].kind() == ValueKind::kSemver)) return 1;
+      return CeilTenth(std::min(ActualSize(args[0]), ActualSize(args[1])));
+    case CostClass::kSets:
+    case CostClass::kSetsEquivalent: {
+      // ext.Sets trackSetsCost: equivalent checks containment both ways.
+      uint64_t product = SatMulU(ActualSize(args[0]), ActualSize(args[1]));
+      double factor = c == CostClass::kSetsEquivalent ? 2.0 : 1.0;
+      return 1 + static_cast<uint64_t>(static_cast<double>(product) * factor);
+    }
+    case CostClass::kTenthOfSecond: return CeilTenth(ActualSize(args[1]));
+    case CostClass::kInList: return ActualSize(args[1]);
+    case CostClass::kMinSize: return CeilTenth(std::min(ActualSize(args[0]), ActualSize(args[1])));
+    case CostClass::kAddStrings: return CeilTenth(ActualSize(args[0]) + ActualSize(args[1]));
+    case CostClass::kContains: return CeilTenth(ActualSize(args[0])) * CeilTenth(ActualSize(args[1]));
   }
-  if (id == "in_list") return ActualSize(args[1]);
-  if (fn == "_==_" || fn == "_!=_" || id == "less_string" || id == "greater_string" ||
-      id == "less_equals_string" || id == "greater_equals_string" || id == "less_bytes" ||
-      id == "greater_bytes" || id == "less_equals_bytes" || id == "greater_equals_bytes") {
-    return CeilTenth(std::min(ActualSize(args[0]), ActualSize(args[1])));
-  }
-  if (id == "add_string" || id == "add_bytes") return CeilTenth(ActualSize(args[0]) + ActualSize(args[1]));
-  if (id == "matches" || id == "matches_string") {
-    uint64_t str = static_cast<uint64_t>(std::ceil((1.0 + ActualSize(args[0])) * 0.1));
-    uint64_t re = static_cast<uint64_t>(std::ceil(ActualSize(args[1]) * 0.25));
-    return str * re;
-  }
-  if (id == "contains_string") return CeilTenth(ActualSize(args[0])) * CeilTenth(ActualSize(args[1]));
   return 1;
+}
+
+// How the interpreter evaluates a call: special forms (non-strict or with their own access rules)
+// or a strict call. Resolved at plan time.
+enum class CallKind : uint8_t {
+  kStrict,
+  kAnd,
+  kOr,
+  kConditional,
+  kIndex,        // _[_]
+  kOptIndex,     // _[?_]
+  kOptSelect,    // _?._
+  kIn,           // @in
+  kOptOrValue,   // opt.orValue(x): lazy alternative
+  kOptOr,        // opt.or(o): lazy alternative
+  kNotStrictlyFalse,
+};
+
+CallKind ClassifyKind(const Expr& e) {
+  const std::string& fn = e.name;
+  if (fn == "_&&_") return CallKind::kAnd;
+  if (fn == "_||_") return CallKind::kOr;
+  if (fn == "_?_:_") return CallKind::kConditional;
+  if (fn == "_[_]") return CallKind::kIndex;
+  if (fn == "_[?_]") return CallKind::kOptIndex;
+  if (fn == "_?._") return CallKind::kOptSelect;
+  if (fn == "@in") return CallKind::kIn;
+  if (fn == "orValue" && e.receiver_style && e.args.size() == 2) return CallKind::kOptOrValue;
+  if (fn == "or" && e.receiver_style && e.args.size() == 2) return CallKind::kOptOr;
+  if (fn == "@not_strictly_false") return CallKind::kNotStrictlyFalse;
+  return CallKind::kStrict;
 }
 
 bool KindMatches(const Overload& o, const Value* args, size_t n) {
@@ -132,6 +193,8 @@ class Interpreter {
     ctx_.arena = &arena;
     ctx_.regexes = &p.regexes_;
     slots_ = arena.NewArray<Value>(p.max_slots_ + 1);
+    lazy_ = arena.NewArray<const Expr*>(p.max_slots_ + 1);
+    for (int i = 0; i <= p.max_slots_; ++i) lazy_[i] = nullptr;
   }
 
   EvalResult Run() {
@@ -150,6 +213,32 @@ class Interpreter {
   }
   Value Error(std::string_view msg) { return MakeError(arena_, msg); }
 
+  // A variable's value. A comprehension accumulator with a computed initial value (cel.bind) is
+  // initialised on its first use, as cel-go's folder does: a bound value that is never used is
+  // never evaluated, and is not charged.
+  Value Variable(int slot) {
+    if (slot < 0) return act_.globals[-2 - slot];
+    if (const Expr* init = lazy_[slot]; init != nullptr) {
+      lazy_[slot] = nullptr;
+      // The initialiser belongs to the enclosing scope, whose comprehensions may reuse the slots
+      // above this one (the checker allocates them as siblings): keep the live ones intact.
+      const int n = p_.max_slots_ + 1 - slot;
+      Value* saved = arena_.NewArray<Value>(static_cast<size_t>(n));
+      const Expr** saved_lazy = arena_.NewArray<const Expr*>(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        saved[i] = slots_[slot + i];
+        saved_lazy[i] = lazy_[slot + i];
+      }
+      Value v = Eval(*init);
+      for (int i = 0; i < n; ++i) {
+        slots_[slot + i] = saved[i];
+        lazy_[slot + i] = saved_lazy[i];
+      }
+      slots_[slot] = v;
+    }
+    return slots_[slot];
+  }
+
   Value Eval(const Expr& e) {
     if (cancelled_) return Value::Error(&cancel_error_);
     switch (e.kind) {
@@ -157,8 +246,7 @@ class Interpreter {
         return e.constant;
       case ExprKind::kIdent:
         AddCost(1);
-        if (e.slot >= 0) return slots_[e.slot];
-        return act_.globals[-2 - e.slot];
+        return Variable(e.slot);
       case ExprKind::kSelect:
         return EvalSelect(e);
       case ExprKind::kCall:
@@ -171,7 +259,11 @@ class Interpreter {
         size_t out = 0;
         for (size_t i = 0; i < n; ++i) {
           Value v = Eval(*e.args[i]);
-          if (v.IsError()) return v;
+          if (v.IsError()) {
+            // cel-go's cost observer charges the constructor whatever it returns.
+            AddCost(10);
+            return v;
+          }
           if (IsOptionalIndex(e, i)) {
             if (v.kind() != ValueKind::kOptional) return Error("no such overload");
             if (v.optional() == nullptr) continue;
@@ -189,9 +281,15 @@ class Interpreter {
         m->Reserve(arena_, e.args.size() / 2);
         for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
           Value k = Eval(*e.args[i]);
-          if (k.IsError()) return k;
+          if (k.IsError()) {
+            AddCost(30);
+            return k;
+          }
           Value v = Eval(*e.args[i + 1]);
-          if (v.IsError()) return v;
+          if (v.IsError()) {
+            AddCost(30);
+            return v;
+          }
           if (k.kind() != ValueKind::kString && k.kind() != ValueKind::kInt && k.kind() != ValueKind::kUint &&
               k.kind() != ValueKind::kBool) {
             return Error(Cat("unsupported key type: ", TypeName(k)));
@@ -201,7 +299,7 @@ class Interpreter {
             if (v.optional() == nullptr) continue;
             v = v.optional()->value;
           }
-          if (!m->Insert(arena_, k, v)) return Error(Cat("insert failed: key ", DebugString(k), " already exists"));
+          m->Put(arena_, k, v);
         }
         AddCost(30);
         return Value::Map(m);
@@ -242,10 +340,12 @@ class Interpreter {
           i = key.uint_value() > static_cast<uint64_t>(INT64_MAX) ? -1 : static_cast<int64_t>(key.uint_value());
         } else if (key.kind() == ValueKind::kDouble) {
           double d = key.double_value();
-          if (d != std::trunc(d) || !(d > -9.3e18 && d < 9.3e18)) return Error(Cat("unsupported index value: ", DebugString(key)));
+          if (d != std::trunc(d) || !(d > -9.3e18 && d < 9.3e18)) {
+            return Error(Cat("unsupported index value ", internal::FormatGoDouble(d), " in list"));
+          }
           i = static_cast<int64_t>(d);
         } else {
-          return Error("no such overload");
+          return Error(Cat("unsupported index type '", TypeName(key), "' in list"));
         }
         if (i < 0 || static_cast<uint64_t>(i) >= v.list()->size()) return Error(Cat("index out of bounds: ", i));
         *found = true;
@@ -267,9 +367,26 @@ class Interpreter {
     if (!e.test_only) {
       if (!IsAttributeChain(operand)) AddCost(1);
       AddCost(1);
+    } else if (!IsAttributeChain(operand)) {
+      // cel-go plans has() on a computed operand as a relative attribute whose qualifier is
+      // charged; only the attribute's own select cost is waived.
+      AddCost(1);
     }
     if (cancelled_) return Value::Error(&cancel_error_);
     Value key = Value::String(e.name);
+    if (v.kind() == ValueKind::kOptional) {
+      // Optional chaining: none stays none; a present value yields optional.of(field) or none.
+      if (v.optional() == nullptr) return e.test_only ? Value::Bool(false) : v;
+      Value inner = v.optional()->value;
+      if (inner.kind() != ValueKind::kMap) {
+        if (e.test_only) return Error("invalid type for field selection.");
+        return Value::Optional(nullptr);
+      }
+      if (e.test_only) return Value::Bool(inner.map()->Has(key));
+      Value out;
+      if (!inner.map()->Find(key, &out)) return Value::Optional(nullptr);
+      return Value::Optional(arena_.New<OptionalValue>(OptionalValue{out}));
+    }
     if (e.test_only) {
       if (v.kind() == ValueKind::kMap) return Value::Bool(v.map()->Has(key));
       return Error(Cat("invalid type for field selection."));
@@ -282,11 +399,11 @@ class Interpreter {
   }
 
   Value EvalCall(const Expr& e) {
-    const std::string& fn = e.name;
     const size_t n = e.args.size();
     // Non-strict logical operators: commutative error absorption.
-    if (fn == "_&&_" || fn == "_||_") {
-      const bool is_and = fn == "_&&_";
+    const CallKind kind = static_cast<CallKind>(e.call_kind);
+    if (kind == CallKind::kAnd || kind == CallKind::kOr) {
+      const bool is_and = kind == CallKind::kAnd;
       Value l = Eval(*e.args[0]);
       if (l.kind() == ValueKind::kBool && l.bool_value() != is_and) return l;
       Value r = Eval(*e.args[1]);
@@ -297,18 +414,25 @@ class Interpreter {
       if (r.IsError()) return r;
       return Error("no such overload");
     }
-    if (fn == "_?_:_") {
+    if (kind == CallKind::kConditional) {
       Value c = Eval(*e.args[0]);
       if (c.IsError()) return c;
       if (c.kind() != ValueKind::kBool) return Error("no such overload");
       const Expr& branch = *e.args[c.bool_value() ? 1 : 2];
-      // cel-go resolves an identifier branch inside the conditional without observing it.
+      // cel-go plans a conditional whose branches are attributes (a variable, a field selection, an
+      // index) as one conditional attribute: the attribute's own access is not observed, so the
+      // chosen branch costs one unit less than on its own.
       if (branch.kind == ExprKind::kIdent) {
-        return branch.slot >= 0 ? slots_[branch.slot] : act_.globals[-2 - branch.slot];
+        return Variable(branch.slot);
       }
-      return Eval(branch);
+      const bool attribute = (branch.kind == ExprKind::kSelect && !branch.test_only) ||
+                             (branch.kind == ExprKind::kCall && branch.name == "_[_]");
+      const uint64_t before = cost_;
+      Value v = Eval(branch);
+      if (attribute && !cancelled_ && cost_ > before) --cost_;
+      return v;
     }
-    if (fn == "_[_]" || fn == "_[?_]") {
+    if (kind == CallKind::kIndex || kind == CallKind::kOptIndex) {
       const Expr& operand = *e.args[0];
       Value v = Eval(operand);
       if (v.IsError()) return v;
@@ -318,7 +442,7 @@ class Interpreter {
       // Only constant qualifiers are charged; a computed key is charged through its own evaluation.
       if (e.args[1]->kind == ExprKind::kConst) AddCost(1);
       if (cancelled_) return Value::Error(&cancel_error_);
-      bool optional_index = fn == "_[?_]";
+      bool optional_index = kind == CallKind::kOptIndex;
       if (v.kind() == ValueKind::kOptional) {
         if (v.optional() == nullptr) return v;
         v = v.optional()->value;
@@ -335,7 +459,7 @@ class Interpreter {
       }
       return out;
     }
-    if (fn == "_?._") {
+    if (kind == CallKind::kOptSelect) {
       Value v = Eval(*e.args[0]);
       if (v.IsError()) return v;
       AddCost(1);
@@ -344,29 +468,52 @@ class Interpreter {
         if (v.optional() == nullptr) return v;
         v = v.optional()->value;
       }
-      if (v.kind() != ValueKind::kMap) return Error(Cat("no such key: ", e.args[1]->constant.str()));
+      // cel-go: optional selection on a value without fields finds nothing; a list rejects the key.
+      if (v.kind() == ValueKind::kList) return Error("unsupported index type 'string' in list");
+      if (v.kind() != ValueKind::kMap) return Value::Optional(nullptr);
       Value out;
       if (!v.map()->Find(e.args[1]->constant, &out)) return Value::Optional(nullptr);
       return Value::Optional(arena_.New<OptionalValue>(OptionalValue{out}));
+    }
+    if (kind == CallKind::kIn) {
+      if (auto folded = p_.folded_.find(e.args[1].get()); folded != p_.folded_.end() &&
+                                                          folded->second.kind() == ValueKind::kList) {
+        return InConstantList(*e.args[0], *folded->second.list());
+      }
+    }
+    if (kind == CallKind::kOptOrValue || kind == CallKind::kOptOr) {
+      // cel-go evaluates the alternative only when the optional is empty.
+      Value o = Eval(*e.args[0]);
+      if (o.kind() == ValueKind::kOptional && o.optional() != nullptr) {
+        AddCost(1);
+        if (cancelled_) return Value::Error(&cancel_error_);
+        return kind == CallKind::kOptOr ? o : o.optional()->value;
+      }
+      Value args2[2] = {o, Eval(*e.args[1])};
+      return CallStrict(e, args2, n);
     }
     // Strict functions: evaluate all arguments, then propagate the first error.
     Value stack_args[4];
     Value* args = n <= 4 ? stack_args : arena_.NewArray<Value>(n);
     for (size_t i = 0; i < n; ++i) args[i] = Eval(*e.args[i]);
+    return CallStrict(e, args, n);
+  }
+
+  // A strict call on evaluated arguments.
+  Value CallStrict(const Expr& e, Value* args, size_t n) {
     if (cancelled_) return Value::Error(&cancel_error_);
     const Function* f = static_cast<const Function*>(e.function);
-    if (fn == "@not_strictly_false") {
+    if (static_cast<CallKind>(e.call_kind) == CallKind::kNotStrictlyFalse) {
       AddCost(1);
       if (cancelled_) return Value::Error(&cancel_error_);
       return args[0].kind() == ValueKind::kBool ? args[0] : Value::Bool(true);
     }
     // cel-go charges a call even when an argument is an error; with several candidate overloads the
-    // overload id is not known statically and the default cost applies.
-    const std::string& static_id =
-        e.overloads.size() == 1 ? f->overloads[e.overloads[0]].id : kNoOverloadId;
+    // overload id is not known statically and the default cost applies (see PlanCalls).
+    const CostClass cost_class = static_cast<CostClass>(e.cost_class);
     for (size_t i = 0; i < n; ++i) {
       if (args[i].IsError()) {
-        AddCost(CallCost(fn, static_id, args, n, args[i]));
+        AddCost(CallCost(cost_class, args, n, args[i]));
         return cancelled_ ? Value::Error(&cancel_error_) : args[i];
       }
     }
@@ -380,13 +527,49 @@ class Interpreter {
       }
     }
     if (chosen == nullptr || chosen->impl == nullptr) {
-      AddCost(CallCost(fn, static_id, args, n, Value()));
+      AddCost(CallCost(cost_class, args, n, Value()));
       return Error("no such overload");
     }
     Value result = chosen->impl(ctx_, args);
-    AddCost(CallCost(fn, static_id, args, n, result));
+    AddCost(CallCost(cost_class, args, n, result));
     if (cancelled_) return Value::Error(&cancel_error_);
     return result;
+  }
+
+  // `x in [constant list]`: cel-go's planner (interpreter/decorators.go maybeOptimizeSetMembership)
+  // turns it into a Go map lookup that is not a call: an empty list is the constant false (x is
+  // not evaluated), nothing is charged, and a Semver operand (not hashable in Go) is the recovered
+  // panic. Lists holding bytes or non-primitive constants keep the plain call.
+  Value InConstantList(const Expr& lhs, const ListValue& list) {
+    const size_t n = list.size();
+    if (n == 0) return Value::Bool(false);
+    for (size_t i = 0; i < n; ++i) {
+      ValueKind k = list.Get(i).kind();
+      if (k != ValueKind::kBool && k != ValueKind::kInt && k != ValueKind::kUint && k != ValueKind::kDouble &&
+          k != ValueKind::kString && k != ValueKind::kNull) {
+        return InListCall(lhs, list);
+      }
+    }
+    Value v = Eval(lhs);
+    if (v.IsError()) return v;
+    if (cancelled_) return Value::Error(&cancel_error_);
+    if (v.kind() == ValueKind::kSemver) {
+      return Error("internal error: runtime error: hash of unhashable type cel.Semver");
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (ValueEquals(v, list.Get(i))) return Value::Bool(true);
+    }
+    return Value::Bool(false);
+  }
+  Value InListCall(const Expr& lhs, const ListValue& list) {
+    Value v = Eval(lhs);
+    if (v.IsError()) return v;
+    AddCost(list.size());
+    if (cancelled_) return Value::Error(&cancel_error_);
+    for (size_t i = 0, n = list.size(); i < n; ++i) {
+      if (ValueEquals(v, list.Get(i))) return Value::Bool(true);
+    }
+    return Value::Bool(false);
   }
 
   // `@result + [x]` and `cel.@mapInsert(...)` in macro loops: in-place updates of the accumulator.
@@ -439,15 +622,18 @@ class Interpreter {
     if (range.kind() != ValueKind::kList && range.kind() != ValueKind::kMap) {
       return Error(Cat("got '", GoTypeName(range), "', expected iterable type"));
     }
-    Value accu = Eval(*e.args[kAccuInit]);
-    if (cancelled_) return Value::Error(&cancel_error_);
     const int accu_slot = e.slot, v1 = e.slot + 1, v2 = e.slot + 2;
+    const Expr& init = *e.args[kAccuInit];
+    const bool lazy = init.kind != ExprKind::kConst && p_.folded_.find(&init) == p_.folded_.end();
+    Value accu = lazy ? Value() : Eval(init);
+    if (cancelled_) return Value::Error(&cancel_error_);
     const bool two = !e.iter_var2.empty();
     MutableList* saved_list = current_accu_list_;
     ArrayMap* saved_map = current_accu_map_;
     current_accu_list_ = nullptr;
     current_accu_map_ = nullptr;
     slots_[accu_slot] = accu;
+    lazy_[accu_slot] = lazy ? &init : nullptr;
     const size_t n = range.kind() == ValueKind::kList ? range.list()->size() : range.map()->size();
     for (size_t i = 0; i < n; ++i) {
       if (range.kind() == ValueKind::kList) {
@@ -470,8 +656,13 @@ class Interpreter {
     }
     current_accu_list_ = saved_list;
     current_accu_map_ = saved_map;
-    if (cancelled_) return Value::Error(&cancel_error_);
-    return Eval(*e.args[kResult]);
+    if (cancelled_) {
+      lazy_[accu_slot] = nullptr;
+      return Value::Error(&cancel_error_);
+    }
+    Value result = Eval(*e.args[kResult]);
+    lazy_[accu_slot] = nullptr;
+    return result;
   }
 
   const Program& p_;
@@ -483,9 +674,20 @@ class Interpreter {
   ErrorValue cancel_error_{kCostExceeded};
   EvalContext ctx_;
   Value* slots_;
+  const Expr** lazy_;  // per slot: the initialiser of a not yet initialised accumulator
   MutableList* current_accu_list_ = nullptr;
   ArrayMap* current_accu_map_ = nullptr;
 };
+
+void Program::PlanCalls(Expr& e) {
+  for (auto& a : e.args) PlanCalls(*a);
+  if (e.kind != ExprKind::kCall) return;
+  e.call_kind = static_cast<uint8_t>(ClassifyKind(e));
+  const Function* f = static_cast<const Function*>(e.function);
+  const std::string& static_id =
+      f != nullptr && e.overloads.size() == 1 ? f->overloads[e.overloads[0]].id : kNoOverloadId;
+  e.cost_class = static_cast<uint8_t>(ClassifyCall(e.name, static_id));
+}
 
 EvalResult Program::Eval(const Activation& activation, Arena& arena, uint64_t cost_limit) const {
   Interpreter in(*this, activation, arena, cost_limit);

@@ -37,18 +37,18 @@ Value QCompare(EvalContext&, const Value* a) { return Value::Int(a[0].quantity()
 Value QGreater(EvalContext&, const Value* a) { return Value::Bool(a[0].quantity()->Compare(*a[1].quantity()) > 0); }
 Value QLess(EvalContext&, const Value* a) { return Value::Bool(a[0].quantity()->Compare(*a[1].quantity()) < 0); }
 Value QAdd(EvalContext& ctx, const Value* a) {
-  return Value::Quantity(ctx.arena->New<api::Quantity>(a[0].quantity()->Add(*a[1].quantity())));
+  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Add(*a[1].quantity())));
 }
 Value QSub(EvalContext& ctx, const Value* a) {
-  return Value::Quantity(ctx.arena->New<api::Quantity>(a[0].quantity()->Sub(*a[1].quantity())));
+  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Sub(*a[1].quantity())));
 }
 Value QAddInt(EvalContext& ctx, const Value* a) {
   api::Quantity q = api::Quantity::FromInt64(a[1].int_value(), api::Quantity::Format::kDecimalSI);
-  return Value::Quantity(ctx.arena->New<api::Quantity>(a[0].quantity()->Add(q)));
+  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Add(q)));
 }
 Value QSubInt(EvalContext& ctx, const Value* a) {
   api::Quantity q = api::Quantity::FromInt64(a[1].int_value(), api::Quantity::Format::kDecimalSI);
-  return Value::Quantity(ctx.arena->New<api::Quantity>(a[0].quantity()->Sub(q)));
+  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Sub(q)));
 }
 
 // ---- semver ----
@@ -82,6 +82,17 @@ Value IsSorted(EvalContext& ctx, const Value* a) {
     if (c > 0) return Value::Bool(false);
   }
   return Value::Bool(true);
+}
+// The sum of an empty list is the zero of the overload's element type (0, 0u, 0.0).
+Value Sum(EvalContext& ctx, const Value* a);
+template <ValueKind kZero>
+Value SumOf(EvalContext& ctx, const Value* a) {
+  if (a[0].list()->size() == 0) {
+    if constexpr (kZero == ValueKind::kUint) return Value::Uint(0);
+    if constexpr (kZero == ValueKind::kDouble) return Value::Double(0);
+    return Value::Int(0);
+  }
+  return Sum(ctx, a);
 }
 Value Sum(EvalContext& ctx, const Value* a) {
   const ListValue* l = a[0].list();
@@ -252,9 +263,9 @@ void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options)
     r.Add("min", "list_" + n + "_min", {Type::List(t)}, t, true, MinMax<true>);
     r.Add("max", "list_" + n + "_max", {Type::List(t)}, t, true, MinMax<false>);
   }
-  for (const Type& t : {Type::Int(), Type::Uint(), Type::Double()}) {
-    r.Add("sum", "list_" + FormatType(t) + "_sum", {Type::List(t)}, t, true, Sum);
-  }
+  r.Add("sum", "list_int_sum", {Type::List(Type::Int())}, Type::Int(), true, SumOf<ValueKind::kInt>);
+  r.Add("sum", "list_uint_sum", {Type::List(Type::Uint())}, Type::Uint(), true, SumOf<ValueKind::kUint>);
+  r.Add("sum", "list_double_sum", {Type::List(Type::Double())}, Type::Double(), true, SumOf<ValueKind::kDouble>);
   r.Add("indexOf", "list_a_index_of_int", {Type::List(A), A}, I, true, ListIndexOf);
   r.Add("lastIndexOf", "list_a_last_index_of_int", {Type::List(A), A}, I, true, ListLastIndexOf);
   if (options.list_type_attributes) {

@@ -37,6 +37,8 @@ int RuntimeKind(const Type& t) {
       if (t.name == "kubernetes.Quantity") return static_cast<int>(ValueKind::kQuantity);
       if (t.name == "kubernetes.Semver") return static_cast<int>(ValueKind::kSemver);
       return -1;
+    case TypeKind::kTimestamp: return static_cast<int>(ValueKind::kTimestamp);
+    case TypeKind::kDuration: return static_cast<int>(ValueKind::kDuration);
     default: return -1;
   }
 }
@@ -259,7 +261,16 @@ Value Compare(EvalContext& ctx, const Value* a) {
     default: return Value::Bool(c >= 0);
   }
 }
-Value Equals(EvalContext&, const Value* a) { return Value::Bool(ValueEquals(a[0], a[1])); }
+Value Equals(EvalContext& ctx, const Value* a) {
+  // cel-go asks the left operand: the Kubernetes Quantity and Semver types answer "no such
+  // overload" for an operand of another type (types.MaybeNoSuchOverloadErr) where the built-in
+  // types answer false. `!=` negates "is equal" and stays false/true.
+  const ValueKind k = a[0].kind();
+  if ((k == ValueKind::kQuantity || k == ValueKind::kSemver) && (a[1].kind() != k || a[1].is_quantity_pointer())) {
+    return internal::Err(ctx, "no such overload");
+  }
+  return Value::Bool(ValueEquals(a[0], a[1]));
+}
 Value NotEquals(EvalContext&, const Value* a) { return Value::Bool(!ValueEquals(a[0], a[1])); }
 Value LogicalNot(EvalContext&, const Value* a) { return Value::Bool(!a[0].bool_value()); }
 Value NotStrictlyFalse(EvalContext&, const Value* a) {
@@ -347,7 +358,8 @@ Value IntToUint(EvalContext& ctx, const Value* a) {
 }
 Value DoubleToUint(EvalContext& ctx, const Value* a) {
   double d = a[0].double_value();
-  if (!(d > -1.0 && d < 18446744073709551616.0)) return Err(ctx, "unsigned integer overflow");
+  // cel-go doubleToUint64Checked: any negative value overflows (-0.0 does not).
+  if (!(d >= 0.0 && d < 18446744073709551616.0)) return Err(ctx, "unsigned integer overflow");
   return Value::Uint(static_cast<uint64_t>(d));
 }
 Value StringToUint(EvalContext& ctx, const Value* a) {
@@ -574,29 +586,37 @@ void RegisterStandardLibrary(FunctionRegistry& r) {
   r.Add("_?._", "select_optional_field", {Dy, S}, Type::Optional(Dy), false, nullptr);
   r.Add("_[?_]", "list_optindex_optional_int", {LA, I}, OA, false, nullptr);
   r.Add("_[?_]", "map_optindex_optional_value", {MKV, K}, Type::Optional(V), false, nullptr);
+  // Optional chaining on optional lists and maps (cel-go's optional library).
+  r.Add("_[_]", "optional_list_index_int", {Type::Optional(LA), I}, OA, false, nullptr);
+  r.Add("_[_]", "optional_map_index_value", {Type::Optional(MKV), K}, Type::Optional(V), false, nullptr);
+  r.Add("_[?_]", "optional_list_optindex_optional_int", {Type::Optional(LA), I}, OA, false, nullptr);
+  r.Add("_[?_]", "optional_map_optindex_optional_value", {Type::Optional(MKV), K}, Type::Optional(V), false, nullptr);
   // Two-variable comprehension helper (ext.TwoVarComprehensions).
   r.Add("cel.@mapInsert", "@mapInsert_map_key_value", {MKV, K, V}, MKV, false, nullptr);
   r.Add("cel.@mapInsert", "@mapInsert_map_map", {MKV, MKV}, MKV, false, nullptr);
 }
 
 const FunctionRegistry& FunctionRegistry::Dra(const EnvOptions& options) {
+  // Stored expressions declare `includes` whatever DRAListTypeAttributes says (see Env::Dra).
   static const FunctionRegistry* const kRegistries[2] = {
       [] {
         auto* r = new FunctionRegistry;
         RegisterStandardLibrary(*r);
+        RegisterTimeLibrary(*r);
         RegisterStringsLibrary(*r);
-        RegisterKubernetesLibraries(*r, EnvOptions{false, true});
+        RegisterKubernetesLibraries(*r, EnvOptions{false, true, false});
         return r;
       }(),
       [] {
         auto* r = new FunctionRegistry;
         RegisterStandardLibrary(*r);
+        RegisterTimeLibrary(*r);
         RegisterStringsLibrary(*r);
-        RegisterKubernetesLibraries(*r, EnvOptions{true, true});
+        RegisterKubernetesLibraries(*r, EnvOptions{true, true, true});
         return r;
       }(),
   };
-  return *kRegistries[options.list_type_attributes ? 1 : 0];
+  return *kRegistries[options.stored_expressions || options.list_type_attributes ? 1 : 0];
 }
 
 }  // namespace draforge::cel

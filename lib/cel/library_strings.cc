@@ -1,4 +1,5 @@
-// cel-go's ext.Strings (version 2 as the Kubernetes base environment enables it, plus reverse).
+// cel-go's ext.Strings, version 2 as the Kubernetes base environment enables it (apiserver
+// pkg/cel/environment/base.go): no `reverse` (version 3).
 // Indices are code point indices, as in cel-go.
 #include <string>
 #include <vector>
@@ -41,16 +42,22 @@ int64_t CpIndex(const std::vector<size_t>& o, size_t byte) {
   return -1;
 }
 
+// cel-go's indexOfOffset / lastIndexOfOffset: a negative offset is an error; an empty substring
+// matches at the offset clamped to the end; an offset at or past the end finds nothing.
 Value IndexOfImpl(EvalContext& ctx, std::string_view s, std::string_view sub, int64_t from, bool last) {
+  if (from < 0) return Err(ctx, Cat("index out of range: ", from));
   auto o = Offsets(s);
   int64_t n = static_cast<int64_t>(o.size()) - 1;
-  if (from < 0 || from > n) return Err(ctx, Cat("index out of range: ", from));
+  if (sub.empty()) return Value::Int(from > n ? n : from);
+  if (from >= n) return Value::Int(-1);
   if (!last) {
     size_t p = s.find(sub, o[from]);
     return Value::Int(p == std::string_view::npos ? -1 : CpIndex(o, p));
   }
-  size_t limit = o[from];
-  size_t p = s.rfind(sub, limit);
+  int64_t sub_len = static_cast<int64_t>(internal::CodePointCount(sub));
+  if (from > n - sub_len) from = n - sub_len;
+  if (from < 0) return Value::Int(-1);
+  size_t p = s.rfind(sub, o[from]);
   return Value::Int(p == std::string_view::npos ? -1 : CpIndex(o, p));
 }
 Value IndexOf(EvalContext& ctx, const Value* a) { return IndexOfImpl(ctx, a[0].str(), a[1].str(), 0, false); }
@@ -60,7 +67,9 @@ Value IndexOfFrom(EvalContext& ctx, const Value* a) {
 Value LastIndexOf(EvalContext& ctx, const Value* a) {
   int64_t n = static_cast<int64_t>(internal::CodePointCount(a[0].str()));
   if (a[1].str().empty()) return Value::Int(n);
-  return IndexOfImpl(ctx, a[0].str(), a[1].str(), n, true);
+  (void)ctx;
+  size_t p = a[0].str().rfind(a[1].str());
+  return Value::Int(p == std::string_view::npos ? -1 : CpIndex(Offsets(a[0].str()), p));
 }
 Value LastIndexOfFrom(EvalContext& ctx, const Value* a) {
   return IndexOfImpl(ctx, a[0].str(), a[1].str(), a[2].int_value(), true);
@@ -227,13 +236,6 @@ Value Quote(EvalContext& ctx, const Value* a) {
   out += "\"";
   return MakeString(*ctx.arena, out);
 }
-Value Reverse(EvalContext& ctx, const Value* a) {
-  std::string_view s = a[0].str();
-  auto o = Offsets(s);
-  std::string out;
-  for (size_t i = o.size() - 1; i > 0; --i) out += s.substr(o[i - 1], o[i] - o[i - 1]);
-  return MakeString(*ctx.arena, out);
-}
 
 }  // namespace
 
@@ -256,7 +258,7 @@ void RegisterStringsLibrary(FunctionRegistry& r) {
   r.Add("join", "list_join", {Type::List(S)}, S, true, Join);
   r.Add("join", "list_join_string", {Type::List(S), S}, S, true, JoinSep);
   r.Add("strings.quote", "strings_quote", {S}, S, false, Quote);
-  r.Add("reverse", "string_reverse", {S}, S, true, Reverse);
+  RegisterStringsFormat(r);
 }
 
 }  // namespace draforge::cel

@@ -28,8 +28,11 @@ struct Env {
 
   // The DRA environment of k8s.io/dynamic-resource-allocation/cel (stored expressions).
   static Env Dra(const EnvOptions& options);
-  // The attribute value type: dyn with DRAListTypeAttributes, google.protobuf.Any without.
-  Type AttributeType() const { return options.list_type_attributes ? Type::Dyn() : Type::Any(); }
+  // The attribute value type: dyn (stored expressions, or DRAListTypeAttributes), else
+  // google.protobuf.Any.
+  Type AttributeType() const {
+    return options.stored_expressions || options.list_type_attributes ? Type::Dyn() : Type::Any();
+  }
 };
 
 // Global variable values for one evaluation, in the order of Program::globals().
@@ -65,6 +68,8 @@ class Program {
   friend class Interpreter;
   Program() = default;
   bool FoldConstants(const Expr& e);
+  // Resolves every call's evaluation kind and runtime cost rule once (interpreter.cc).
+  static void PlanCalls(Expr& e);
   absl::Status FoldConversions(Expr& e);
   uint64_t ComputeEstimatedCost() const;
   uint64_t estimated_cost_ = 0;

@@ -107,6 +107,7 @@ absl::StatusOr<std::vector<DeviceReference>> ReferencedNames(std::string_view ex
   EnvOptions env_options;
   env_options.consumable_capacity = options.consumable_capacity;
   env_options.list_type_attributes = options.list_type_attributes;
+  env_options.stored_expressions = options.stored_expressions;
   auto program = Program::Compile(expression, Env::Dra(env_options));
   if (!program.ok()) {
     std::string msg(program.status().message());

@@ -346,6 +346,7 @@ absl::StatusOr<std::shared_ptr<const DeviceSelector>> DeviceSelector::Compile(st
   EnvOptions env_options;
   env_options.consumable_capacity = options.consumable_capacity;
   env_options.list_type_attributes = options.list_type_attributes;
+  env_options.stored_expressions = options.stored_expressions;
   Env env = Env::Dra(env_options);
   auto program = Program::Compile(expression, env);
   if (!program.ok()) {

@@ -34,10 +34,16 @@ struct CompileOptions {
   // Reject expressions whose estimated worst-case cost exceeds kSelectorMaxCost (what API validation
   // does for new objects). The scheduler compiles without the estimate.
   bool check_estimated_cost = false;
-  // DRAConsumableCapacity: declares device.allowMultipleAllocations.
+  // DRAConsumableCapacity: device.allowMultipleAllocations holds the device's value (false when off).
+  // Declares the field only for new expressions.
   bool consumable_capacity = true;
-  // DRAListTypeAttributes: list-valued attributes and `includes`.
+  // DRAListTypeAttributes: list-valued attributes and `includes`. Changes the declarations only
+  // for new expressions.
   bool list_type_attributes = true;
+  // Which environment compiles the expression (upstream environment.Type): stored expressions (what
+  // the scheduler uses: the gates do not change what compiles) or new expressions (API validation
+  // of a new object: the gates decide which device type and functions are declared).
+  bool stored_expressions = true;
   int64_t runtime_cost_limit = kSelectorMaxCost;
 };
 

@@ -9,7 +9,7 @@ std::string FormatType(const Type& t) {
     case TypeKind::kDyn: return "dyn";
     case TypeKind::kAny: return "google.protobuf.Any";
     case TypeKind::kError: return "*error*";
-    case TypeKind::kNull: return "null_type";
+    case TypeKind::kNull: return "null";  // cel-go's FormatCELType
     case TypeKind::kBool: return "bool";
     case TypeKind::kInt: return "int";
     case TypeKind::kUint: return "uint";
@@ -90,9 +90,8 @@ bool IsAssignable(const Type& formal, const Type& actual, TypeSubst& subst) {
   if (formal.kind == TypeKind::kOpaque || formal.kind == TypeKind::kObject) {
     if (formal.name != actual.name) return false;
   }
-  if (formal.kind == TypeKind::kType) {
-    if (formal.params.empty() || actual.params.empty()) return true;
-  }
+  // cel-go: any type value is assignable to any other (`type(1) == string` checks, and is false).
+  if (formal.kind == TypeKind::kType) return true;
   if (formal.params.size() != actual.params.size()) return false;
   for (size_t i = 0; i < formal.params.size(); ++i) {
     if (!IsAssignable(formal.params[i], actual.params[i], subst)) return false;

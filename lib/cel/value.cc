@@ -116,6 +116,19 @@ bool ArrayMap::Insert(Arena& arena, Value key, Value value) {
   return true;
 }
 
+void ArrayMap::Put(Arena& arena, Value key, Value value) {
+  for (size_t i = 0; i < size_; ++i) {
+    if (keys_[i].kind() == key.kind() && ValueEquals(keys_[i], key)) {
+      values_[i] = value;
+      return;
+    }
+  }
+  if (size_ == capacity_) Reserve(arena, capacity_ == 0 ? 4 : capacity_ * 2);
+  keys_[size_] = key;
+  values_[size_] = value;
+  ++size_;
+}
+
 Value MakeError(Arena& arena, std::string_view message) {
   return Value::Error(arena.New<ErrorValue>(ErrorValue{arena.CopyString(message)}));
 }
@@ -127,23 +140,19 @@ namespace {
 // Compares two numbers of possibly different kinds exactly. Returns -1, 0, 1 or 2 (NaN).
 int CompareNumbers(const Value& a, const Value& b) {
   auto cmp = [](auto x, auto y) { return x < y ? -1 : (x > y ? 1 : 0); };
+  // cel-go's compareIntDouble / compareUintDouble: out-of-range doubles order first, otherwise the
+  // integer is converted to double (so 9223372036854775807 == 9223372036854775808.0, as in cel-go).
   auto int_double = [&](int64_t i, double d) -> int {
     if (std::isnan(d)) return 2;
-    if (d >= 9223372036854775808.0) return -1;
     if (d < -9223372036854775808.0) return 1;
-    double t = std::trunc(d);
-    int64_t di = static_cast<int64_t>(t);
-    if (i != di) return cmp(i, di);
-    return cmp(0.0, d - t);
+    if (d > 9223372036854775807.0) return -1;
+    return cmp(static_cast<double>(i), d);
   };
   auto uint_double = [&](uint64_t u, double d) -> int {
     if (std::isnan(d)) return 2;
-    if (d >= 18446744073709551616.0) return -1;
     if (d < 0) return 1;
-    double t = std::trunc(d);
-    uint64_t du = static_cast<uint64_t>(t);
-    if (u != du) return cmp(u, du);
-    return cmp(0.0, d - t);
+    if (d > 18446744073709551615.0) return -1;
+    return cmp(static_cast<double>(u), d);
   };
   switch (a.kind()) {
     case ValueKind::kInt:
@@ -216,6 +225,8 @@ bool ValueEquals(const Value& a, const Value& b) {
     }
     case ValueKind::kQuantity: return a.quantity()->Compare(*b.quantity()) == 0;
     case ValueKind::kSemver: return a.semver()->Compare(*b.semver()) == 0;
+    case ValueKind::kTimestamp: return a.seconds() == b.seconds() && a.nanos() == b.nanos();
+    case ValueKind::kDuration: return a.duration_nanos() == b.duration_nanos();
     default: return false;
   }
 }
@@ -233,6 +244,9 @@ int CompareValues(const Value& a, const Value& b) {
     }
     case ValueKind::kQuantity: return a.quantity()->Compare(*b.quantity());
     case ValueKind::kSemver: return a.semver()->Compare(*b.semver());
+    case ValueKind::kTimestamp:
+      return a.seconds() != b.seconds() ? cmp(a.seconds(), b.seconds()) : cmp(a.nanos(), b.nanos());
+    case ValueKind::kDuration: return cmp(a.duration_nanos(), b.duration_nanos());
     default: return 2;
   }
 }
@@ -252,6 +266,8 @@ std::string_view TypeName(const Value& v) {
     case ValueKind::kOptional: return "optional_type";
     case ValueKind::kQuantity: return "kubernetes.Quantity";
     case ValueKind::kSemver: return "kubernetes.Semver";
+    case ValueKind::kTimestamp: return "google.protobuf.Timestamp";
+    case ValueKind::kDuration: return "google.protobuf.Duration";
     case ValueKind::kError: return "*types.Err";
   }
   return "unknown";
@@ -272,6 +288,8 @@ std::string_view GoTypeName(const Value& v) {
     case ValueKind::kOptional: return "*types.Optional";
     case ValueKind::kQuantity: return "cel.Quantity";
     case ValueKind::kSemver: return "cel.Semver";
+    case ValueKind::kTimestamp: return "types.Timestamp";
+    case ValueKind::kDuration: return "types.Duration";
     case ValueKind::kError: return "*types.Err";
   }
   return "unknown";
@@ -323,6 +341,8 @@ std::string DebugString(const Value& v) {
       return v.optional() ? "optional(" + DebugString(v.optional()->value) + ")" : "optional.none()";
     case ValueKind::kQuantity: return v.quantity()->String();
     case ValueKind::kSemver: return v.semver()->String();
+    case ValueKind::kTimestamp: return internal::FormatTimestamp(v);
+    case ValueKind::kDuration: return internal::FormatDuration(v);
     case ValueKind::kError: return std::string(v.error()->message);
   }
   return "";

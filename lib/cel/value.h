@@ -85,6 +85,8 @@ enum class ValueKind : uint8_t {
   kOptional,
   kQuantity,
   kSemver,
+  kTimestamp,  // seconds since the Unix epoch (int) and nanoseconds (size field), UTC
+  kDuration,   // nanoseconds (int), as Go's time.Duration that cel-go wraps
   kError,
 };
 
@@ -112,7 +114,18 @@ class Value {
   // An optional: `o` null means optional.none().
   static Value Optional(const OptionalValue* o) { Value v(ValueKind::kOptional); v.opt_ = o; return v; }
   static Value Quantity(const api::Quantity* q) { Value v(ValueKind::kQuantity); v.q_ = q; return v; }
+  // A quantity as Kubernetes' add()/sub() return it: a *cel.Quantity in Go, which Quantity's Equal
+  // does not accept (`q == q.add(0)` is "no such overload" upstream). Otherwise the same value.
+  static Value QuantityPointer(const api::Quantity* q) { Value v = Quantity(q); v.size_ = 1; return v; }
+  bool is_quantity_pointer() const { return kind_ == ValueKind::kQuantity && size_ == 1; }
   static Value Semver(const api::Semver* s) { Value v(ValueKind::kSemver); v.sv_ = s; return v; }
+  static Value Timestamp(int64_t seconds, uint32_t nanos) {
+    Value v(ValueKind::kTimestamp);
+    v.i_ = seconds;
+    v.size_ = nanos;
+    return v;
+  }
+  static Value Duration(int64_t nanos) { Value v(ValueKind::kDuration); v.i_ = nanos; return v; }
   static Value Error(const ErrorValue* e) { Value v(ValueKind::kError); v.err_ = e; return v; }
 
   ValueKind kind() const { return kind_; }
@@ -131,6 +144,9 @@ class Value {
   const OptionalValue* optional() const { return opt_; }
   const api::Quantity* quantity() const { return q_; }
   const api::Semver* semver() const { return sv_; }
+  int64_t seconds() const { return i_; }       // timestamp
+  uint32_t nanos() const { return size_; }     // timestamp, 0..999999999
+  int64_t duration_nanos() const { return i_; }
   const ErrorValue* error() const { return err_; }
 
  private:
@@ -235,6 +251,9 @@ class ArrayMap final : public MapValue {
   Value ValueAt(size_t i) const override { return values_[i]; }
   // Returns false if the key already exists.
   bool Insert(Arena& arena, Value key, Value value);
+  // Map literal construction as cel-go does it (a Go map keyed by the value): a repeated key of the
+  // same kind replaces the earlier value in place; keys of different kinds never collide.
+  void Put(Arena& arena, Value key, Value value);
   void Reserve(Arena& arena, size_t n);
 
  private:

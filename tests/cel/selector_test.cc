@@ -181,18 +181,28 @@ TEST(SelectorTest, CompileErrors) {
   EXPECT_EQ(s.status().message(),
             "compilation failed: ERROR: <input>:1:1: undeclared reference to 'devce' (in container '')\n"
             " | devce.driver == \"x\"\n | ^");
+  // New expressions (API validation): the gates decide what is declared (upstream compile_test.go).
   CompileOptions no_cc;
   no_cc.consumable_capacity = false;
+  no_cc.stored_expressions = false;
   EXPECT_THAT(std::string(DeviceSelector::Compile("device.allowMultipleAllocations == false", no_cc).status().message()),
               HasSubstr("undefined field 'allowMultipleAllocations'"));
   CompileOptions no_lists;
   no_lists.list_type_attributes = false;
+  no_lists.stored_expressions = false;
   EXPECT_THAT(std::string(DeviceSelector::Compile(R"(device.attributes["dra.example.com"].ids.exists(id, id == 1))",
                                                   no_lists).status().message()),
               HasSubstr("compilation failed"));
   EXPECT_THAT(std::string(DeviceSelector::Compile(R"(device.attributes["dra.example.com"].attr.includes("fish"))",
                                                   no_lists).status().message()),
               HasSubstr("undeclared reference to 'includes'"));
+  // Stored expressions (the scheduler): the gates do not change what compiles, as upstream's stored
+  // environment declares the newest device type whatever the gates say.
+  CompileOptions stored_no_lists;
+  stored_no_lists.list_type_attributes = false;
+  stored_no_lists.consumable_capacity = false;
+  EXPECT_TRUE(DeviceSelector::Compile(R"(device.attributes["dra.example.com"].attr.includes("fish"))", stored_no_lists).ok());
+  EXPECT_TRUE(DeviceSelector::Compile("device.allowMultipleAllocations == false", stored_no_lists).ok());
 }
 
 TEST(SelectorTest, ExpensiveExpressionStopsAtTheRuntimeLimit) {

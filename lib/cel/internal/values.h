@@ -14,6 +14,13 @@ Value Err(EvalContext& ctx, std::string_view msg);
 // Go's strconv.FormatFloat(d, 'g', -1, 64).
 std::string FormatGoDouble(double d);
 size_t CodePointCount(std::string_view s);
+// RFC 3339 in UTC with the shortest fractional seconds ("2020-01-01T04:30:00.5Z"), as Go's
+// time.RFC3339Nano; and a duration as seconds ("-3723.5s"), as cel-go prints them.
+std::string FormatTimestamp(const Value& v);
+std::string FormatDuration(const Value& v);
+// What cel-go's timestamp and duration literal validators accept (a constant argument).
+bool IsValidTimestampLiteral(const Value& v);
+bool IsValidDurationLiteral(const Value& v);
 bool ValidUtf8(std::string_view s);
 // The compiled regex for `pattern` (precompiled constant or compiled now); null and *error set when
 // the pattern is invalid.

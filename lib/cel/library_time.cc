@@ -1,0 +1,416 @@
+// Timestamps and durations of cel-go's standard library (the DRA environment declares them: they are
+// part of cel.StdLib). Semantics follow cel-go v0.29: timestamps span 0001-01-01T00:00:00Z ..
+// 9999-12-31T23:59:59.999999999Z, durations are Go time.Durations (int64 nanoseconds), strings are
+// RFC 3339 and Go duration syntax. Time zones: "UTC" and fixed offsets ("+05:30", "-01:00"); a
+// named IANA zone needs a time zone database, which lib/ does not read (an error, see README).
+#include <cstdint>
+#include <string>
+
+#include "absl/numeric/int128.h"
+#include "cel/functions.h"
+#include "cel/internal/str.h"
+#include "cel/internal/values.h"
+
+namespace draforge::cel {
+
+using internal::Cat;
+using internal::Err;
+
+namespace {
+
+constexpr int64_t kMinSeconds = -62135596800;  // 0001-01-01T00:00:00Z
+constexpr int64_t kMaxSeconds = 253402300799;  // 9999-12-31T23:59:59Z
+constexpr int64_t kNanosPerSecond = 1000000000;
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+struct Civil {
+  int64_t year;
+  unsigned month, day;  // 1-based
+};
+Civil CivilFromDays(int64_t z) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t y = static_cast<int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  return {y + (m <= 2), m, d};
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+bool Digits(std::string_view s, size_t pos, size_t n, int64_t* out) {
+  if (pos + n > s.size()) return false;
+  int64_t v = 0;
+  for (size_t i = pos; i < pos + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+
+// Go's time.Parse(time.RFC3339, s).
+bool ParseRfc3339(std::string_view s, int64_t* seconds, uint32_t* nanos) {
+  int64_t y, mo, d, h, mi, se;
+  if (!Digits(s, 0, 4, &y) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, &mo) || s[7] != '-' ||
+      !Digits(s, 8, 2, &d) || (s[10] != 'T' && s[10] != 't') || !Digits(s, 11, 2, &h) || s[13] != ':' ||
+      !Digits(s, 14, 2, &mi) || s[16] != ':' || !Digits(s, 17, 2, &se)) {
+    return false;
+  }
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return false;
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > kDays[mo - 1] + (mo == 2 && leap ? 1 : 0)) return false;
+  size_t i = 19;
+  int64_t frac = 0;
+  if (i < s.size() && s[i] == '.') {
+    size_t start = ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    size_t n = i - start;
+    if (n == 0) return false;
+    for (size_t k = 0; k < 9; ++k) frac = frac * 10 + (k < n ? s[start + k] - '0' : 0);
+  }
+  if (i >= s.size()) return false;
+  int64_t offset = 0;
+  if (s[i] == 'Z' || s[i] == 'z') {
+    ++i;
+  } else if (s[i] == '+' || s[i] == '-') {
+    int64_t oh, om;
+    if (!Digits(s, i + 1, 2, &oh) || i + 3 >= s.size() || s[i + 3] != ':' || !Digits(s, i + 4, 2, &om)) return false;
+    if (oh > 23 || om > 59) return false;
+    offset = (oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
+    i += 6;
+  } else {
+    return false;
+  }
+  if (i != s.size()) return false;
+  *seconds = DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 + h * 3600 + mi * 60 + se - offset;
+  *nanos = static_cast<uint32_t>(frac);
+  return true;
+}
+
+// Go's time.ParseDuration.
+bool ParseGoDuration(std::string_view s, int64_t* out) {
+  if (s.empty()) return false;
+  bool neg = false;
+  size_t i = 0;
+  if (s[0] == '-' || s[0] == '+') {
+    neg = s[0] == '-';
+    ++i;
+  }
+  if (s.substr(i) == "0") {
+    *out = 0;
+    return true;
+  }
+  if (i == s.size()) return false;
+  absl::uint128 total = 0;
+  while (i < s.size()) {
+    absl::uint128 whole = 0;
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      whole = whole * 10 + static_cast<unsigned>(s[i] - '0');
+      if (whole > (static_cast<absl::uint128>(1) << 63)) return false;
+      ++i;
+    }
+    bool had_whole = i > start;
+    absl::uint128 frac = 0, scale = 1;
+    bool had_frac = false;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      size_t fs = i;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        if (scale < static_cast<absl::uint128>(1000000000000000000ull)) {
+          frac = frac * 10 + static_cast<unsigned>(s[i] - '0');
+          scale *= 10;
+        }
+        ++i;
+      }
+      had_frac = i > fs;
+    }
+    if (!had_whole && !had_frac) return false;
+    size_t us = i;
+    while (i < s.size() && !(s[i] == '.' || (s[i] >= '0' && s[i] <= '9'))) ++i;
+    std::string_view unit = s.substr(us, i - us);
+    uint64_t mult;
+    if (unit == "ns") mult = 1;
+    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs") mult = 1000;
+    else if (unit == "ms") mult = 1000000;
+    else if (unit == "s") mult = 1000000000ull;
+    else if (unit == "m") mult = 60000000000ull;
+    else if (unit == "h") mult = 3600000000000ull;
+    else return false;
+    absl::uint128 v = whole * mult + (frac * mult) / scale;
+    total += v;
+    if (total > (static_cast<absl::uint128>(1) << 63)) return false;
+  }
+  if (!neg && total > static_cast<absl::uint128>(INT64_MAX)) return false;
+  *out = neg ? static_cast<int64_t>(0 - static_cast<uint64_t>(total)) : static_cast<int64_t>(total);
+  return true;
+}
+
+bool InRange(int64_t seconds) { return seconds >= kMinSeconds && seconds <= kMaxSeconds; }
+
+Value MakeTimestamp(EvalContext& ctx, absl::int128 total_nanos) {
+  absl::int128 secs = total_nanos / kNanosPerSecond;
+  absl::int128 rem = total_nanos % kNanosPerSecond;
+  if (rem < 0) {
+    rem += kNanosPerSecond;
+    secs -= 1;
+  }
+  if (secs < kMinSeconds || secs > kMaxSeconds) return Err(ctx, "timestamp overflow");
+  return Value::Timestamp(static_cast<int64_t>(secs), static_cast<uint32_t>(rem));
+}
+
+absl::int128 TotalNanos(const Value& t) { return static_cast<absl::int128>(t.seconds()) * kNanosPerSecond + t.nanos(); }
+
+// The UTC offset in seconds of a time zone argument, or false.
+bool ZoneOffset(std::string_view tz, int64_t* offset) {
+  if (tz == "UTC" || tz == "Z" || tz.empty()) {
+    *offset = 0;
+    return true;
+  }
+  size_t i = 0;
+  int sign = 1;
+  if (tz[0] == '+' || tz[0] == '-') {
+    sign = tz[0] == '-' ? -1 : 1;
+    i = 1;
+  }
+  int64_t h, m;
+  if (!Digits(tz, i, 2, &h) || tz.size() != i + 5 || tz[i + 2] != ':' || !Digits(tz, i + 3, 2, &m)) return false;
+  *offset = sign * (h * 3600 + m * 60);
+  return true;
+}
+
+// --- conversions ---
+
+Value StringToTimestamp(EvalContext& ctx, const Value* a) {
+  int64_t s;
+  uint32_t n;
+  if (!ParseRfc3339(a[0].str(), &s, &n) || !InRange(s)) {
+    return Err(ctx, "type conversion error from 'string' to 'google.protobuf.Timestamp'");
+  }
+  return Value::Timestamp(s, n);
+}
+Value IntToTimestamp(EvalContext& ctx, const Value* a) {
+  if (!InRange(a[0].int_value())) return Err(ctx, "timestamp overflow");
+  return Value::Timestamp(a[0].int_value(), 0);
+}
+Value Identity(EvalContext&, const Value* a) { return a[0]; }
+Value StringToDuration(EvalContext& ctx, const Value* a) {
+  int64_t n;
+  if (!ParseGoDuration(a[0].str(), &n)) {
+    return Err(ctx, "type conversion error from 'string' to 'google.protobuf.Duration'");
+  }
+  return Value::Duration(n);
+}
+Value TimestampToString(EvalContext& ctx, const Value* a) { return MakeString(*ctx.arena, internal::FormatTimestamp(a[0])); }
+Value DurationToString(EvalContext& ctx, const Value* a) { return MakeString(*ctx.arena, internal::FormatDuration(a[0])); }
+Value TimestampToInt(EvalContext&, const Value* a) { return Value::Int(a[0].seconds()); }
+Value DurationToInt(EvalContext&, const Value* a) { return Value::Int(a[0].duration_nanos()); }
+
+// --- arithmetic ---
+
+Value AddTimestampDuration(EvalContext& ctx, const Value* a) {
+  const Value& t = a[0].kind() == ValueKind::kTimestamp ? a[0] : a[1];
+  const Value& d = a[0].kind() == ValueKind::kTimestamp ? a[1] : a[0];
+  return MakeTimestamp(ctx, TotalNanos(t) + d.duration_nanos());
+}
+Value SubTimestampDuration(EvalContext& ctx, const Value* a) {
+  return MakeTimestamp(ctx, TotalNanos(a[0]) - a[1].duration_nanos());
+}
+Value SubTimestamps(EvalContext& ctx, const Value* a) {
+  absl::int128 d = TotalNanos(a[0]) - TotalNanos(a[1]);
+  if (d > INT64_MAX || d < INT64_MIN) return Err(ctx, "integer overflow");
+  return Value::Duration(static_cast<int64_t>(d));
+}
+Value AddDurations(EvalContext& ctx, const Value* a) {
+  int64_t r;
+  if (__builtin_add_overflow(a[0].duration_nanos(), a[1].duration_nanos(), &r)) return Err(ctx, "integer overflow");
+  return Value::Duration(r);
+}
+Value SubDurations(EvalContext& ctx, const Value* a) {
+  int64_t r;
+  if (__builtin_sub_overflow(a[0].duration_nanos(), a[1].duration_nanos(), &r)) return Err(ctx, "integer overflow");
+  return Value::Duration(r);
+}
+Value NegateDuration(EvalContext& ctx, const Value* a) {
+  if (a[0].duration_nanos() == INT64_MIN) return Err(ctx, "integer overflow");
+  return Value::Duration(-a[0].duration_nanos());
+}
+
+template <int kOp>
+Value Compare(EvalContext&, const Value* a) {
+  int c = CompareValues(a[0], a[1]);
+  switch (kOp) {
+    case 0: return Value::Bool(c < 0);
+    case 1: return Value::Bool(c <= 0);
+    case 2: return Value::Bool(c > 0);
+    default: return Value::Bool(c >= 0);
+  }
+}
+
+// --- accessors ---
+
+enum class Field { kFullYear, kMonth, kDate, kDayOfMonth, kDayOfYear, kDayOfWeek, kHours, kMinutes, kSeconds, kMillis };
+
+Value TimestampField(EvalContext& ctx, const Value& t, std::string_view tz, Field f) {
+  int64_t offset;
+  if (!ZoneOffset(tz, &offset)) {
+    return Err(ctx, Cat("unknown time zone ", std::string(tz),
+                        " (DRAForge supports UTC and fixed offsets such as \"+05:30\")"));
+  }
+  const int64_t local = t.seconds() + offset;
+  const int64_t days = FloorDiv(local, 86400);
+  const int64_t secs = local - days * 86400;
+  const Civil c = CivilFromDays(days);
+  switch (f) {
+    case Field::kFullYear: return Value::Int(c.year);
+    case Field::kMonth: return Value::Int(static_cast<int64_t>(c.month) - 1);
+    case Field::kDate: return Value::Int(c.day);
+    case Field::kDayOfMonth: return Value::Int(static_cast<int64_t>(c.day) - 1);
+    case Field::kDayOfYear: return Value::Int(days - DaysFromCivil(c.year, 1, 1));
+    case Field::kDayOfWeek: return Value::Int(((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
+    case Field::kHours: return Value::Int(secs / 3600);
+    case Field::kMinutes: return Value::Int(secs / 60 % 60);
+    case Field::kSeconds: return Value::Int(secs % 60);
+    case Field::kMillis: return Value::Int(t.nanos() / 1000000);
+  }
+  return Value::Int(0);
+}
+template <Field kField>
+Value TsField(EvalContext& ctx, const Value* a) { return TimestampField(ctx, a[0], "UTC", kField); }
+template <Field kField>
+Value TsFieldTz(EvalContext& ctx, const Value* a) { return TimestampField(ctx, a[0], a[1].str(), kField); }
+
+template <Field kField>
+Value DurationField(EvalContext&, const Value* a) {
+  const int64_t n = a[0].duration_nanos();
+  switch (kField) {
+    case Field::kHours: return Value::Int(n / 3600000000000LL);
+    case Field::kMinutes: return Value::Int(n / 60000000000LL);
+    case Field::kSeconds: return Value::Int(n / kNanosPerSecond);
+    default: return Value::Int(n / 1000000 % 1000);
+  }
+}
+
+}  // namespace
+
+namespace internal {
+
+std::string FormatTimestamp(const Value& v) {
+  const int64_t days = FloorDiv(v.seconds(), 86400);
+  const int64_t secs = v.seconds() - days * 86400;
+  const Civil c = CivilFromDays(days);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", static_cast<long long>(c.year), c.month,
+                c.day, static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
+                static_cast<long long>(secs % 60));
+  std::string out = buf;
+  if (v.nanos() != 0) {
+    std::snprintf(buf, sizeof buf, ".%09u", v.nanos());
+    std::string frac = buf;
+    while (frac.back() == '0') frac.pop_back();
+    out += frac;
+  }
+  return out + "Z";
+}
+
+std::string FormatDuration(const Value& v) {
+  // cel-go prints durations as protobuf JSON does: seconds with up to nine fractional digits.
+  const int64_t n = v.duration_nanos();
+  const bool neg = n < 0;
+  const uint64_t abs = neg ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  std::string out = neg ? "-" : "";
+  out += std::to_string(abs / 1000000000ull);
+  if (abs % 1000000000ull != 0) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, ".%09llu", static_cast<unsigned long long>(abs % 1000000000ull));
+    std::string frac = buf;
+    while (frac.back() == '0') frac.pop_back();
+    out += frac;
+  }
+  return out + "s";
+}
+
+bool IsValidTimestampLiteral(const Value& v) {
+  if (v.kind() == ValueKind::kInt) return InRange(v.int_value());
+  int64_t s;
+  uint32_t n;
+  return v.kind() == ValueKind::kString && ParseRfc3339(v.str(), &s, &n) && InRange(s);
+}
+bool IsValidDurationLiteral(const Value& v) {
+  int64_t n;
+  return v.kind() == ValueKind::kString && ParseGoDuration(v.str(), &n);
+}
+
+}  // namespace internal
+
+void RegisterTimeLibrary(FunctionRegistry& r) {
+  const Type T = Type::Timestamp(), D = Type::Duration(), S = Type::String(), I = Type::Int(), B = Type::Bool();
+  r.Add("timestamp", "string_to_timestamp", {S}, T, false, StringToTimestamp);
+  r.Add("timestamp", "int64_to_timestamp", {I}, T, false, IntToTimestamp);
+  r.Add("timestamp", "timestamp_to_timestamp", {T}, T, false, Identity);
+  r.Add("duration", "string_to_duration", {S}, D, false, StringToDuration);
+  r.Add("duration", "duration_to_duration", {D}, D, false, Identity);
+  r.Add("string", "timestamp_to_string", {T}, S, false, TimestampToString);
+  r.Add("string", "duration_to_string", {D}, S, false, DurationToString);
+  r.Add("int", "timestamp_to_int64", {T}, I, false, TimestampToInt);
+  r.Add("int", "duration_to_int64", {D}, I, false, DurationToInt);
+  r.Add("_+_", "add_timestamp_duration", {T, D}, T, false, AddTimestampDuration);
+  r.Add("_+_", "add_duration_timestamp", {D, T}, T, false, AddTimestampDuration);
+  r.Add("_+_", "add_duration_duration", {D, D}, D, false, AddDurations);
+  r.Add("_-_", "subtract_timestamp_timestamp", {T, T}, D, false, SubTimestamps);
+  r.Add("_-_", "subtract_timestamp_duration", {T, D}, T, false, SubTimestampDuration);
+  r.Add("_-_", "subtract_duration_duration", {D, D}, D, false, SubDurations);
+  r.Add("-_", "negate_duration", {D}, D, false, NegateDuration);
+  const struct {
+    const char* fn;
+    const char* id;
+    FunctionImpl impl;
+  } cmps[] = {{"_<_", "less", Compare<0>}, {"_<=_", "less_equals", Compare<1>},
+              {"_>_", "greater", Compare<2>}, {"_>=_", "greater_equals", Compare<3>}};
+  for (const auto& c : cmps) {
+    r.Add(c.fn, Cat(c.id, "_timestamp"), {T, T}, B, false, c.impl);
+    r.Add(c.fn, Cat(c.id, "_duration"), {D, D}, B, false, c.impl);
+  }
+  const struct {
+    const char* name;
+    const char* id;
+    FunctionImpl plain;
+    FunctionImpl with_tz;
+  } fields[] = {
+      {"getFullYear", "timestamp_to_year", TsField<Field::kFullYear>, TsFieldTz<Field::kFullYear>},
+      {"getMonth", "timestamp_to_month", TsField<Field::kMonth>, TsFieldTz<Field::kMonth>},
+      {"getDate", "timestamp_to_day_of_month_1_based", TsField<Field::kDate>, TsFieldTz<Field::kDate>},
+      {"getDayOfMonth", "timestamp_to_day_of_month", TsField<Field::kDayOfMonth>, TsFieldTz<Field::kDayOfMonth>},
+      {"getDayOfYear", "timestamp_to_day_of_year", TsField<Field::kDayOfYear>, TsFieldTz<Field::kDayOfYear>},
+      {"getDayOfWeek", "timestamp_to_day_of_week", TsField<Field::kDayOfWeek>, TsFieldTz<Field::kDayOfWeek>},
+      {"getHours", "timestamp_to_hours", TsField<Field::kHours>, TsFieldTz<Field::kHours>},
+      {"getMinutes", "timestamp_to_minutes", TsField<Field::kMinutes>, TsFieldTz<Field::kMinutes>},
+      {"getSeconds", "timestamp_to_seconds", TsField<Field::kSeconds>, TsFieldTz<Field::kSeconds>},
+      {"getMilliseconds", "timestamp_to_milliseconds", TsField<Field::kMillis>, TsFieldTz<Field::kMillis>},
+  };
+  for (const auto& f : fields) {
+    r.Add(f.name, f.id, {T}, I, true, f.plain);
+    r.Add(f.name, Cat(f.id, "_with_tz"), {T, S}, I, true, f.with_tz);
+  }
+  r.Add("getHours", "duration_to_hours", {D}, I, true, DurationField<Field::kHours>);
+  r.Add("getMinutes", "duration_to_minutes", {D}, I, true, DurationField<Field::kMinutes>);
+  r.Add("getSeconds", "duration_to_seconds", {D}, I, true, DurationField<Field::kSeconds>);
+  r.Add("getMilliseconds", "duration_to_milliseconds", {D}, I, true, DurationField<Field::kMillis>);
+}
+
+}  // namespace draforge::cel
