@@ -1,0 +1,142 @@
+#include "kube/api_status.h"
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "rapidjson/document.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
+
+namespace draforge::kube {
+namespace {
+
+// The payload key under which the ApiStatus rides inside an absl::Status.
+constexpr char kPayloadUrl[] = "type.draforge.dev/kube.ApiStatus";
+
+std::string StringField(const rapidjson::Value& obj, const char* name) {
+  auto it = obj.FindMember(name);
+  if (it == obj.MemberEnd() || !it->value.IsString()) return "";
+  return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
+std::optional<ApiStatus> FromJson(const rapidjson::Value& doc) {
+  if (!doc.IsObject() || StringField(doc, "kind") != "Status") return std::nullopt;
+  ApiStatus s;
+  if (auto it = doc.FindMember("code"); it != doc.MemberEnd() && it->value.IsInt()) s.code = it->value.GetInt();
+  s.reason = StringField(doc, "reason");
+  s.message = StringField(doc, "message");
+  if (auto d = doc.FindMember("details"); d != doc.MemberEnd() && d->value.IsObject()) {
+    s.name = StringField(d->value, "name");
+    s.group = StringField(d->value, "group");
+    s.kind = StringField(d->value, "kind");
+    if (auto r = d->value.FindMember("retryAfterSeconds"); r != d->value.MemberEnd() && r->value.IsInt()) {
+      s.retry_after_seconds = r->value.GetInt();
+    }
+    if (auto c = d->value.FindMember("causes"); c != d->value.MemberEnd() && c->value.IsArray()) {
+      for (const auto& cause : c->value.GetArray()) {
+        if (!cause.IsObject()) continue;
+        s.causes.push_back({StringField(cause, "reason"), StringField(cause, "message"), StringField(cause, "field")});
+      }
+    }
+  }
+  return s;
+}
+
+std::string ToJson(const ApiStatus& s) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  auto str = [&](const char* k, const std::string& v) {
+    w.Key(k);
+    w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+  };
+  w.StartObject();
+  str("kind", "Status");
+  w.Key("code");
+  w.Int(s.code);
+  str("reason", s.reason);
+  str("message", s.message);
+  w.Key("details");
+  w.StartObject();
+  str("name", s.name);
+  str("group", s.group);
+  str("kind", s.kind);
+  w.Key("retryAfterSeconds");
+  w.Int(s.retry_after_seconds);
+  w.Key("causes");
+  w.StartArray();
+  for (const auto& c : s.causes) {
+    w.StartObject();
+    str("reason", c.reason);
+    str("message", c.message);
+    str("field", c.field);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+  return buf.GetString();
+}
+
+absl::StatusCode CodeFor(const ApiStatus& s) {
+  switch (s.code) {
+    case 400: return absl::StatusCode::kInvalidArgument;
+    case 401: return absl::StatusCode::kUnauthenticated;
+    case 403: return absl::StatusCode::kPermissionDenied;
+    case 404: return absl::StatusCode::kNotFound;
+    case 409: return s.reason == "AlreadyExists" ? absl::StatusCode::kAlreadyExists : absl::StatusCode::kAborted;
+    case 410: return absl::StatusCode::kOutOfRange;
+    case 422: return absl::StatusCode::kInvalidArgument;
+    case 429: return absl::StatusCode::kResourceExhausted;
+    case 504: return absl::StatusCode::kDeadlineExceeded;
+    default: break;
+  }
+  if (s.code >= 500) return absl::StatusCode::kUnavailable;
+  return absl::StatusCode::kUnknown;
+}
+
+}  // namespace
+
+std::optional<ApiStatus> ParseApiStatus(std::string_view body) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError()) return std::nullopt;
+  return FromJson(doc);
+}
+
+absl::Status ApiError(const ApiStatus& status, std::string_view context) {
+  std::string msg = absl::StrCat(AV(context), ": ", status.code);
+  if (!status.reason.empty()) absl::StrAppend(&msg, " ", status.reason);
+  if (!status.message.empty()) absl::StrAppend(&msg, ": ", status.message);
+  // The message usually repeats the causes; name the fields explicitly only when it does not.
+  for (const auto& c : status.causes) {
+    if (!c.field.empty() && status.message.find(c.field) == std::string::npos) {
+      absl::StrAppend(&msg, "; ", c.field, ": ", c.message);
+    }
+  }
+  absl::Status out(CodeFor(status), msg);
+  out.SetPayload(kPayloadUrl, absl::Cord(ToJson(status)));
+  return out;
+}
+
+std::optional<ApiStatus> GetApiStatus(const absl::Status& status) {
+  if (status.ok()) return std::nullopt;
+  auto payload = status.GetPayload(kPayloadUrl);
+  if (!payload) return std::nullopt;
+  return ParseApiStatus(std::string(*payload));
+}
+
+namespace {
+bool Has(const absl::Status& status, int code, std::string_view reason = {}) {
+  auto s = GetApiStatus(status);
+  return s && s->code == code && (reason.empty() || s->reason == reason);
+}
+}  // namespace
+
+bool IsApiConflict(const absl::Status& status) { return Has(status, 409, "Conflict"); }
+bool IsApiAlreadyExists(const absl::Status& status) { return Has(status, 409, "AlreadyExists"); }
+bool IsApiNotFound(const absl::Status& status) { return Has(status, 404); }
+bool IsApiForbidden(const absl::Status& status) { return Has(status, 403); }
+bool IsApiGone(const absl::Status& status) { return Has(status, 410); }
+bool IsApiInvalid(const absl::Status& status) { return Has(status, 422); }
+
+}  // namespace draforge::kube

@@ -1,0 +1,191 @@
+// kube::Client: REST calls to one API server over libcurl (HTTP/1.1 or HTTP/2, TLS).
+//
+// The client speaks JSON: objects go in and come out as rapidjson documents, so it works for every
+// kind (api::DecodeObject turns them into typed objects). Failed requests return an absl::Status
+// carrying the server's metav1.Status (api_status.h). Requests time out after RestConfig::timeout;
+// 429 and 5xx responses are retried with exponential backoff, waiting at least as long as the
+// server's Retry-After says (bounded by RetryPolicy::max_delay); connection failures are retried for
+// GET only (a POST may have reached the server).
+//
+// Thread-safety: every method may be called from any number of threads at once. Cancel() makes
+// every in-flight and later watch return promptly (requests finish within their timeout).
+#ifndef DRAFORGE_KUBE_CLIENT_H_
+#define DRAFORGE_KUBE_CLIENT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "kube/config.h"
+#include "kube/log.h"
+#include "kube/resource.h"
+#include "rapidjson/document.h"
+
+namespace draforge::kube {
+
+namespace internal {
+class Transport;
+}  // namespace internal
+
+struct RetryPolicy {
+  int max_attempts = 5;  // including the first; 1 disables retries
+  absl::Duration initial_delay = absl::Milliseconds(200);
+  absl::Duration max_delay = absl::Seconds(10);  // also caps Retry-After
+};
+
+struct ClientOptions {
+  RetryPolicy retry;
+  LogFunction log;  // debug lines per request and retry; may be empty
+  // How the client waits between retries; empty: absl::SleepFor. Tests record the waits instead of
+  // measuring them.
+  std::function<void(absl::Duration)> sleep;
+};
+
+// A raw request (for paths the typed methods do not cover, e.g. /version or /apis).
+struct Request {
+  std::string method = "GET";
+  std::string path;  // starts with "/"; may carry a query string
+  std::string body;
+  std::string content_type;  // defaults to application/json when there is a body
+};
+
+struct Response {
+  long code = 0;  // NOLINT(runtime/int): libcurl's type
+  std::string body;
+  std::string content_type;
+  int retry_after_seconds = -1;  // -1: no Retry-After header
+  std::vector<std::string> warnings;  // Warning headers (deprecated API versions, ...)
+};
+
+struct ListOptions {
+  std::string label_selector;
+  std::string field_selector;
+  int64_t limit = 500;  // page size; 0: no pagination
+  // "" (a consistent read from etcd), "0" (any, from the watch cache), or a version with
+  // resource_version_match.
+  std::string resource_version;
+  std::string resource_version_match;  // "", NotOlderThan, Exact
+};
+
+// A complete list: every page joined.
+struct ListResult {
+  // {"apiVersion","kind","metadata":{"resourceVersion"},"items":[...]}: the items of every page.
+  rapidjson::Document list;
+  std::string resource_version;  // of the list (the first page's snapshot)
+  int pages = 0;
+};
+
+enum class PatchType {
+  kJsonMerge,       // application/merge-patch+json
+  kStrategicMerge,  // application/strategic-merge-patch+json (built-in types only)
+  kApply,           // application/apply-patch+yaml: server-side apply, needs field_manager
+  kJson,            // application/json-patch+json
+};
+
+struct WriteOptions {
+  std::string field_manager;  // required for kApply
+  bool force = false;         // server-side apply: take conflicting fields
+  bool dry_run = false;       // dryRun=All
+  std::string subresource;    // "status" for the status subresource
+};
+
+struct DeleteOptions {
+  std::optional<int64_t> grace_period_seconds;
+  std::string propagation_policy;             // Foreground, Background, Orphan
+  std::string precondition_uid;               // preconditions.uid
+  std::string precondition_resource_version;  // preconditions.resourceVersion
+};
+
+struct WatchOptions {
+  std::string resource_version;  // where to start; "" = from "now" after a synthetic list
+  bool allow_bookmarks = true;
+  int timeout_seconds = 300;  // server-side end of the watch (the stream then ends cleanly)
+  std::string label_selector;
+  std::string field_selector;
+  bool send_initial_events = false;  // watch-list (needs resource_version_match=NotOlderThan)
+};
+
+struct WatchEvent {
+  std::string type;  // ADDED, MODIFIED, DELETED, BOOKMARK (ERROR events end the watch with an error)
+  rapidjson::Document object;
+};
+
+// The resource.k8s.io (or another group's) versions the server offers.
+struct GroupVersions {
+  std::vector<std::string> versions;  // as the server lists them (preferred first, usually)
+  std::string preferred;
+};
+
+class Client {
+ public:
+  // Errors: InvalidArgument when config.server is not an http(s) URL.
+  static absl::StatusOr<std::unique_ptr<Client>> Create(RestConfig config, ClientOptions options = {});
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  const RestConfig& config() const { return config_; }
+
+  // One HTTP exchange with retries; any HTTP status is a Response, transport failures are
+  // Unavailable/DeadlineExceeded errors. Use the typed methods for API errors as statuses.
+  absl::StatusOr<Response> Do(const Request& request);
+
+  // GET of one object. Errors: the server's (NotFound, Forbidden, ...) as ApiStatus-carrying statuses.
+  absl::StatusOr<rapidjson::Document> Get(const Resource& resource, std::string_view ns, std::string_view name,
+                                          std::string_view subresource = {});
+  // Every item, following `continue` tokens page by page. A token that expired mid-list (410) is an
+  // error: the caller relists from the start.
+  absl::StatusOr<ListResult> List(const Resource& resource, std::string_view ns, const ListOptions& options = {});
+  // POST. `ns` overrides the object's metadata.namespace when non-empty.
+  absl::StatusOr<rapidjson::Document> Create(const Resource& resource, std::string_view ns,
+                                             const rapidjson::Value& object, const WriteOptions& options = {});
+  // PUT of the whole object (optimistic concurrency: a stale metadata.resourceVersion is a 409
+  // Conflict, see IsApiConflict). options.subresource "status" updates the status subresource.
+  absl::StatusOr<rapidjson::Document> Update(const Resource& resource, std::string_view ns,
+                                             const rapidjson::Value& object, const WriteOptions& options = {});
+  // PATCH with `patch` (JSON for every type but kApply, which also accepts JSON since JSON is YAML).
+  // Errors: InvalidArgument for kApply without field_manager.
+  absl::StatusOr<rapidjson::Document> Patch(const Resource& resource, std::string_view ns, std::string_view name,
+                                            PatchType type, std::string_view patch, const WriteOptions& options = {});
+  // DELETE; returns the server's answer (the object being deleted, or a Status).
+  absl::StatusOr<rapidjson::Document> Delete(const Resource& resource, std::string_view ns, std::string_view name,
+                                             const DeleteOptions& options = {});
+
+  // Streams a watch, calling `on_event` for every event in order until the server ends the stream
+  // (OK), `on_event` returns false (OK), Cancel() is called or `*stop` becomes true (Cancelled), or
+  // an error: an ERROR event (its Status, e.g. 410 Gone: IsApiGone), a non-200 answer, a malformed
+  // event, or a broken connection (Unavailable). `stop` may be null.
+  absl::Status Watch(const Resource& resource, std::string_view ns, const WatchOptions& options,
+                     const std::function<bool(WatchEvent&)>& on_event, const std::atomic<bool>* stop = nullptr);
+
+  // GET /apis/<group>: the versions served. Errors: NotFound when the server does not serve the group.
+  absl::StatusOr<GroupVersions> DiscoverGroup(std::string_view group);
+  // The newest of `supported` (in order of preference) that the server serves for `group`, e.g.
+  // PreferredVersion("resource.k8s.io", {"v1", "v1beta2", "v1beta1"}). Errors: NotFound when none.
+  absl::StatusOr<std::string> PreferredVersion(std::string_view group, const std::vector<std::string>& supported);
+  // GET /version: gitVersion ("v1.37.2").
+  absl::StatusOr<std::string> ServerVersion();
+
+  // Makes running and future watches return Cancelled; irreversible.
+  void Cancel() { cancelled_.store(true); }
+
+ private:
+  Client(RestConfig config, ClientOptions options);
+  absl::StatusOr<Response> DoOnce(const Request& request, absl::Duration timeout);
+  absl::StatusOr<rapidjson::Document> Expect(absl::StatusOr<Response> response, std::string_view context);
+
+  const RestConfig config_;
+  const ClientOptions options_;
+  std::unique_ptr<internal::Transport> transport_;
+  std::atomic<bool> cancelled_{false};
+};
+
+}  // namespace draforge::kube
+
+#endif  // DRAFORGE_KUBE_CLIENT_H_

@@ -1,0 +1,51 @@
+#include "kube/cluster_state.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "api/codec.h"
+#include "common/status.h"
+
+namespace draforge::kube {
+
+absl::StatusOr<ClusterState> ListClusterState(Client& client, const ClusterStateOptions& options) {
+  ClusterState state;
+  state.dra_version = options.dra_version;
+  bool has_dra = std::any_of(options.kinds.begin(), options.kinds.end(),
+                             [](api::Kind k) { return k != api::Kind::kPod && k != api::Kind::kNode; });
+  if (has_dra && state.dra_version.empty()) {
+    ASSIGN_OR_RETURN(state.dra_version, client.PreferredVersion("resource.k8s.io", {"v1", "v1beta2", "v1beta1"}));
+  }
+  for (api::Kind kind : options.kinds) {
+    if (kind == api::Kind::kOther || kind == api::Kind::kResourcePoolStatusRequest) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot list kind ", AV(api::KindName(kind))));
+    }
+    bool core = kind == api::Kind::kPod || kind == api::Kind::kNode;
+    std::vector<std::string> versions = {core ? std::string() : state.dra_version};
+    // DeviceTaintRule is not in every version that serves the other kinds; fall back like Reflector.
+    if (kind == api::Kind::kDeviceTaintRule) {
+      for (const char* v : {"v1", "v1beta2", "v1alpha3"}) {
+        if (v != versions[0]) versions.push_back(v);
+      }
+    }
+    absl::StatusOr<ListResult> list = absl::NotFoundError("");
+    for (const std::string& v : versions) {
+      list = client.List(*ResourceFor(kind, v), options.namespace_, {.limit = options.page_size});
+      if (list.ok() || !absl::IsNotFound(list.status())) break;
+    }
+    if (!list.ok()) return list.status();
+    for (const auto& item : list->list["items"].GetArray()) {
+      std::vector<std::string> warnings;
+      auto obj = api::DecodeObject(item, api::DecodeOptions{}, &warnings);
+      if (!obj.ok()) {
+        state.skipped.push_back(absl::StrCat("list ", ResourceFor(kind)->resource,
+                                             ": ", obj.status().message()));
+        continue;
+      }
+      state.objects.push_back(*std::move(obj));
+    }
+  }
+  return state;
+}
+
+}  // namespace draforge::kube

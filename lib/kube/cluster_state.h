@@ -1,0 +1,39 @@
+// kube::ListClusterState: one consistent-enough read of a cluster's DRA state (what `draforge dump`
+// writes and what the CLI's online mode loads into a store::Cluster).
+#ifndef DRAFORGE_KUBE_CLUSTER_STATE_H_
+#define DRAFORGE_KUBE_CLUSTER_STATE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "api/object.h"
+#include "kube/client.h"
+#include "kube/reflector.h"
+
+namespace draforge::kube {
+
+struct ClusterStateOptions {
+  std::vector<api::Kind> kinds = DefaultReflectorKinds();
+  std::string namespace_;  // empty: every namespace
+  int64_t page_size = 500;
+  // resource.k8s.io version to read; empty: discover (v1, v1beta2, v1beta1), as the Reflector does.
+  std::string dra_version;
+};
+
+struct ClusterState {
+  // Every object, kind by kind in options.kinds order, each list in the server's order.
+  std::vector<api::Object> objects;
+  std::string dra_version;  // the resource.k8s.io version read
+  // One per skipped object that did not decode ("list resourceslices: ... : <why>").
+  std::vector<std::string> skipped;
+};
+
+// Lists every kind (paginated). Errors: the first failed list (a 403 names the verb and resource),
+// discovery failures, InvalidArgument for kOther/kResourcePoolStatusRequest. Objects that do not
+// decode are not errors: they are reported in `skipped`, never half-kept.
+absl::StatusOr<ClusterState> ListClusterState(Client& client, const ClusterStateOptions& options = {});
+
+}  // namespace draforge::kube
+
+#endif  // DRAFORGE_KUBE_CLUSTER_STATE_H_

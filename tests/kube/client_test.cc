@@ -1,0 +1,254 @@
+// Offline tests of kube::Client's transport behaviour that a real API server does not produce on
+// demand: 429/5xx with Retry-After, dropped connections, watch streams split at arbitrary byte
+// boundaries, ERROR events. A scripted HTTP/1.1 server on loopback answers each connection with the
+// next canned response.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kube/api_status.h"
+#include "kube/client.h"
+
+namespace draforge::kube {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// One canned answer: raw bytes written in `chunks` (with a pause between them so the client sees
+// them as separate reads), or nothing at all (`drop`: close the connection unanswered).
+struct Canned {
+  std::vector<std::string> chunks;
+  bool drop = false;
+};
+
+Canned Http(int code, const std::string& body, const std::string& extra_headers = "") {
+  return {{absl::StrCat("HTTP/1.1 ", code, " X\r\nContent-Type: application/json\r\nContent-Length: ", body.size(),
+                        "\r\n", extra_headers, "Connection: close\r\n\r\n", body)}};
+}
+
+std::string StatusBody(int code, const std::string& reason) {
+  return absl::StrCat(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"m )", reason,
+                      R"(","reason":")", reason, R"(","code":)", code, "}");
+}
+
+class ScriptedServer {
+ public:
+  explicit ScriptedServer(std::vector<Canned> script) : script_(std::move(script)) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    listen(fd_, 16);
+    socklen_t len = sizeof addr;
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~ScriptedServer() {
+    shutdown(fd_, SHUT_RDWR);
+    close(fd_);
+    thread_.join();
+  }
+  std::string url() const { return absl::StrCat("http://127.0.0.1:", port_); }
+  std::vector<std::string> requests() {
+    absl::MutexLock lock(&mu_);
+    return requests_;
+  }
+
+ private:
+  void Serve() {
+    for (const Canned& c : script_) {
+      int conn = accept(fd_, nullptr, nullptr);
+      if (conn < 0) return;
+      std::string req;
+      char buf[4096];
+      while (req.find("\r\n\r\n") == std::string::npos) {
+        ssize_t n = read(conn, buf, sizeof buf);
+        if (n <= 0) break;
+        req.append(buf, static_cast<size_t>(n));
+      }
+      {
+        absl::MutexLock lock(&mu_);
+        requests_.push_back(req.substr(0, req.find("\r\n")));
+      }
+      if (!c.drop) {
+        for (size_t i = 0; i < c.chunks.size(); ++i) {
+          if (i > 0) absl::SleepFor(absl::Milliseconds(20));
+          (void)!write(conn, c.chunks[i].data(), c.chunks[i].size());
+        }
+      }
+      close(conn);
+    }
+  }
+
+  std::vector<Canned> script_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+  absl::Mutex mu_;
+  std::vector<std::string> requests_;
+};
+
+// The waits between retries, recorded instead of slept.
+struct Waits {
+  absl::Mutex mu;
+  std::vector<absl::Duration> waits;
+};
+
+std::unique_ptr<Client> ClientFor(const ScriptedServer& server, int attempts = 4, Waits* waits = nullptr,
+                                  absl::Duration max_delay = absl::Milliseconds(50)) {
+  RestConfig config;
+  config.server = server.url();
+  ClientOptions options;
+  options.retry.max_attempts = attempts;
+  options.retry.initial_delay = absl::Milliseconds(10);
+  options.retry.max_delay = max_delay;
+  options.sleep = [waits](absl::Duration d) {
+    if (waits != nullptr) {
+      absl::MutexLock lock(&waits->mu);
+      waits->waits.push_back(d);
+    }
+  };
+  return *Client::Create(config, options);
+}
+
+const Resource kNamespaces = NamespaceResource();
+const char kNamespace[] = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}})";
+
+TEST(ClientRetries, TooManyRequestsWithRetryAfterIsRetried) {
+  ScriptedServer server({Http(429, StatusBody(429, "TooManyRequests"), "Retry-After: 3\r\n"),
+                         Http(503, StatusBody(503, "ServiceUnavailable")),
+                         Http(429, StatusBody(429, "TooManyRequests"), "Retry-After: 120\r\n"),
+                         Http(200, kNamespace)});
+  Waits waits;
+  auto got = ClientFor(server, 5, &waits, absl::Seconds(10))->Get(kNamespaces, "", "a");
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(server.requests().size(), 4u);
+  ASSERT_EQ(waits.waits.size(), 3u);
+  // Retry-After: 3 is honoured (at least 3 s, jitter at most +50%).
+  EXPECT_GE(waits.waits[0], absl::Seconds(3));
+  EXPECT_LE(waits.waits[0], absl::Seconds(4.5));
+  // Without Retry-After: exponential backoff from 10 ms (second attempt: 20 ms, +50% jitter).
+  EXPECT_GE(waits.waits[1], absl::Milliseconds(20));
+  EXPECT_LE(waits.waits[1], absl::Milliseconds(30));
+  // Retry-After beyond max_delay is capped.
+  EXPECT_EQ(waits.waits[2], absl::Seconds(10));
+}
+
+TEST(ClientRetries, GivesUpAfterMaxAttemptsWithTheLastStatus) {
+  ScriptedServer server({Http(503, StatusBody(503, "ServiceUnavailable")),
+                         Http(503, StatusBody(503, "ServiceUnavailable")),
+                         Http(503, StatusBody(503, "ServiceUnavailable"))});
+  auto got = ClientFor(server, 3)->Get(kNamespaces, "", "a");
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(GetApiStatus(got.status())->code, 503);
+  EXPECT_EQ(server.requests().size(), 3u);
+}
+
+TEST(ClientRetries, ConflictsAndClientErrorsAreNotRetried) {
+  ScriptedServer server({Http(409, StatusBody(409, "Conflict")), Http(200, kNamespace)});
+  rapidjson::Document ns;
+  ns.Parse(kNamespace);
+  auto updated = ClientFor(server)->Update(kNamespaces, "", ns);
+  EXPECT_TRUE(IsApiConflict(updated.status())) << updated.status();
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
+TEST(ClientRetries, DroppedConnectionRetriesReadsButNotWrites) {
+  {
+    ScriptedServer server({Canned{.drop = true}, Http(200, kNamespace)});
+    auto got = ClientFor(server)->Get(kNamespaces, "", "a");
+    EXPECT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(server.requests().size(), 2u);
+  }
+  {
+    ScriptedServer server({Canned{.drop = true}, Http(201, kNamespace)});
+    rapidjson::Document ns;
+    ns.Parse(kNamespace);
+    auto created = ClientFor(server)->Create(kNamespaces, "", ns);
+    EXPECT_EQ(created.status().code(), absl::StatusCode::kUnavailable) << created.status();
+    EXPECT_FALSE(GetApiStatus(created.status()).has_value());
+    EXPECT_EQ(server.requests().size(), 1u);
+  }
+}
+
+TEST(ClientRetries, NonStatusErrorBodyKeepsTheHttpCode) {
+  ScriptedServer server({Http(502, "<html>bad gateway</html>"), Http(404, "not json")});
+  auto got = ClientFor(server, 2)->Get(kNamespaces, "", "a");
+  EXPECT_TRUE(IsApiNotFound(got.status())) << got.status();
+  EXPECT_THAT(got.status().message(), HasSubstr("not json"));
+}
+
+TEST(ClientConfig, ProxyUrlSendsRequestsThroughTheProxy) {
+  ScriptedServer proxy({Http(200, kNamespace)});
+  RestConfig config;
+  config.server = "http://apiserver.invalid:6443";
+  config.proxy_url = proxy.url();
+  auto got = (*Client::Create(config))->Get(kNamespaces, "", "a");
+  ASSERT_TRUE(got.ok()) << got.status();
+  // A proxy gets the absolute URL; the unresolvable host never had to be resolved here.
+  ASSERT_EQ(proxy.requests().size(), 1u);
+  EXPECT_EQ(proxy.requests()[0], "GET http://apiserver.invalid:6443/api/v1/namespaces/a HTTP/1.1");
+}
+
+std::string Chunked(const std::string& data) { return absl::StrCat(absl::Hex(data.size()), "\r\n", data, "\r\n"); }
+
+TEST(ClientWatch, EventsSplitAcrossChunksAreReassembledAndAnErrorEventEndsTheWatch) {
+  std::string ev1 = R"({"type":"ADDED","object":{"kind":"Namespace","metadata":{"name":"a","resourceVersion":"5"}}})";
+  std::string ev2 =
+      R"({"type":"BOOKMARK","object":{"kind":"Namespace","metadata":{"resourceVersion":"9"}}})";
+  std::string ev3 = R"j({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure",)j"
+                    R"j("message":"too old resource version: 1 (9)","reason":"Expired","code":410}})j";
+  std::string stream = ev1 + "\n" + ev2 + "\n" + ev3 + "\n";
+  std::vector<std::string> chunks = {
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"};
+  // Split mid-event and mid-line.
+  chunks.push_back(Chunked(stream.substr(0, 30)));
+  chunks.push_back(Chunked(stream.substr(30, ev1.size())));
+  chunks.push_back(Chunked(stream.substr(30 + ev1.size())));
+  chunks.push_back("0\r\n\r\n");
+  ScriptedServer server({Canned{chunks}});
+  std::vector<std::string> seen;
+  absl::Status s = ClientFor(server)->Watch(kNamespaces, "", {.resource_version = "1"}, [&](WatchEvent& e) {
+    seen.push_back(absl::StrCat(e.type, "@", e.object["metadata"]["resourceVersion"].GetString()));
+    return true;
+  });
+  EXPECT_THAT(seen, ElementsAre("ADDED@5", "BOOKMARK@9"));
+  EXPECT_TRUE(IsApiGone(s)) << s;
+  EXPECT_THAT(s.message(), HasSubstr("too old resource version"));
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_THAT(server.requests()[0], HasSubstr("watch=true&resourceVersion=1&allowWatchBookmarks=true"));
+}
+
+TEST(ClientWatch, MalformedEventIsDataLoss) {
+  std::string body = "{\"type\":\"ADDED\",\"object\":{}}\nnot json\n";
+  ScriptedServer server({Http(200, body)});
+  int events = 0;
+  absl::Status s = ClientFor(server)->Watch(kNamespaces, "", {}, [&](WatchEvent&) {
+    ++events;
+    return true;
+  });
+  EXPECT_EQ(events, 1);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+}
+
+TEST(ClientWatch, RefusedWatchCarriesTheStatus) {
+  ScriptedServer server({Http(403, StatusBody(403, "Forbidden"))});
+  absl::Status s = ClientFor(server)->Watch(kNamespaces, "", {}, [](WatchEvent&) { return true; });
+  EXPECT_TRUE(IsApiForbidden(s)) << s;
+}
+
+}  // namespace
+}  // namespace draforge::kube
