@@ -1,0 +1,662 @@
+// draforge-controller: publishes SimulatedDevicePools as ResourceSlices and allocates pending claims
+// on simulated devices, under Lease leader election. Only composition of library calls lives here:
+// expansion and reconcile plans are lib/sim's, allocation lib/alloc's, the API client lib/kube's.
+//
+// Loop (leader only, every --resync seconds):
+//   1. pools: list SimulatedDevicePools and the slices they own (owner reference); expand each pool;
+//      create / update / delete slices so that they match (lib/sim PlanSlices); write the pool's
+//      status. A pool that does not expand keeps its last good slices and gets Ready=False.
+//   2. claims: allocate pending ResourceClaims that no pod references (pods are kube-scheduler's)
+//      against the simulated slices only, node by node, writing status.allocation with the read
+//      resourceVersion (a conflict skips the claim until the next round).
+//   3. binding conditions: for allocated devices with binding conditions, set them True in
+//      status.devices -- or, for devices of a binding-failure fault, the failure condition.
+// Every write is made only while this replica holds the Lease (checked right before the write), and
+// every update carries the resourceVersion it read: two replicas never both write the same object.
+#include <httplib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "alloc/allocator.h"
+#include "api/codec.h"
+#include "common/status.h"
+#include "kube/api_status.h"
+#include "kube/client.h"
+#include "kube/config.h"
+#include "kube/leader_election.h"
+#include "kube/resource.h"
+#include "sim/expand.h"
+#include "sim/reconcile.h"
+#include "sim/simulated_device_pool.h"
+#include "store/cluster.h"
+
+extern char** environ;  // NOLINT: POSIX
+
+namespace draforge::controller {
+namespace {
+
+constexpr char kUsage[] = R"(draforge-controller: publishes SimulatedDevicePools (sim.draforge.io/v1alpha1) as
+ResourceSlices and allocates pending ResourceClaims on simulated devices, under Lease leader election.
+
+Usage: draforge-controller [flags]
+  --kubeconfig PATH      kubeconfig (default: $KUBECONFIG, then in-cluster)
+  --context NAME         kubeconfig context
+  --id NAME              this replica's identity (default: hostname-pid)
+  --lease-namespace NS   namespace of the Lease (default: default)
+  --lease-name NAME      Lease name (default: draforge-sim-controller)
+  --address ADDR         health/metrics address (default 127.0.0.1)
+  --port N               health/metrics port (default 8081; 0: none)
+  --resync SECONDS       seconds between reconcile rounds (default 2)
+  --tick SECONDS         seconds per simulation tick, the clock of flap faults (default 10)
+  --no-allocate          publish slices only; leave claims alone
+Endpoints: /healthz (process up), /readyz (200 once the API answered a list), /metrics (Prometheus).)";
+
+std::atomic<bool> g_stop{false};
+void OnSignal(int) { g_stop.store(true); }
+
+struct Metrics {
+  std::atomic<int64_t> leader{0};
+  std::atomic<int64_t> rounds{0};
+  std::atomic<int64_t> round_errors{0};
+  std::atomic<int64_t> slices_created{0};
+  std::atomic<int64_t> slices_updated{0};
+  std::atomic<int64_t> slices_deleted{0};
+  std::atomic<int64_t> write_conflicts{0};
+  std::atomic<int64_t> claims_allocated{0};
+  std::atomic<int64_t> binding_updates{0};
+  std::atomic<int64_t> pools{0};
+  std::atomic<int64_t> invalid_pools{0};
+  std::atomic<bool> synced{false};
+
+  std::string Render() const {
+    std::string out;
+    auto gauge = [&](const char* name, const char* help, int64_t v, const char* type = "gauge") {
+      absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ", type, "\n", name, " ", v, "\n");
+    };
+    gauge("draforge_sim_leader", "1 while this replica holds the Lease", leader.load());
+    gauge("draforge_sim_reconcile_rounds_total", "reconcile rounds run as leader", rounds.load(), "counter");
+    gauge("draforge_sim_reconcile_errors_total", "rounds that hit an API error", round_errors.load(), "counter");
+    gauge("draforge_sim_slices_created_total", "ResourceSlices created", slices_created.load(), "counter");
+    gauge("draforge_sim_slices_updated_total", "ResourceSlices updated", slices_updated.load(), "counter");
+    gauge("draforge_sim_slices_deleted_total", "ResourceSlices deleted", slices_deleted.load(), "counter");
+    gauge("draforge_sim_write_conflicts_total", "writes refused for a stale resourceVersion", write_conflicts.load(),
+          "counter");
+    gauge("draforge_sim_claims_allocated_total", "ResourceClaims allocated", claims_allocated.load(), "counter");
+    gauge("draforge_sim_binding_condition_updates_total", "claim status.devices condition writes",
+          binding_updates.load(), "counter");
+    gauge("draforge_sim_pools", "SimulatedDevicePools seen in the last round", pools.load());
+    gauge("draforge_sim_invalid_pools", "SimulatedDevicePools that do not expand", invalid_pools.load());
+    return out;
+  }
+};
+
+void Log(const std::string& line) {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  std::cerr << absl::FormatTime("%Y-%m-%dT%H:%M:%SZ ", absl::Now(), absl::UTCTimeZone()) << line << std::endl;
+}
+
+std::string Now() { return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone()); }
+
+kube::Resource PoolResource() {
+  return kube::Resource{sim::kGroup, sim::kVersion, sim::kResource, sim::kKind, false};
+}
+
+// List items lack apiVersion/kind for built-in types; decoding needs them.
+absl::StatusOr<api::Object> DecodeItem(rapidjson::Value& item, rapidjson::Document::AllocatorType& a,
+                                       const kube::Resource& r) {
+  if (!item.HasMember("apiVersion")) item.AddMember("apiVersion", rapidjson::Value(r.ApiVersion().c_str(), a), a);
+  if (!item.HasMember("kind")) item.AddMember("kind", rapidjson::Value(r.kind.c_str(), a), a);
+  return api::DecodeObject(item, api::DecodeOptions{}, nullptr);
+}
+
+class Controller {
+ public:
+  Controller(kube::Client& client, kube::LeaderElector& elector, Metrics& metrics, int64_t tick_seconds,
+             bool allocate)
+      : client_(client), elector_(elector), metrics_(metrics), tick_seconds_(tick_seconds), allocate_(allocate) {}
+
+  // One round; returns the first API error (the next round retries).
+  absl::Status Round() {
+    absl::Status s = ReconcilePools();
+    if (s.ok() && allocate_) s = AllocateClaims();
+    if (s.ok()) s = BindingConditions();
+    return s;
+  }
+
+ private:
+  // A write is allowed only while the Lease is ours.
+  bool MayWrite() const { return elector_.IsLeader() && !g_stop.load(); }
+
+  void CountConflict(const absl::Status& s, const std::string& what) {
+    if (kube::IsApiConflict(s)) {
+      ++metrics_.write_conflicts;
+      Log(absl::StrCat(what, ": changed since read; retrying next round"));
+    }
+  }
+
+  absl::Status ReconcilePools() {
+    ASSIGN_OR_RETURN(kube::ListResult pools, client_.List(PoolResource(), ""));
+    kube::ListOptions managed;
+    managed.label_selector = absl::StrCat(sim::kManagedByLabel, "=", sim::kManagedByValue);
+    ASSIGN_OR_RETURN(kube::ListResult slices, client_.List(*kube::ResourceFor(api::Kind::kResourceSlice), "", managed));
+    metrics_.synced.store(true);
+    std::map<std::string, std::vector<api::ResourceSlice>> owned;  // pool name -> its slices
+    for (auto& item : slices.list["items"].GetArray()) {
+      auto o = DecodeItem(item, slices.list.GetAllocator(), *kube::ResourceFor(api::Kind::kResourceSlice));
+      if (!o.ok()) continue;
+      const auto& s = std::get<api::ResourceSlice>(o->value);
+      const std::string pool = sim::OwningPool(s);
+      if (!pool.empty()) owned[pool].push_back(s);
+    }
+    std::set<std::string> seen;
+    int64_t invalid = 0;
+    sim::ExpandOptions options;
+    options.tick = tick_seconds_ > 0 ? absl::ToUnixSeconds(absl::Now()) / tick_seconds_ : 0;
+    std::vector<sim::SimulatedDevicePool> decoded;
+    for (auto& item : pools.list["items"].GetArray()) {
+      auto pool = sim::DecodeSimulatedDevicePool(item);
+      const std::string name = item["metadata"]["name"].GetString();
+      seen.insert(name);
+      absl::StatusOr<sim::Expansion> expansion = pool.ok() ? absl::StatusOr<sim::Expansion>(absl::UnknownError(""))
+                                                           : absl::StatusOr<sim::Expansion>(pool.status());
+      if (pool.ok()) {
+        options.owner = sim::OwnerFor(*pool);
+        expansion = sim::Expand(*pool, options);
+        // Two objects publishing the same pool: the older one (listed first) keeps it.
+        if (expansion.ok()) {
+          decoded.push_back(*pool);
+          auto all = sim::ExpandAll(decoded, options);
+          if (!all.ok()) {
+            decoded.pop_back();
+            expansion = all.status();
+          }
+        }
+      }
+      if (expansion.ok()) {
+        for (const sim::SliceAction& action : sim::PlanSlices(expansion->slices, owned[name])) {
+          RETURN_IF_ERROR(Apply(action));
+        }
+      } else {
+        ++invalid;
+        Log(absl::StrCat("SimulatedDevicePool ", name, ": ", expansion.status().message()));
+      }
+      if (pool.ok()) {
+        RETURN_IF_ERROR(WriteStatus(item, *pool, expansion));
+      } else {
+        // Not even decodable (the CRD schema lets some mistakes through): still say why in the status.
+        sim::SimulatedDevicePool stub;
+        stub.metadata.name = name;
+        if (item["metadata"].HasMember("generation") && item["metadata"]["generation"].IsInt64()) {
+          stub.metadata.generation = item["metadata"]["generation"].GetInt64();
+        }
+        RETURN_IF_ERROR(WriteStatus(item, stub, expansion));
+      }
+    }
+    // Slices whose pool is gone (garbage collection does this too; not waiting for it keeps the
+    // simulation prompt).
+    for (auto& [pool, list] : owned) {
+      if (seen.count(pool)) continue;
+      for (const api::ResourceSlice& s : list) RETURN_IF_ERROR(Apply({sim::SliceAction::Type::kDelete, s}));
+    }
+    metrics_.pools.store(static_cast<int64_t>(seen.size()));
+    metrics_.invalid_pools.store(invalid);
+    return absl::OkStatus();
+  }
+
+  absl::Status Apply(const sim::SliceAction& action) {
+    if (!MayWrite()) return absl::AbortedError("lost the Lease");
+    const kube::Resource r = *kube::ResourceFor(api::Kind::kResourceSlice);
+    const std::string name = action.slice.metadata.name.value_or("");
+    if (action.type == sim::SliceAction::Type::kDelete) {
+      kube::DeleteOptions options;
+      options.precondition_uid = action.slice.metadata.uid.value_or("");
+      auto d = client_.Delete(r, "", name, options);
+      if (!d.ok() && !kube::IsApiNotFound(d.status())) {
+        CountConflict(d.status(), "delete resourceslice " + name);
+        return kube::IsApiConflict(d.status()) ? absl::OkStatus() : d.status();
+      }
+      ++metrics_.slices_deleted;
+      Log("resourceslice " + name + " deleted");
+      return absl::OkStatus();
+    }
+    api::Object o;
+    o.api_version = "resource.k8s.io/v1";
+    o.value = action.slice;
+    ASSIGN_OR_RETURN(rapidjson::Document body, api::EncodeObject(o));
+    if (action.type == sim::SliceAction::Type::kCreate) {
+      auto c = client_.Create(r, "", body);
+      if (!c.ok() && !kube::IsApiAlreadyExists(c.status())) return c.status();
+      if (c.ok()) {
+        ++metrics_.slices_created;
+        Log("resourceslice " + name + " created");
+      }
+      return absl::OkStatus();
+    }
+    auto u = client_.Update(r, "", body);
+    if (!u.ok()) {
+      CountConflict(u.status(), "update resourceslice " + name);
+      return kube::IsApiConflict(u.status()) || kube::IsApiNotFound(u.status()) ? absl::OkStatus() : u.status();
+    }
+    ++metrics_.slices_updated;
+    Log("resourceslice " + name + " updated");
+    return absl::OkStatus();
+  }
+
+  absl::Status WriteStatus(rapidjson::Value& item, const sim::SimulatedDevicePool& pool,
+                           const absl::StatusOr<sim::Expansion>& expansion) {
+    const rapidjson::Value* previous = item.HasMember("status") ? &item["status"] : nullptr;
+    rapidjson::Document status = sim::PoolStatus(pool, expansion, Now(), previous);
+    if (previous != nullptr) {
+      // Unchanged (the time only moves on a transition): no write.
+      if (*previous == status) return absl::OkStatus();
+    }
+    if (!MayWrite()) return absl::AbortedError("lost the Lease");
+    rapidjson::Document body;
+    body.CopyFrom(item, body.GetAllocator());
+    body.RemoveMember("status");
+    body.AddMember("status", rapidjson::Value(status, body.GetAllocator()), body.GetAllocator());
+    kube::WriteOptions options;
+    options.subresource = "status";
+    auto u = client_.Update(PoolResource(), "", body, options);
+    if (!u.ok()) {
+      CountConflict(u.status(), "status of SimulatedDevicePool " + pool.metadata.name.value_or(""));
+      return kube::IsApiConflict(u.status()) || kube::IsApiNotFound(u.status()) ? absl::OkStatus() : u.status();
+    }
+    return absl::OkStatus();
+  }
+
+  // Simulated slices, classes, claims and nodes as one store; `claims_json` keeps the raw claims.
+  struct World {
+    store::Cluster cluster;
+    std::map<std::string, rapidjson::Document> claims_json;  // "ns/name" -> object
+    std::set<std::string> pod_claims;                        // "ns/name" of claims pods use
+    std::vector<alloc::NodeInfo> nodes;
+  };
+
+  absl::Status Load(World& w) {
+    kube::ListOptions managed;
+    managed.label_selector = absl::StrCat(sim::kManagedByLabel, "=", sim::kManagedByValue);
+    std::set<std::string> node_names;
+    ASSIGN_OR_RETURN(kube::ListResult slices, client_.List(*kube::ResourceFor(api::Kind::kResourceSlice), "", managed));
+    for (auto& item : slices.list["items"].GetArray()) {
+      auto o = DecodeItem(item, slices.list.GetAllocator(), *kube::ResourceFor(api::Kind::kResourceSlice));
+      if (!o.ok()) continue;
+      const auto& s = std::get<api::ResourceSlice>(o->value);
+      if (s.spec && s.spec->node_name) node_names.insert(*s.spec->node_name);
+      RETURN_IF_ERROR(w.cluster.Apply(*std::move(o)));
+    }
+    for (api::Kind k : {api::Kind::kDeviceClass, api::Kind::kResourceClaim, api::Kind::kPod, api::Kind::kNode}) {
+      const kube::Resource r = *kube::ResourceFor(k);
+      ASSIGN_OR_RETURN(kube::ListResult list, client_.List(r, ""));
+      for (auto& item : list.list["items"].GetArray()) {
+        rapidjson::Document copy;
+        copy.CopyFrom(item, copy.GetAllocator());
+        auto o = DecodeItem(item, list.list.GetAllocator(), r);
+        if (!o.ok()) continue;
+        if (k == api::Kind::kResourceClaim) {
+          // Kept whole (with apiVersion and kind) as the body of later status writes.
+          RETURN_IF_ERROR(DecodeItem(copy, copy.GetAllocator(), r).status());
+          w.claims_json[o->Key()] = std::move(copy);
+        }
+        if (k == api::Kind::kPod) {
+          const auto& pod = std::get<api::Pod>(o->value);
+          const std::string ns = pod.metadata.namespace_.value_or("default");
+          if (pod.spec) {
+            for (const auto& rc : pod.spec->resource_claims) {
+              if (rc.resource_claim_name) w.pod_claims.insert(ns + "/" + *rc.resource_claim_name);
+            }
+          }
+          if (pod.status) {
+            for (const auto& st : pod.status->resource_claim_statuses) {
+              if (st.resource_claim_name) w.pod_claims.insert(ns + "/" + *st.resource_claim_name);
+            }
+          }
+        }
+        if (k == api::Kind::kNode) {
+          const auto& node = std::get<api::Node>(o->value);
+          w.nodes.push_back(alloc::NodeInfo::FromNode(node));
+          node_names.erase(node.metadata.name.value_or(""));
+        }
+        RETURN_IF_ERROR(w.cluster.Apply(*std::move(o)));
+      }
+    }
+    // Nodes named by slices but without a Node object still get their node-local devices.
+    for (const std::string& n : node_names) w.nodes.push_back(alloc::NodeInfo{n, {}});
+    return absl::OkStatus();
+  }
+
+  absl::Status AllocateClaims() {
+    World w;
+    RETURN_IF_ERROR(Load(w));
+    auto snapshot = w.cluster.snapshot();
+    for (auto& [key, json] : w.claims_json) {
+      if (w.pod_claims.count(key)) continue;  // kube-scheduler allocates claims of pods
+      const size_t slash = key.find('/');
+      const api::ResourceClaim* claim = snapshot->GetResourceClaim(key.substr(0, slash), key.substr(slash + 1));
+      if (claim == nullptr || (claim->status && claim->status->allocation) || claim->metadata.deletion_timestamp) {
+        continue;
+      }
+      for (const api::OwnerReference& o : claim->metadata.owner_references) {
+        if (o.kind == "Pod") claim = nullptr;
+      }
+      if (claim == nullptr) continue;
+      for (const alloc::NodeInfo& node : w.nodes) {
+        alloc::AllocateResult r = alloc::Allocate(*snapshot, {claim}, node);
+        if (r.outcome != alloc::Outcome::kAllocated) continue;
+        ASSIGN_OR_RETURN(rapidjson::Document allocation, alloc::EncodeAllocationResult(r.allocations[0]));
+        if (!MayWrite()) return absl::AbortedError("lost the Lease");
+        rapidjson::Document body;
+        body.CopyFrom(json, body.GetAllocator());
+        auto& a = body.GetAllocator();
+        if (!body.HasMember("status")) body.AddMember("status", rapidjson::Value(rapidjson::kObjectType), a);
+        body["status"].RemoveMember("allocation");
+        body["status"].AddMember("allocation", rapidjson::Value(allocation, a), a);
+        kube::WriteOptions options;
+        options.subresource = "status";
+        auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, slash), body, options);
+        if (!u.ok()) {
+          CountConflict(u.status(), "allocate resourceclaim " + key);
+          if (!kube::IsApiConflict(u.status()) && !kube::IsApiNotFound(u.status())) return u.status();
+          break;
+        }
+        ++metrics_.claims_allocated;
+        Log("resourceclaim " + key + " allocated on " + node.name);
+        // Later claims of this round must see it: start the next round from a fresh read instead of
+        // guessing the server's state.
+        return absl::OkStatus();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status BindingConditions() {
+    World w;
+    RETURN_IF_ERROR(Load(w));
+    auto snapshot = w.cluster.snapshot();
+    // Simulated devices with binding conditions: (driver/pool/device) -> the device.
+    std::map<std::string, api::Device> devices;
+    for (const auto& item : snapshot->ResourceSlices()) {
+      const api::ResourceSlice& s = *item;
+      if (!s.spec) continue;
+      for (const api::Device& d : s.spec->devices) {
+        if (d.binding_conditions.empty()) continue;
+        devices[absl::StrCat(s.spec->driver.value_or(""), "/", s.spec->pool->name.value_or(""), "/",
+                             d.name.value_or(""))] = d;
+      }
+    }
+    if (devices.empty()) return absl::OkStatus();
+    for (auto& [key, json] : w.claims_json) {
+      if (!json.HasMember("status") || !json["status"].HasMember("allocation")) continue;
+      const auto& results = json["status"]["allocation"]["devices"]["results"];
+      rapidjson::Document body;
+      body.CopyFrom(json, body.GetAllocator());
+      auto& a = body.GetAllocator();
+      rapidjson::Value& status = body["status"];
+      if (!status.HasMember("devices")) status.AddMember("devices", rapidjson::Value(rapidjson::kArrayType), a);
+      rapidjson::Value& entries = status["devices"];
+      bool changed = false;
+      for (const auto& r : results.GetArray()) {
+        const std::string id = absl::StrCat(r["driver"].GetString(), "/", r["pool"].GetString(), "/",
+                                            r["device"].GetString());
+        // Only results that carry binding conditions: the scheduler waits on those alone.
+        if (!r.HasMember("bindingConditions")) continue;
+        auto it = devices.find(id);
+        if (it == devices.end()) continue;
+        const api::Device& d = it->second;
+        const bool fail = std::find(d.binding_failure_conditions.begin(), d.binding_failure_conditions.end(),
+                                    sim::kBindingFailedCondition) != d.binding_failure_conditions.end();
+        std::vector<std::string> want = fail ? std::vector<std::string>{sim::kBindingFailedCondition}
+                                             : d.binding_conditions;
+        rapidjson::Value* entry = nullptr;
+        for (auto& e : entries.GetArray()) {
+          if (std::string(e["driver"].GetString()) == r["driver"].GetString() &&
+              std::string(e["pool"].GetString()) == r["pool"].GetString() &&
+              std::string(e["device"].GetString()) == r["device"].GetString()) {
+            entry = &e;
+          }
+        }
+        if (entry == nullptr) {
+          rapidjson::Value e(rapidjson::kObjectType);
+          e.AddMember("driver", rapidjson::Value(r["driver"], a), a);
+          e.AddMember("pool", rapidjson::Value(r["pool"], a), a);
+          e.AddMember("device", rapidjson::Value(r["device"], a), a);
+          if (r.HasMember("shareID")) e.AddMember("shareID", rapidjson::Value(r["shareID"], a), a);
+          e.AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), a);
+          entries.PushBack(e, a);
+          entry = &entries[entries.Size() - 1];
+        }
+        if (!entry->HasMember("conditions")) entry->AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), a);
+        rapidjson::Value& conditions = (*entry)["conditions"];
+        for (const std::string& type : want) {
+          bool present = false;
+          for (const auto& c : conditions.GetArray()) {
+            present |= std::string(c["type"].GetString()) == type && std::string(c["status"].GetString()) == "True";
+          }
+          if (present) continue;
+          rapidjson::Value c(rapidjson::kObjectType);
+          c.AddMember("type", rapidjson::Value(type.c_str(), a), a);
+          c.AddMember("status", "True", a);
+          c.AddMember("lastTransitionTime", rapidjson::Value(Now().c_str(), a), a);
+          c.AddMember("reason", rapidjson::StringRef(fail ? "SimulatedFailure" : "SimulatedReady"), a);
+          c.AddMember("message",
+                      rapidjson::StringRef(fail ? "draforge-sim: binding-failure fault on this device"
+                                                : "draforge-sim: simulated device is ready"),
+                      a);
+          conditions.PushBack(c, a);
+          changed = true;
+        }
+      }
+      if (!changed) continue;
+      if (!MayWrite()) return absl::AbortedError("lost the Lease");
+      kube::WriteOptions options;
+      options.subresource = "status";
+      auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, key.find('/')), body, options);
+      if (!u.ok()) {
+        CountConflict(u.status(), "binding conditions of resourceclaim " + key);
+        if (!kube::IsApiConflict(u.status()) && !kube::IsApiNotFound(u.status())) return u.status();
+        continue;
+      }
+      ++metrics_.binding_updates;
+      Log("resourceclaim " + key + ": binding conditions written");
+    }
+    return absl::OkStatus();
+  }
+
+  kube::Client& client_;
+  kube::LeaderElector& elector_;
+  Metrics& metrics_;
+  const int64_t tick_seconds_;
+  const bool allocate_;
+};
+
+struct Flags {
+  std::string kubeconfig, context, id, lease_namespace = "default", lease_name = "draforge-sim-controller";
+  std::string address = "127.0.0.1";
+  int port = 8081;
+  int64_t resync = 2, tick = 10;
+  bool allocate = true;
+};
+
+bool ParseFlags(int argc, char** argv, Flags& f) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    auto number = [&](int64_t& out) {
+      std::string v;
+      return value(v) && absl::SimpleAtoi(v, &out) && out >= 0;
+    };
+    int64_t port = 0;
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage << "\n";
+      std::exit(0);
+    } else if (a == "--kubeconfig") {
+      if (!value(f.kubeconfig)) return false;
+    } else if (a == "--context") {
+      if (!value(f.context)) return false;
+    } else if (a == "--id") {
+      if (!value(f.id)) return false;
+    } else if (a == "--lease-namespace") {
+      if (!value(f.lease_namespace)) return false;
+    } else if (a == "--lease-name") {
+      if (!value(f.lease_name)) return false;
+    } else if (a == "--address") {
+      if (!value(f.address)) return false;
+    } else if (a == "--port") {
+      if (!number(port) || port > 65535) return false;
+      f.port = static_cast<int>(port);
+    } else if (a == "--resync") {
+      if (!number(f.resync) || f.resync == 0) return false;
+    } else if (a == "--tick") {
+      if (!number(f.tick)) return false;
+    } else if (a == "--no-allocate") {
+      f.allocate = false;
+    } else {
+      std::cerr << "error: unknown flag \"" << a << "\"\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+absl::StatusOr<kube::RestConfig> LoadConfig(const Flags& f) {
+  std::string path = f.kubeconfig;
+  if (path.empty()) {
+    if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') path = env;
+  }
+  if (!path.empty()) {
+    kube::KubeconfigOptions options;
+    options.context = f.context;
+    auto config = kube::LoadKubeconfigFile(path, options);
+    // Exec credential plugins run with our environment (lib/kube never reads it).
+    if (config.ok()) {
+      for (char** e = environ; e != nullptr && *e != nullptr; ++e) config->exec_environment.emplace_back(*e);
+    }
+    return config;
+  }
+  const char* host = std::getenv("KUBERNETES_SERVICE_HOST");
+  const char* port = std::getenv("KUBERNETES_SERVICE_PORT");
+  if (host == nullptr || port == nullptr) {
+    return absl::InvalidArgumentError("no kubeconfig (--kubeconfig, $KUBECONFIG) and not running in a cluster");
+  }
+  kube::InClusterOptions options;
+  options.host = host;
+  options.port = port;
+  return kube::InClusterConfig(options);
+}
+
+int Main(int argc, char** argv) {
+  Flags flags;
+  if (!ParseFlags(argc, argv, flags)) {
+    std::cerr << "\n" << kUsage << "\n";
+    return 2;
+  }
+  if (flags.id.empty()) {
+    char host[256] = {0};
+    gethostname(host, sizeof(host) - 1);
+    flags.id = absl::StrCat(host, "-", getpid());
+  }
+  auto config = LoadConfig(flags);
+  if (!config.ok()) {
+    std::cerr << "error: " << config.status().message() << "\n";
+    return 2;
+  }
+  auto client = kube::Client::Create(*config);
+  if (!client.ok()) {
+    std::cerr << "error: " << client.status().message() << "\n";
+    return 2;
+  }
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  Metrics metrics;
+
+  httplib::Server http;
+  std::thread http_thread;
+  if (flags.port > 0) {
+    http.Get("/healthz", [](const httplib::Request&, httplib::Response& res) { res.set_content("ok\n", "text/plain"); });
+    http.Get("/readyz", [&metrics](const httplib::Request&, httplib::Response& res) {
+      if (metrics.synced.load()) {
+        res.set_content("ok\n", "text/plain");
+      } else {
+        res.status = 503;
+        res.set_content("not synced with the API server yet\n", "text/plain");
+      }
+    });
+    http.Get("/metrics", [&metrics](const httplib::Request&, httplib::Response& res) {
+      res.set_content(metrics.Render(), "text/plain; version=0.0.4");
+    });
+    if (!http.bind_to_port(flags.address, flags.port)) {
+      std::cerr << "error: cannot listen on " << flags.address << ":" << flags.port << "\n";
+      return 3;
+    }
+    http_thread = std::thread([&http] { http.listen_after_bind(); });
+  }
+
+  kube::LeaderElectionOptions le;
+  le.lease_namespace = flags.lease_namespace;
+  le.lease_name = flags.lease_name;
+  le.identity = flags.id;
+  le.on_started_leading = [&] {
+    metrics.leader.store(1);
+    Log(flags.id + ": started leading");
+  };
+  le.on_stopped_leading = [&] {
+    metrics.leader.store(0);
+    Log(flags.id + ": stopped leading");
+  };
+  le.on_new_leader = [](const std::string& id) { Log("leader is " + id); };
+  kube::LeaderElector elector(**client, le);
+  if (absl::Status s = elector.Start(); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    return 2;
+  }
+  Log(absl::StrCat(flags.id, ": campaigning for Lease ", flags.lease_namespace, "/", flags.lease_name));
+  Controller controller(**client, elector, metrics, flags.tick, flags.allocate);
+  while (!g_stop.load()) {
+    if (elector.IsLeader()) {
+      ++metrics.rounds;
+      if (absl::Status s = controller.Round(); !s.ok()) {
+        ++metrics.round_errors;
+        Log(absl::StrCat("round: ", s.message()));
+      }
+    } else if (!metrics.synced.load()) {
+      // A standby is ready once it can reach the API server.
+      if ((*client)->List(PoolResource(), "", kube::ListOptions{"", "", 1, "", ""}).ok()) metrics.synced.store(true);
+    }
+    for (int64_t i = 0; i < flags.resync * 10 && !g_stop.load(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  Log(flags.id + ": stopping");
+  elector.Stop();
+  if (http_thread.joinable()) {
+    http.stop();
+    http_thread.join();
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace draforge::controller
+
+int main(int argc, char** argv) { return draforge::controller::Main(argc, argv); }
