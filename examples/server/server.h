@@ -1,0 +1,69 @@
+// Server: the HTTP front of draforge-server. Read-only by construction: only GET/HEAD/OPTIONS
+// routes exist, every other method is answered 405.
+//
+// Threads: cpp-httplib serves each connection on a pool thread, so the pool is sized for the
+// maximum number of event streams plus a reserve for REST requests (a stream holds its thread for
+// its whole life). A watcher thread turns store changes into events (EventHub).
+#ifndef DRAFORGE_EXAMPLES_SERVER_SERVER_H_
+#define DRAFORGE_EXAMPLES_SERVER_SERVER_H_
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "store/cluster.h"
+
+namespace draforge::server {
+
+struct ServerOptions {
+  std::string address = "127.0.0.1";
+  int port = 8080;  // 0: any free port (see Server::port())
+  // Static files (the dashboard); "" or a missing directory: none (non-API paths get 404).
+  std::string static_dir;
+  int max_streams = 2500;
+  // Pool threads kept for REST requests on top of max_streams.
+  int rest_threads = 64;
+  double rate_limit = 200;  // requests per second per client address; 0: unlimited
+  size_t max_body_bytes = 64 * 1024;
+  size_t max_target_bytes = 4096;  // path + query
+  absl::Duration heartbeat = absl::Seconds(15);
+  absl::Duration poll_interval = absl::Milliseconds(100);  // how often the watcher looks for changes
+  size_t event_ring = 1024;
+  // The store is synced (scenario loaded, or every reflector listed). Empty: always.
+  std::function<bool()> synced;
+  // The openapi.json text served at /openapi.json.
+  std::string openapi;
+};
+
+class Server {
+ public:
+  // `cluster` is borrowed and must outlive the Server.
+  Server(store::Cluster& cluster, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the socket. Errors: Unavailable naming the address when it cannot be bound.
+  absl::Status Bind();
+  // The bound port (after Bind).
+  int port() const;
+  // Serves until Stop() (blocking).
+  void Serve();
+  // Wakes the watcher now (after a change to the store; it also polls).
+  void Notify();
+  // Ends the event streams and the listener; Serve() returns. Safe from any thread or signal-safe
+  // context that may take a mutex (not from a signal handler).
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace draforge::server
+
+#endif  // DRAFORGE_EXAMPLES_SERVER_SERVER_H_

@@ -1,0 +1,291 @@
+#include "server_main.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "scenario_source.h"
+#ifdef DRAFORGE_SERVER_WITH_KUBE
+#include "cluster_source.h"
+#endif
+#include "server.h"
+#include "store/cluster.h"
+
+extern const char kDemoScenario[];
+extern const char kOpenApi[];
+
+namespace draforge::server {
+namespace {
+
+constexpr char kUsage[] = R"(usage: draforge-server [--demo | --scenario FILE] [--watch-dir DIR] [flags]
+
+Serves a read-only view of Kubernetes Dynamic Resource Allocation: JSON API (/api/v1/...,
+described at /openapi.json), Server-Sent Events (/api/v1/events), /metrics, /healthz, /readyz and
+the web dashboard.
+
+Source (default --demo):
+  --demo                 the embedded demo scenario (examples/scenarios/demo.yaml)
+  --scenario FILE        objects from a YAML or JSON file (multi-document; Lists expanded)
+  --watch-dir DIR        also apply DIR's *.yaml|*.yml|*.json on top, re-applied when they change
+                         (objects removed from the files are deleted)
+  --kubeconfig FILE      a live cluster, through a kubeconfig file (list + watch)
+  --in-cluster           a live cluster, from inside a pod (service account)
+  --context NAME         kubeconfig context (default: current-context)
+  --namespace NS         only this namespace's claims and pods (default: all)
+Listening:
+  --address ADDR         listen address (default 127.0.0.1: loopback only)
+  --port N               listen port (default 8080; 0 picks a free port)
+  --static-dir DIR       dashboard files (default )" DRAFORGE_DASHBOARD_DIR R"()
+Limits:
+  --max-streams N        concurrent event streams (default 2500); more get 503
+  --rate-limit N         requests per second per client address, burst 2N (default 200; 0: off)
+  --max-body-bytes N     request body limit (default 65536); larger: 413
+Events:
+  --heartbeat-ms N       heartbeat comment interval on idle streams (default 15000)
+  --event-ring N         change events kept for Last-Event-ID resume (default 1024)
+Testing:
+  --ready-delay-ms N     load the source only after N ms (/readyz answers 503 meanwhile)
+)";
+
+struct Flags {
+  std::map<std::string, std::string> values;
+  std::vector<std::string> bools;
+};
+
+const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",      "--address",    "--port",
+                                              "--static-dir",  "--max-streams",    "--rate-limit", "--max-body-bytes",
+                                              "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
+                                              "--context",     "--namespace"};
+const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--help", "-h"};
+
+std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    if (std::find(kBoolFlags.begin(), kBoolFlags.end(), arg) != kBoolFlags.end()) {
+      if (has_value) {
+        error = absl::StrCat(arg, " takes no value");
+        return std::nullopt;
+      }
+      f.bools.push_back(arg);
+      continue;
+    }
+    if (std::find(kValueFlags.begin(), kValueFlags.end(), arg) == kValueFlags.end()) {
+      error = absl::StrCat("unknown flag ", arg);
+      return std::nullopt;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        error = absl::StrCat(arg, " needs a value");
+        return std::nullopt;
+      }
+      value = argv[++i];
+    }
+    f.values[arg] = value;
+  }
+  return f;
+}
+
+bool Has(const Flags& f, const std::string& name) {
+  return std::find(f.bools.begin(), f.bools.end(), name) != f.bools.end() || f.values.count(name);
+}
+
+std::optional<int64_t> IntFlag(const Flags& f, const std::string& name, int64_t fallback, int64_t min, int64_t max,
+                               std::string& error) {
+  auto it = f.values.find(name);
+  if (it == f.values.end()) return fallback;
+  int64_t n = 0;
+  const std::string& v = it->second;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || n < min || n > max) {
+    error = absl::StrCat(name, " must be an integer from ", min, " to ", max, ", not \"", v, "\"");
+    return std::nullopt;
+  }
+  return n;
+}
+
+}  // namespace
+
+int ServerMain(int argc, char** argv) {
+  std::string error;
+  auto flags = ParseFlags(argc, argv, error);
+  if (!flags) {
+    std::cerr << "draforge-server: " << error << "\n" << kUsage;
+    return 2;
+  }
+  if (Has(*flags, "--help") || Has(*flags, "-h")) {
+    std::cout << kUsage;
+    return 0;
+  }
+  const bool cluster_mode = Has(*flags, "--kubeconfig") || Has(*flags, "--in-cluster");
+#ifndef DRAFORGE_SERVER_WITH_KUBE
+  if (cluster_mode) {
+    std::cerr << "draforge-server: cluster mode (--kubeconfig, --in-cluster) is not available in this build "
+                 "(built without lib/kube)\n";
+    return 2;
+  }
+#endif
+  if (cluster_mode && (Has(*flags, "--demo") || Has(*flags, "--scenario") || Has(*flags, "--watch-dir"))) {
+    std::cerr << "draforge-server: --kubeconfig/--in-cluster exclude --demo, --scenario and --watch-dir\n";
+    return 2;
+  }
+  if (Has(*flags, "--demo") && Has(*flags, "--scenario")) {
+    std::cerr << "draforge-server: --demo and --scenario exclude each other\n";
+    return 2;
+  }
+  ServerOptions options;
+  options.openapi = kOpenApi;
+  options.static_dir = DRAFORGE_DASHBOARD_DIR;
+  if (auto it = flags->values.find("--static-dir"); it != flags->values.end()) options.static_dir = it->second;
+  if (auto it = flags->values.find("--address"); it != flags->values.end()) options.address = it->second;
+  auto port = IntFlag(*flags, "--port", 8080, 0, 65535, error);
+  auto streams = IntFlag(*flags, "--max-streams", 2500, 1, 30000, error);
+  auto rate = IntFlag(*flags, "--rate-limit", 200, 0, 1000000, error);
+  auto body = IntFlag(*flags, "--max-body-bytes", 64 * 1024, 0, 1 << 30, error);
+  auto heartbeat = IntFlag(*flags, "--heartbeat-ms", 15000, 10, 3600 * 1000, error);
+  auto ring = IntFlag(*flags, "--event-ring", 1024, 1, 1 << 20, error);
+  auto ready_delay = IntFlag(*flags, "--ready-delay-ms", 0, 0, 3600 * 1000, error);
+  if (!port || !streams || !rate || !body || !heartbeat || !ring || !ready_delay) {
+    std::cerr << "draforge-server: " << error << "\n";
+    return 2;
+  }
+  options.port = static_cast<int>(*port);
+  options.max_streams = static_cast<int>(*streams);
+  options.rate_limit = static_cast<double>(*rate);
+  options.max_body_bytes = static_cast<size_t>(*body);
+  options.heartbeat = absl::Milliseconds(*heartbeat);
+  options.event_ring = static_cast<size_t>(*ring);
+
+  std::string scenario_text = kDemoScenario;
+  std::string scenario_name = "demo scenario";
+  if (auto it = flags->values.find("--scenario"); it != flags->values.end()) {
+    // Read now, so that a missing file fails at start and not in the background.
+    store::Cluster probe;
+    if (absl::Status s = LoadFile(it->second, probe); !s.ok()) {
+      std::cerr << "draforge-server: " << s.message() << "\n";
+      return 1;
+    }
+    scenario_name = it->second;
+    std::ifstream in(it->second, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    scenario_text = ss.str();
+  }
+
+  store::Cluster cluster;
+  std::atomic<bool> synced{false};
+  std::function<bool()> cluster_synced;  // set in cluster mode
+  options.synced = [&synced, &cluster_synced] { return cluster_synced ? cluster_synced() : synced.load(); };
+
+  // Signals are taken by a thread (sigwait) so that Stop runs in a normal context.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  Server server(cluster, options);
+  std::atomic<bool> done{false};
+#ifdef DRAFORGE_SERVER_WITH_KUBE
+  std::unique_ptr<ClusterSource> live;
+  if (cluster_mode) {
+    ClusterSourceOptions co;
+    if (auto it = flags->values.find("--kubeconfig"); it != flags->values.end()) co.kubeconfig = it->second;
+    if (auto it = flags->values.find("--context"); it != flags->values.end()) co.context = it->second;
+    if (auto it = flags->values.find("--namespace"); it != flags->values.end()) co.namespace_ = it->second;
+    if (const char* h = std::getenv("KUBERNETES_SERVICE_HOST")) co.service_host = h;
+    if (const char* p = std::getenv("KUBERNETES_SERVICE_PORT")) co.service_port = p;
+    auto log = [](kube::LogLevel level, std::string_view message) {
+      if (level >= kube::LogLevel::kWarning) {
+        std::cerr << "draforge-server: " << kube::LogLevelName(level) << ": " << message << std::endl;
+      }
+    };
+    auto started = ClusterSource::Start(co, cluster, [&server] { server.Notify(); }, log);
+    if (!started.ok()) {
+      std::cerr << "draforge-server: " << started.status().message() << "\n";
+      return 1;
+    }
+    live = *std::move(started);
+    cluster_synced = [&live] { return live->HasSynced(); };
+    std::cerr << "draforge-server: watching " << live->server() << std::endl;
+  }
+#endif
+  if (absl::Status s = server.Bind(); !s.ok()) {
+    std::cerr << "draforge-server: " << s.message() << "\n";
+    return 1;
+  }
+  std::cout << "draforge-server listening on http://" << options.address << ":" << server.port() << std::endl;
+  // The line a person opens (`draforge demo --serve` relies on it): a wildcard listen address is
+  // reachable on loopback, and an IPv6 literal needs brackets in a URL.
+  std::string host = options.address;
+  if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
+  if (host == "::") host = "::1";
+  if (host.find(':') != std::string::npos) host = absl::StrCat("[", host, "]");
+  std::cout << "DRAForge dashboard: http://" << host << ":" << server.port() << "/" << std::endl;
+  if (options.static_dir.empty() || !std::filesystem::is_regular_file(std::filesystem::path(options.static_dir) / "index.html")) {
+    std::cerr << "draforge-server: no dashboard in \"" << options.static_dir
+              << "\" (no index.html): serving the API only; build it with examples/dashboard/build DIR and pass "
+                 "--static-dir DIR"
+              << std::endl;
+  }
+
+  std::thread loader([&] {
+    if (cluster_mode) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(*ready_delay));
+    if (absl::Status s = LoadText(scenario_text, scenario_name, cluster); !s.ok()) {
+      std::cerr << "draforge-server: " << s.message() << "\n";
+      server.Stop();
+      return;
+    }
+    std::optional<WatchDir> watch;
+    if (auto it = flags->values.find("--watch-dir"); it != flags->values.end()) watch.emplace(it->second, cluster);
+    auto report = [](const std::string& msg) { std::cerr << "draforge-server: watch-dir: " << msg << std::endl; };
+    if (watch) watch->Poll(report);
+    synced = true;
+    server.Notify();
+    while (watch && !done.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (watch->Poll(report)) server.Notify();
+    }
+  });
+  std::thread signal_waiter([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    if (!done.load()) server.Stop();
+  });
+
+  server.Serve();
+  done = true;
+  server.Stop();
+  loader.join();
+  // Wake the signal thread if no signal came.
+  pthread_kill(signal_waiter.native_handle(), SIGTERM);
+  signal_waiter.join();
+  return 0;
+}
+
+}  // namespace draforge::server

@@ -1,0 +1,97 @@
+#include "static_files.h"
+
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "http_encoding.h"
+
+namespace draforge::server {
+
+std::string ContentTypeForPath(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) {
+    return "application/octet-stream";
+  }
+  std::string ext(path.substr(dot + 1));
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // Text types carry a charset: the dashboard's build writes UTF-8.
+  static constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
+      {"html", "text/html; charset=utf-8"},
+      {"htm", "text/html; charset=utf-8"},
+      {"js", "text/javascript; charset=utf-8"},
+      {"mjs", "text/javascript; charset=utf-8"},
+      {"css", "text/css; charset=utf-8"},
+      {"json", "application/json; charset=utf-8"},
+      {"map", "application/json; charset=utf-8"},
+      {"webmanifest", "application/manifest+json; charset=utf-8"},
+      {"txt", "text/plain; charset=utf-8"},
+      {"svg", "image/svg+xml"},
+      {"png", "image/png"},
+      {"jpg", "image/jpeg"},
+      {"jpeg", "image/jpeg"},
+      {"gif", "image/gif"},
+      {"webp", "image/webp"},
+      {"ico", "image/vnd.microsoft.icon"},
+      {"woff", "font/woff"},
+      {"woff2", "font/woff2"},
+      {"ttf", "font/ttf"},
+      {"wasm", "application/wasm"},
+  };
+  for (const auto& [e, type] : kTypes) {
+    if (ext == e) return std::string(type);
+  }
+  return "application/octet-stream";
+}
+
+StaticFiles::StaticFiles(std::filesystem::path root) : root_(std::move(root)) {}
+
+absl::StatusOr<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_view request_path) {
+  if (root_.empty()) return absl::NotFoundError("no static directory");
+  std::string rel(request_path);
+  if (rel.empty() || rel.back() == '/') rel += "index.html";
+  if (rel.find('\0') != std::string::npos || rel.find('\\') != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid path \"", AV(request_path), "\""));
+  }
+  if (rel == ".." || rel.find("/../") != std::string::npos || rel.rfind("../", 0) == 0 ||
+      (rel.size() >= 3 && rel.compare(rel.size() - 3, 3, "/..") == 0)) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid path \"", AV(request_path), "\""));
+  }
+  while (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
+  const std::filesystem::path path = root_ / rel;
+
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return absl::NotFoundError(absl::StrCat("no file ", AV(request_path)));
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("no file ", AV(request_path)));
+  const auto mtime = std::filesystem::last_write_time(path, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("no file ", AV(request_path)));
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = cache_.find(rel); it != cache_.end() && it->second.size == size && it->second.mtime == mtime) {
+      return it->second.file;
+    }
+  }
+  // Read and compress outside the lock: other files stay servable meanwhile. Two first requests
+  // for the same file may both do it; the answers are the same.
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return absl::UnavailableError(absl::StrCat("cannot read ", AV(request_path)));
+  auto file = std::make_shared<StaticFile>();
+  file->content_type = ContentTypeForPath(rel);
+  file->body = std::make_shared<const std::string>(std::move(bytes));
+  if (IsCompressible(file->content_type) && file->body->size() >= kCompressMinBytes) {
+    auto gz = Gzip(*file->body);
+    if (gz.ok() && gz->size() < file->body->size()) file->gzip = std::make_shared<const std::string>(*std::move(gz));
+  }
+  std::lock_guard lock(mu_);
+  if (cache_.size() < kMaxEntries || cache_.count(rel) > 0) cache_[rel] = Entry{mtime, size, file};
+  return std::shared_ptr<const StaticFile>(std::move(file));
+}
+
+}  // namespace draforge::server

@@ -1,0 +1,786 @@
+#!/usr/bin/env python3
+"""draforge-server end to end, against the embedded demo scenario.
+
+Starts the server on free loopback ports and checks every endpoint against examples/server/openapi.json
+(each response validated against the documented schema for its status code, query parameters fuzzed
+with a fixed seed), Server-Sent Events delivery of a change, Last-Event-ID resume, 405 on mutations,
+/readyz before and after sync, limits, static files and the absence of CORS headers.
+
+Usage: server_api_test.py PATH/TO/draforge-server   (prints TAP: 1..N, ok/not ok lines)
+"""
+import copy
+import gzip
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import jsonschema
+
+SERVER = sys.argv[1]
+ROOT = os.environ.get("DRAFORGE_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+OPENAPI_PATH = os.path.join(ROOT, "examples", "server", "openapi.json")
+with open(OPENAPI_PATH, encoding="utf-8") as f:
+    OPENAPI = json.load(f)
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+# --- the server under test ----------------------------------------------------------------------
+
+class Server:
+    def __init__(self, *args, env=None):
+        # stderr goes to a file: a pipe nobody reads would block the server once full.
+        self.log = tempfile.TemporaryFile(mode="w+")
+        if "--max-streams" not in args:
+            args = ("--max-streams", "100") + tuple(args)  # a smaller thread pool: tests run side by side
+        self.proc = subprocess.Popen([SERVER, "--port", "0", "--static-dir", "", *args], stdout=subprocess.PIPE,
+                                     stderr=self.log, text=True)
+        line = self.proc.stdout.readline()
+        m = re.match(r"draforge-server listening on http://([0-9.]+):(\d+)", line)
+        if not m:
+            self.proc.kill()
+            self.proc.wait()
+            self.log.seek(0)
+            raise RuntimeError("server did not start: %r %s" % (line, self.log.read()))
+        self.host, self.port = m.group(1), int(m.group(2))
+
+    def wait_ready(self, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.request("GET", "/readyz")[0] == 200:
+                return
+            time.sleep(0.05)
+        raise AssertionError("not ready after %ss" % timeout)
+
+    def request(self, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            c.request(method, path, body=body, headers=headers or {})
+            r = c.getresponse()
+            data = r.read()
+            return r.status, dict((k.lower(), v) for k, v in r.getheaders()), data
+        finally:
+            c.close()
+
+    def get_json(self, path):
+        status, headers, data = self.request("GET", path)
+        assert status == 200, (path, status, data[:300])
+        return json.loads(data)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+class EventStream:
+    """A minimal SSE client over a raw socket (what EventSource does)."""
+
+    def __init__(self, server, last_event_id=None, query=""):
+        self.sock = socket.create_connection((server.host, server.port), timeout=10)
+        headers = "GET /api/v1/events%s HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n" % query
+        if last_event_id is not None:
+            headers += "Last-Event-ID: %s\r\n" % last_event_id
+        self.sock.sendall((headers + "\r\n").encode())
+        self.buf = b""
+        head = self._read_until(b"\r\n\r\n")
+        self.status = int(head.split(b" ")[1])
+        self.headers = head.decode("latin-1").lower()
+        self.text = ""  # de-chunked stream text not yet parsed
+
+    def _read_until(self, sep, timeout=10):
+        deadline = time.time() + timeout
+        while sep not in self.buf:
+            self.sock.settimeout(max(0.01, deadline - time.time()))
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("stream closed")
+            self.buf += chunk
+        out, self.buf = self.buf.split(sep, 1)
+        return out
+
+    def _next_chunk(self, timeout):
+        size = int(self._read_until(b"\r\n", timeout), 16)
+        if size == 0:
+            raise EOFError("stream ended")
+        while len(self.buf) < size + 2:
+            self.sock.settimeout(timeout)
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("stream closed")
+            self.buf += chunk
+        data, self.buf = self.buf[:size], self.buf[size + 2:]
+        self.text += data.decode()
+
+    def next_block(self, timeout=10):
+        """The next SSE block (event or comment) as a dict: id, event, data, comment."""
+        deadline = time.time() + timeout
+        while "\n\n" not in self.text:
+            self._next_chunk(max(0.01, deadline - time.time()))
+        block, self.text = self.text.split("\n\n", 1)
+        out = {}
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                out["comment"] = line[1:].strip()
+            elif ":" in line:
+                k, v = line.split(":", 1)
+                out[k] = v[1:] if v.startswith(" ") else v
+        return out
+
+    def next_event(self, timeout=10):
+        deadline = time.time() + timeout
+        while True:
+            b = self.next_block(max(0.01, deadline - time.time()))
+            if "event" in b:
+                return b
+
+    def close(self):
+        self.sock.close()
+
+
+# --- schema checking ----------------------------------------------------------------------------
+
+def _nullable_to_jsonschema(node):
+    if isinstance(node, dict):
+        node = {k: _nullable_to_jsonschema(v) for k, v in node.items()}
+        if node.pop("nullable", False) and "type" in node:
+            node["type"] = [node["type"], "null"]
+        return node
+    if isinstance(node, list):
+        return [_nullable_to_jsonschema(v) for v in node]
+    return node
+
+
+COMPONENTS = _nullable_to_jsonschema(OPENAPI["components"])
+
+
+def validate(schema, instance):
+    root = dict(_nullable_to_jsonschema(schema))
+    root["components"] = COMPONENTS
+    jsonschema.Draft7Validator(root).validate(instance)
+
+
+def check_response(path, status, headers, body):
+    op = OPENAPI["paths"][path]["get"]
+    assert str(status) in op["responses"], "%s: undocumented status %d: %r" % (path, status, body[:300])
+    resp = op["responses"][str(status)]
+    content = resp.get("content", {})
+    ctype = headers.get("content-type", "").split(";")[0]
+    assert ctype in content, "%s %d: content type %r not documented (%s)" % (path, status, ctype, list(content))
+    if ctype == "application/json":
+        validate(content[ctype]["schema"], json.loads(body))
+
+
+def fuzz_values(param, rng):
+    schema = param.get("schema", {})
+    vals = [None]
+    if "enum" in schema:
+        vals += schema["enum"]
+    if schema.get("type") == "integer":
+        lo, hi = schema.get("minimum", -5), schema.get("maximum", 100000)
+        vals += [lo, hi, lo - 1, hi + 1, rng.randint(lo, hi), "x", "1.5", ""]
+    vals += ["", "team-a", "gpu.example.com", "node-1", "node-3-mig", "true", "ünïcödé", "a b&c=d", "%00", "../../etc",
+             "".join(rng.choice("abc-./_") for _ in range(rng.randint(1, 20)))]
+    return vals
+
+
+def quote(v):
+    from urllib.parse import quote as q
+    return q(str(v), safe="")
+
+
+# --- tests ----------------------------------------------------------------------------------------
+
+DEMO = None  # the shared server (demo scenario + a watch directory)
+WATCH = None
+
+
+@test
+def healthz_is_ok():
+    status, headers, body = DEMO.request("GET", "/healthz")
+    assert status == 200 and json.loads(body) == {"status": "ok"}
+    check_response("/healthz", status, headers, body)
+
+
+@test
+def listens_on_loopback_by_default():
+    assert DEMO.host == "127.0.0.1", DEMO.host
+
+
+@test
+def openapi_json_is_the_document():
+    assert DEMO.get_json("/openapi.json") == OPENAPI
+
+
+def _endpoint_test(path):
+    def run():
+        status, headers, body = DEMO.request("GET", path)
+        assert status == 200, (status, body[:300])
+        check_response(path, status, headers, body)
+    run.__name__ = "GET %s answers per the OpenAPI document" % path
+    return run
+
+
+for _p in OPENAPI["paths"]:
+    if _p not in ("/api/v1/events",):
+        TESTS.append(_endpoint_test(_p))
+
+
+def _fuzz_test(path):
+    def run():
+        params = OPENAPI["paths"][path]["get"].get("parameters", [])
+        qparams = [p for p in params if p["in"] == "query"]
+        rng = random.Random(path)
+        checked = 0
+        for _ in range(60):
+            query = []
+            for p in qparams:
+                v = rng.choice(fuzz_values(p, rng))
+                if v is not None:
+                    query.append("%s=%s" % (p["name"], quote(v)))
+            if rng.random() < 0.1:
+                query.append("bogus=1")
+            url = path + ("?" + "&".join(query) if query else "")
+            status, headers, body = DEMO.request("GET", url)
+            assert status in (200, 400), (url, status, body[:200])
+            check_response(path, status, headers, body)
+            checked += 1
+        assert checked == 60
+    run.__name__ = "GET %s with fuzzed parameters: every answer documented and schema-valid" % path
+    return run
+
+
+for _p, _item in OPENAPI["paths"].items():
+    if _item["get"].get("parameters") and _p != "/api/v1/events":
+        TESTS.append(_fuzz_test(_p))
+
+
+@test
+def unknown_parameter_is_a_400_naming_it():
+    status, _, body = DEMO.request("GET", "/api/v1/claims?stat=pending")
+    assert status == 400
+    assert "stat" in json.loads(body)["error"]["message"]
+
+
+@test
+def summary_matches_the_demo_scenario():
+    s = DEMO.get_json("/api/v1/summary")
+    c = s["counts"]
+    assert c["nodes"] == 3 and c["devices"] == 17 and c["resourceSlices"] == 6, c
+    assert c["pendingClaims"] >= 1
+    assert sum(d["devices"] for d in s["drivers"]) == c["devices"]
+    assert sum(p["allocatedDevices"] for p in s["pools"]) == c["allocatedDevices"]
+
+
+@test
+def devices_filter_and_holders():
+    s = DEMO.get_json("/api/v1/summary")["counts"]
+    alloc = DEMO.get_json("/api/v1/devices?allocated=true&limit=10000")
+    assert alloc["total"] == s["allocatedDevices"]
+    assert all(d["inUse"] and d["heldBy"] for d in alloc["items"])
+    page = DEMO.get_json("/api/v1/devices?limit=5&offset=5")
+    assert len(page["items"]) == 5 and page["total"] == s["devices"]
+    gpu0 = DEMO.get_json("/api/v1/devices?driver=gpu.example.com&pool=node-1")["items"][0]
+    assert gpu0["name"] == "gpu-0" and gpu0["heldBy"][0]["name"] == "train-0", gpu0
+    assert gpu0["attributes"]["model"] == {"string": "A100"}, gpu0["attributes"]
+
+
+@test
+def claims_filter_by_state_and_namespace():
+    pending = DEMO.get_json("/api/v1/claims?state=pending")["items"]
+    assert pending and all(c["state"] == "pending" and c["allocation"] is None for c in pending)
+    reserved = DEMO.get_json("/api/v1/claims?state=reserved")["items"]
+    assert reserved and all(c["reservedFor"] and c["allocation"]["results"] for c in reserved)
+    assert DEMO.get_json("/api/v1/claims?namespace=no-such-ns")["items"] == []
+
+
+@test
+def graph_filters_keep_connected_parts():
+    full = DEMO.get_json("/api/v1/graph")
+    by_node = DEMO.get_json("/api/v1/graph?node=node-1")
+    ids = {n["id"] for n in by_node["nodes"]}
+    assert "Node/node-1" in ids and "Node/node-2" not in ids
+    assert len(by_node["nodes"]) < len(full["nodes"])
+    drv = DEMO.get_json("/api/v1/graph?driver=nic.example.com")
+    assert all(not n["id"].startswith("Device/gpu.example.com") for n in drv["nodes"])
+
+
+@test
+def diagnostics_explain_pending_claims():
+    d = DEMO.get_json("/api/v1/diagnostics")
+    names = [p["name"] for p in d["pending"]]
+    assert "big-h100" in names, names
+    p = d["pending"][names.index("big-h100")]
+    assert p["summary"] and p["requests"] and p["requests"][0]["steps"], p
+
+
+@test
+def metrics_are_prometheus_text():
+    DEMO.request("GET", "/api/v1/summary")
+    status, headers, body = DEMO.request("GET", "/metrics")
+    assert status == 200 and headers["content-type"].startswith("text/plain")
+    text = body.decode()
+    sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? -?[0-9.e+Inf-]+$')
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            assert sample.match(line), line
+    for name in ("draforge_http_requests_total", "draforge_http_request_duration_seconds_bucket",
+                 "draforge_sse_clients", "draforge_store_objects", "draforge_pool_utilisation"):
+        assert name in text, name
+    assert 'draforge_store_objects{kind="ResourceSlice"} 6' in text
+
+
+@test
+def mutations_get_405_and_change_nothing():
+    before = DEMO.get_json("/api/v1/summary")["snapshot"]["generation"]
+    for method in ("POST", "PUT", "PATCH", "DELETE"):
+        for path in list(OPENAPI["paths"]) + ["/", "/api/v1/claims/team-a/train-0", "/anything"]:
+            status, headers, body = DEMO.request(method, path, body=b"{}", headers={"Content-Type": "application/json"})
+            assert status == 405, (method, path, status)
+            assert "GET" in headers.get("allow", ""), headers
+            assert json.loads(body)["error"]["code"] == 405
+    assert DEMO.get_json("/api/v1/summary")["snapshot"]["generation"] == before
+
+
+@test
+def options_and_head_are_allowed_without_cors():
+    status, headers, _ = DEMO.request("OPTIONS", "/api/v1/summary", headers={"Origin": "http://evil.example"})
+    assert status == 204 and "GET" in headers.get("allow", "")
+    status, headers, body = DEMO.request("HEAD", "/api/v1/summary", headers={"Origin": "http://evil.example"})
+    assert status == 200 and body == b""
+    for h in headers:
+        assert not h.startswith("access-control-"), h
+
+
+@test
+def no_secret_data_in_any_response():
+    with open(os.path.join(WATCH, "secret.yaml"), "w") as f:
+        f.write("apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: team-a}\n"
+                "data: {token: c3VwZXJzZWNyZXQtdG9rZW4=}\nstringData: {password: hunter2-very-secret}\n")
+    time.sleep(0.5)
+    for path in OPENAPI["paths"]:
+        if path == "/api/v1/events":
+            continue
+        _, _, body = DEMO.request("GET", path)
+        assert b"c3VwZXJzZWNyZXQtdG9rZW4" not in body and b"hunter2" not in body, path
+    os.remove(os.path.join(WATCH, "secret.yaml"))
+
+
+CLAIM = """apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: %s, namespace: team-a}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: a100.gpu.example.com}
+"""
+
+
+def add_claim(name):
+    path = os.path.join(WATCH, name + ".yaml")
+    with open(path + ".tmp", "w") as f:
+        f.write(CLAIM % name)
+    os.rename(path + ".tmp", path)
+
+
+@test
+def sse_hello_then_a_change_reaches_the_client():
+    s = EventStream(DEMO)
+    try:
+        assert s.status == 200 and "text/event-stream" in s.headers
+        hello = s.next_event()
+        assert hello["event"] == "hello", hello
+        validate(OPENAPI["components"]["schemas"]["SnapshotRef"], json.loads(hello["data"]))
+        add_claim("sse-one")
+        ev = s.next_event(timeout=5)
+        assert ev["event"] == "change", ev
+        data = json.loads(ev["data"])
+        validate({"$ref": "#/components/schemas/ChangeEvent"}, data)
+        assert {"type": "ADDED", "kind": "ResourceClaim", "namespace": "team-a", "name": "sse-one"} in data["changes"]
+        assert int(ev["id"]) == data["generation"] > int(hello["id"])
+        names = [c["name"] for c in DEMO.get_json("/api/v1/claims?state=pending")["items"]]
+        assert "sse-one" in names
+        os.remove(os.path.join(WATCH, "sse-one.yaml"))
+        ev = s.next_event(timeout=5)
+        assert {"type": "DELETED", "kind": "ResourceClaim", "namespace": "team-a",
+                "name": "sse-one"} in json.loads(ev["data"])["changes"], ev
+    finally:
+        s.close()
+
+
+@test
+def last_event_id_resumes_with_the_missed_events():
+    s = EventStream(DEMO)
+    hello = s.next_event()
+    s.close()
+    add_claim("resume-a")
+    time.sleep(0.5)
+    add_claim("resume-b")
+    time.sleep(0.5)
+    r = EventStream(DEMO, last_event_id=hello["id"])
+    try:
+        first, second = r.next_event(timeout=5), r.next_event(timeout=5)
+        assert first["event"] == "change" and second["event"] == "change", (first, second)
+        names = [c["name"] for e in (first, second) for c in json.loads(e["data"])["changes"]]
+        assert names == ["resume-a", "resume-b"], names
+        assert int(hello["id"]) < int(first["id"]) < int(second["id"])
+    finally:
+        r.close()
+    # The same resume through the query parameter (clients that cannot set headers).
+    q = EventStream(DEMO, query="?lastEventId=" + first["id"])
+    try:
+        ev = q.next_event(timeout=5)
+        assert ev["id"] == second["id"], (ev, second)
+    finally:
+        q.close()
+    for n in ("resume-a", "resume-b"):
+        os.remove(os.path.join(WATCH, n + ".yaml"))
+
+
+@test
+def unknown_or_too_old_event_id_gets_reset():
+    for bad in ("999999999", "not-a-number", "0"):
+        s = EventStream(DEMO, last_event_id=bad)
+        try:
+            ev = s.next_event()
+            assert ev["event"] == "reset", (bad, ev)
+            validate(OPENAPI["components"]["schemas"]["SnapshotRef"], json.loads(ev["data"]))
+        finally:
+            s.close()
+
+
+@test
+def ring_overflow_gets_reset():
+    d = tempfile.mkdtemp()
+    srv = Server("--demo", "--watch-dir", d, "--event-ring", "2")
+    try:
+        srv.wait_ready()
+        s = EventStream(srv)
+        hello = s.next_event()
+        s.close()
+        for i in range(4):
+            with open(os.path.join(d, "c%d.yaml" % i), "w") as f:
+                f.write(CLAIM % ("ring-%d" % i))
+            time.sleep(0.4)
+        r = EventStream(srv, last_event_id=hello["id"])
+        ev = r.next_event()
+        r.close()
+        assert ev["event"] == "reset", ev
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
+
+
+@test
+def heartbeats_keep_idle_streams_alive():
+    srv = Server("--demo", "--heartbeat-ms", "200")
+    try:
+        srv.wait_ready()
+        s = EventStream(srv)
+        s.next_event()
+        b = s.next_block(timeout=3)
+        assert b.get("comment") == "heartbeat", b
+        s.close()
+    finally:
+        srv.stop()
+
+
+@test
+def readyz_is_503_before_sync_and_200_after():
+    srv = Server("--demo", "--ready-delay-ms", "1500")
+    try:
+        status, headers, body = srv.request("GET", "/readyz")
+        assert status == 503, status
+        check_response("/readyz", status, headers, body)
+        # An event stream opened before the sync still starts with a SnapshotRef, not {}.
+        early = EventStream(srv)
+        try:
+            hello = early.next_event()
+        finally:
+            early.close()
+        assert hello["event"] == "hello" and hello["id"] == "0", hello
+        assert json.loads(hello["data"]) == {"generation": 0, "resourceVersion": ""}, hello
+        validate(OPENAPI["components"]["schemas"]["SnapshotRef"], json.loads(hello["data"]))
+        assert srv.request("GET", "/healthz")[0] == 200  # liveness does not depend on the store
+        srv.wait_ready()
+        status, headers, body = srv.request("GET", "/readyz")
+        assert status == 200 and json.loads(body)["status"] == "ready"
+        assert srv.get_json("/api/v1/summary")["counts"]["devices"] == 17
+    finally:
+        srv.stop()
+
+
+@test
+def rate_limit_answers_429():
+    srv = Server("--demo", "--rate-limit", "5")
+    try:
+        codes = [srv.request("GET", "/healthz")[0] for _ in range(40)]
+        assert 429 in codes and codes[0] == 200, codes
+        status, headers, body = srv.request("GET", "/healthz")
+        if status == 429:
+            assert headers.get("retry-after") == "1"
+            assert json.loads(body)["error"]["code"] == 429
+    finally:
+        srv.stop()
+
+
+@test
+def request_size_limits():
+    status, _, _ = DEMO.request("POST", "/api/v1/summary", body=b"x" * (200 * 1024))
+    assert status == 413, status
+    status, _, _ = DEMO.request("GET", "/api/v1/claims?namespace=" + "a" * 5000)
+    assert status in (414, 431), status
+
+
+@test
+def stream_limit_answers_503():
+    srv = Server("--demo", "--max-streams", "2")
+    try:
+        srv.wait_ready()
+        a, b = EventStream(srv), EventStream(srv)
+        a.next_event()
+        b.next_event()
+        status, headers, body = srv.request("GET", "/api/v1/events")
+        assert status == 503, status
+        check_response("/api/v1/events", status, headers, body)
+        a.close()
+        deadline = time.time() + 20
+        while time.time() < deadline:  # the slot frees when the server notices the closed stream
+            c = EventStream(srv)
+            if c.status == 200:
+                c.close()
+                break
+            c.close()
+            time.sleep(0.2)
+        else:
+            raise AssertionError("stream slot never freed")
+        b.close()
+    finally:
+        srv.stop()
+
+
+@test
+def static_files_and_client_side_routes():
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "index.html"), "w") as f:
+        f.write("<!doctype html><title>DRAForge</title>")
+    os.makedirs(os.path.join(d, "assets"))
+    with open(os.path.join(d, "assets", "app.js"), "w") as f:
+        f.write("console.log('hi')")
+    srv = Server("--demo", "--static-dir", d)
+    try:
+        status, headers, body = srv.request("GET", "/")
+        assert status == 200 and b"DRAForge" in body
+        status, headers, body = srv.request("GET", "/assets/app.js")
+        assert status == 200 and "javascript" in headers["content-type"] and b"console.log" in body
+        status, headers, body = srv.request("GET", "/pools/gpu.example.com/node-1")
+        assert status == 200 and b"DRAForge" in body and headers["content-type"].startswith("text/html")
+        status, headers, body = srv.request("GET", "/api/v1/nothing-here")
+        assert status == 404 and json.loads(body)["error"]["code"] == 404
+        status, _, _ = srv.request("GET", "/../../etc/passwd")
+        assert status in (400, 404) or b"root:" not in srv.request("GET", "/../../etc/passwd")[2]
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
+
+
+BROWSER_ENCODINGS = "gzip, deflate, br, zstd"  # what Chromium sends, also on http://127.0.0.1
+
+
+def decoded(headers, body):
+    enc = headers.get("content-encoding", "identity")
+    assert enc in ("gzip", "identity"), "unexpected Content-Encoding %r" % enc
+    return gzip.decompress(body) if enc == "gzip" else body
+
+
+@test
+def browsers_asking_for_brotli_get_gzip_of_the_same_json():
+    for path in ("/api/v1/devices", "/api/v1/graph", "/api/v1/claims", "/openapi.json", "/metrics"):
+        status, plain_headers, plain = DEMO.request("GET", path)
+        assert status == 200 and "content-encoding" not in plain_headers, (path, plain_headers)
+        for accept in ("br, gzip", BROWSER_ENCODINGS, "br"):
+            status, headers, body = DEMO.request("GET", path, headers={"Accept-Encoding": accept})
+            assert status == 200, (path, status)
+            assert headers.get("content-encoding") != "br", (path, accept, headers)
+            assert headers.get("vary") == "Accept-Encoding", (path, headers)
+            if accept == "br":
+                assert "content-encoding" not in headers, (path, headers)
+            else:
+                # Every one of these is above the compression threshold: gzip, and the same answer.
+                assert headers.get("content-encoding") == "gzip", (path, accept, headers)
+                assert int(headers["content-length"]) == len(body) < len(plain)
+                if path == "/metrics":  # counters move between requests: the same series, not bytes
+                    assert b"draforge_store_generation " in decoded(headers, body)
+                else:
+                    assert decoded(headers, body) == plain, path
+    status, headers, body = DEMO.request("GET", "/api/v1/summary", headers={"Accept-Encoding": "gzip;q=0, br"})
+    assert status == 200 and "content-encoding" not in headers
+    json.loads(body)
+
+
+@test
+def errors_and_event_streams_are_never_compressed():
+    for path in ("/api/v1/nothing", "/api/v1/devices?bogus=1", "/healthz", "/readyz"):
+        status, headers, body = DEMO.request("GET", path, headers={"Accept-Encoding": BROWSER_ENCODINGS})
+        assert "content-encoding" not in headers, (path, headers)
+        assert json.loads(body), path
+    s = socket.create_connection((DEMO.host, DEMO.port), timeout=10)
+    try:
+        s.sendall(b"GET /api/v1/events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br, gzip\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(4096)
+            assert chunk, "stream closed"
+            head += chunk
+        head = head.split(b"\r\n\r\n")[0].decode("latin-1").lower()
+        assert "text/event-stream" in head and "content-encoding" not in head, head
+    finally:
+        s.close()
+
+
+def big_scenario(nodes, devices_per_node):
+    docs = ["""apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.big.example.com}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.big.example.com'"}
+"""]
+    for n in range(nodes):
+        devs = "".join("  - name: gpu-%d\n    attributes:\n      model: {string: H100}\n      index: {int: %d}\n"
+                       "    capacity:\n      memory: {value: 80Gi}\n" % (d, d) for d in range(devices_per_node))
+        docs.append("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-%d-gpu}\nspec:\n"
+                    "  driver: gpu.big.example.com\n  nodeName: node-%d\n"
+                    "  pool: {name: node-%d, generation: 1, resourceSliceCount: 1}\n  devices:\n%s" % (n, n, n, devs))
+    return "---\n".join(docs)
+
+
+@test
+def five_thousand_devices_answer_a_browser_promptly():
+    # The dashboard's device list with 5,000 devices. With Brotli at quality 11 (cpp-httplib's choice)
+    # this took 11 s; the connection's 30 s timeout is the only bound here.
+    d = tempfile.mkdtemp()
+    p = os.path.join(d, "big.yaml")
+    with open(p, "w") as f:
+        f.write(big_scenario(40, 125))
+    srv = Server("--scenario", p, "--rate-limit", "0")
+    try:
+        srv.wait_ready(60)
+        path = "/api/v1/devices?offset=0&limit=10000"
+        status, headers, body = srv.request("GET", path, headers={"Accept-Encoding": BROWSER_ENCODINGS})
+        assert status == 200 and headers.get("content-encoding") == "gzip", (status, headers)
+        page = json.loads(decoded(headers, body))
+        assert len(page["items"]) == 5000, len(page["items"])
+        status, plain_headers, plain = srv.request("GET", path)
+        assert status == 200 and json.loads(plain) == page
+        assert len(body) * 10 < len(plain), (len(body), len(plain))
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
+
+
+@test
+def static_files_are_served_gzip_to_browsers():
+    d = tempfile.mkdtemp()
+    script = "export const rows = [%s];\n" % ",".join('{"n":%d}' % i for i in range(3000))
+    with open(os.path.join(d, "index.html"), "w") as f:
+        f.write("<!doctype html><title>DRAForge</title>" + "<!-- padding -->" * 200)
+    os.makedirs(os.path.join(d, "assets"))
+    with open(os.path.join(d, "assets", "app.js"), "w") as f:
+        f.write(script)
+    with open(os.path.join(d, "assets", "logo.png"), "wb") as f:
+        f.write(bytes(range(256)) * 20)
+    srv = Server("--demo", "--static-dir", d)
+    try:
+        for _ in range(2):  # the second answer comes from the per-file cache: the same bytes
+            status, headers, body = srv.request("GET", "/assets/app.js", headers={"Accept-Encoding": "br, gzip"})
+            assert status == 200 and headers.get("content-encoding") == "gzip", headers
+            assert headers["content-type"].startswith("text/javascript") and headers.get("vary") == "Accept-Encoding"
+            assert decoded(headers, body).decode() == script
+        status, headers, body = srv.request("GET", "/some/client/route", headers={"Accept-Encoding": BROWSER_ENCODINGS})
+        assert status == 200 and headers.get("content-encoding") == "gzip" and b"DRAForge" in decoded(headers, body)
+        status, headers, body = srv.request("GET", "/assets/logo.png", headers={"Accept-Encoding": BROWSER_ENCODINGS})
+        assert status == 200 and "content-encoding" not in headers and headers["content-type"] == "image/png"
+        assert body == bytes(range(256)) * 20
+        status, headers, body = srv.request("HEAD", "/assets/app.js", headers={"Accept-Encoding": "gzip"})
+        assert status == 200 and body == b"" and headers.get("content-encoding") == "gzip"
+        # A rebuilt dashboard is served without a restart.
+        with open(os.path.join(d, "assets", "app.js"), "w") as f:
+            f.write("export const v = 2;\n")
+        status, headers, body = srv.request("GET", "/assets/app.js", headers={"Accept-Encoding": "gzip"})
+        assert status == 200 and decoded(headers, body) == b"export const v = 2;\n"
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
+
+
+@test
+def bad_flags_and_missing_scenario_fail_clearly():
+    r = subprocess.run([SERVER, "--port", "nope"], capture_output=True, text=True, timeout=10)
+    assert r.returncode != 0 and "--port" in r.stderr, r.stderr
+    r = subprocess.run([SERVER, "--scenario", "/no/such/file.yaml"], capture_output=True, text=True, timeout=10)
+    assert r.returncode != 0 and "/no/such/file.yaml" in r.stderr, r.stderr
+
+
+@test
+def scenario_file_mode():
+    d = tempfile.mkdtemp()
+    p = os.path.join(d, "s.yaml")
+    with open(p, "w") as f:
+        f.write(CLAIM % "only-claim")
+    srv = Server("--scenario", p)
+    try:
+        srv.wait_ready()
+        items = srv.get_json("/api/v1/claims")["items"]
+        assert [c["name"] for c in items] == ["only-claim"]
+        assert srv.get_json("/api/v1/summary")["counts"]["devices"] == 0
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
+
+
+def main():
+    global DEMO, WATCH
+    WATCH = tempfile.mkdtemp()
+    DEMO = Server("--demo", "--watch-dir", WATCH, "--rate-limit", "0")
+    failed = 0
+    try:
+        DEMO.wait_ready()
+        print("1..%d" % len(TESTS), flush=True)
+        for i, t in enumerate(TESTS, 1):
+            name = t.__name__.replace("_", " ")
+            try:
+                t()
+                print("ok %d - %s" % (i, name), flush=True)
+            except Exception:  # noqa: BLE001 - every failure is reported as TAP
+                failed += 1
+                print("not ok %d - %s" % (i, name), flush=True)
+                for line in traceback.format_exc().splitlines():
+                    print("# " + line, flush=True)
+    finally:
+        DEMO.stop()
+        shutil.rmtree(WATCH, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,253 @@
+// Pieces of draforge-server that do not need a socket: rate limiting, metrics text, query
+// validation of the JSON views, and the --watch-dir source.
+#include <chrono>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <zlib.h>
+
+#include "absl/strings/str_cat.h"
+#include "api/codec.h"
+#include "api_views.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "http_encoding.h"
+#include "metrics.h"
+#include "rate_limiter.h"
+#include "scenario_source.h"
+#include "static_files.h"
+#include "store/cluster.h"
+
+namespace draforge::server {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using Clock = std::chrono::steady_clock;
+
+// What a client does with a gzip body: inflate it (zlib with gzip framing).
+std::string Gunzip(const std::string& gz) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  std::string out;
+  char buf[65536];
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
+  z.avail_in = static_cast<uInt>(gz.size());
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buf, sizeof buf - z.avail_out);
+  }
+  inflateEnd(&z);
+  EXPECT_EQ(rc, Z_STREAM_END) << "not a complete gzip member";
+  return out;
+}
+
+TEST(AcceptsGzipTest, FollowsAcceptEncodingWithQValues) {
+  EXPECT_TRUE(AcceptsGzip("gzip"));
+  EXPECT_TRUE(AcceptsGzip("br, gzip"));
+  EXPECT_TRUE(AcceptsGzip("gzip, deflate, br, zstd"));  // what Chromium sends
+  EXPECT_TRUE(AcceptsGzip(" GZIP ;q=0.5"));
+  EXPECT_TRUE(AcceptsGzip("x-gzip"));
+  EXPECT_TRUE(AcceptsGzip("*"));
+  EXPECT_FALSE(AcceptsGzip(""));  // no header: identity only
+  EXPECT_FALSE(AcceptsGzip("br"));
+  EXPECT_FALSE(AcceptsGzip("identity"));
+  EXPECT_FALSE(AcceptsGzip("gzip;q=0"));
+  EXPECT_FALSE(AcceptsGzip("gzip;q=0.000, br"));
+  EXPECT_FALSE(AcceptsGzip("*, gzip;q=0"));  // explicitly refused beats the wildcard
+  EXPECT_FALSE(AcceptsGzip("*;q=0"));
+  EXPECT_FALSE(AcceptsGzip("gzip;q=banana"));  // malformed: ignored
+  EXPECT_FALSE(AcceptsGzip("gzipx, xgzip"));   // whole tokens only, not substrings
+}
+
+TEST(GzipTest, RoundTripsAndShrinksJson) {
+  std::string json = "[";
+  for (int i = 0; i < 5000; ++i) absl::StrAppend(&json, R"({"name":"gpu-)", i, R"(","driver":"gpu.example.com"},)");
+  json.back() = ']';
+  auto gz = Gzip(json);
+  ASSERT_TRUE(gz.ok()) << gz.status();
+  EXPECT_LT(gz->size() * 10, json.size());
+  EXPECT_EQ(Gunzip(*gz), json);
+  auto empty = Gzip("");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(Gunzip(*empty), "");
+}
+
+TEST(IsCompressibleTest, TextAndJsonButNotStreamsOrImages) {
+  EXPECT_TRUE(IsCompressible("application/json; charset=utf-8"));
+  EXPECT_TRUE(IsCompressible("text/plain; version=0.0.4; charset=utf-8"));
+  EXPECT_TRUE(IsCompressible("text/javascript; charset=utf-8"));
+  EXPECT_TRUE(IsCompressible("image/svg+xml"));
+  EXPECT_FALSE(IsCompressible("text/event-stream"));
+  EXPECT_FALSE(IsCompressible("image/png"));
+  EXPECT_FALSE(IsCompressible("font/woff2"));
+}
+
+TEST(StaticFilesTest, ServesCompressesOnceAndRefusesEscapes) {
+  const auto dir = std::filesystem::temp_directory_path() / ("draforge-static-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir / "assets");
+  const std::string js(20000, 'x');
+  std::ofstream(dir / "assets" / "app.js") << js;
+  std::ofstream(dir / "index.html") << "<!doctype html>";
+  const std::string outside = dir.filename().string() + "-outside.txt";  // next to the root
+  std::ofstream(dir.parent_path() / outside) << "secret";
+  StaticFiles files(dir);
+
+  auto app = files.Get("/assets/app.js");
+  ASSERT_TRUE(app.ok()) << app.status();
+  EXPECT_EQ((*app)->content_type, "text/javascript; charset=utf-8");
+  EXPECT_EQ(*(*app)->body, js);
+  ASSERT_NE((*app)->gzip, nullptr);
+  EXPECT_EQ(Gunzip(*(*app)->gzip), js);
+  // The second request gets the same compressed bytes, not a new compression.
+  auto again = files.Get("/assets/app.js");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->gzip.get(), (*app)->gzip.get());
+
+  auto index = files.Get("/");
+  ASSERT_TRUE(index.ok()) << index.status();
+  EXPECT_EQ(*(*index)->body, "<!doctype html>");
+  EXPECT_EQ((*index)->gzip, nullptr);  // too small to be worth it
+
+  // A rebuilt file is picked up.
+  std::ofstream(dir / "assets" / "app.js") << "console.log(2)";
+  auto changed = files.Get("/assets/app.js");
+  ASSERT_TRUE(changed.ok());
+  EXPECT_EQ(*(*changed)->body, "console.log(2)");
+
+  EXPECT_TRUE(absl::IsNotFound(files.Get("/nothing.js").status()));
+  EXPECT_TRUE(absl::IsNotFound(files.Get("/assets").status()));  // a folder is not a file
+  EXPECT_TRUE(absl::IsInvalidArgument(files.Get("/../" + outside).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(files.Get("/assets/../../" + outside).status()));
+  EXPECT_TRUE(absl::IsNotFound(StaticFiles("").Get("/index.html").status()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(dir.parent_path() / outside);
+}
+
+TEST(RateLimiterTest, BurstThenRefillPerClient) {
+  RateLimiter limiter(10);  // 10/s, burst 20
+  const auto t0 = Clock::now();
+  int allowed = 0;
+  for (int i = 0; i < 30; ++i) allowed += limiter.Allow("10.0.0.1", t0) ? 1 : 0;
+  EXPECT_EQ(allowed, 20);
+  EXPECT_TRUE(limiter.Allow("10.0.0.2", t0));  // another client has its own bucket
+  EXPECT_FALSE(limiter.Allow("10.0.0.1", t0 + std::chrono::milliseconds(50)));
+  EXPECT_TRUE(limiter.Allow("10.0.0.1", t0 + std::chrono::milliseconds(150)));  // 1.5 tokens back
+}
+
+TEST(RateLimiterTest, ZeroDisables) {
+  RateLimiter limiter(0);
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(limiter.Allow("a", Clock::now()));
+}
+
+TEST(MetricsTest, CountersHistogramAndEscapedLabels) {
+  Metrics m;
+  m.CountRequest("/api/v1/summary", 200);
+  m.CountRequest("/api/v1/summary", 200);
+  m.CountRequest("other", 404);
+  m.ObserveLatency("/api/v1/summary", 0.003);
+  m.ObserveLatency("/api/v1/summary", 2.0);
+  store::Cluster c;
+  auto decoded = api::DecodeStream(
+      "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec: {driver: d.example.com, "
+      "allNodes: true, pool: {name: \"we\\\"ird\", generation: 1, resourceSliceCount: 1}, devices: [{name: x}]}\n",
+      {});
+  ASSERT_TRUE(decoded.ok());
+  ASSERT_TRUE(c.Apply(*std::move((*decoded)[0].object)).ok());
+  const std::string text = m.Render(*c.snapshot(), 7, 3, true);
+  EXPECT_THAT(text, HasSubstr("draforge_http_requests_total{route=\"/api/v1/summary\",code=\"200\"} 2\n"));
+  EXPECT_THAT(text, HasSubstr("draforge_http_requests_total{route=\"other\",code=\"404\"} 1\n"));
+  // Buckets are cumulative: 3 ms is under 0.005, 2 s only under 2.5 and +Inf.
+  EXPECT_THAT(text, HasSubstr("route=\"/api/v1/summary\",le=\"0.0025\"} 0\n"));
+  EXPECT_THAT(text, HasSubstr("route=\"/api/v1/summary\",le=\"0.005\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("route=\"/api/v1/summary\",le=\"2.5\"} 2\n"));
+  EXPECT_THAT(text, HasSubstr("route=\"/api/v1/summary\",le=\"+Inf\"} 2\n"));
+  EXPECT_THAT(text, HasSubstr("draforge_sse_clients 7\n"));
+  EXPECT_THAT(text, HasSubstr("draforge_ready 1\n"));
+  EXPECT_THAT(text, HasSubstr("draforge_pool_devices{driver=\"d.example.com\",pool=\"we\\\"ird\"} 1\n"));
+}
+
+TEST(ApiViewsTest, BadParametersAreNamed) {
+  store::Cluster c;
+  const auto snap = c.snapshot();
+  auto r = RenderDevices(*snap, {{"limit", "0"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("\"limit\" must be an integer from 1 to 10000"));
+  r = RenderDevices(*snap, {{"allocated", "yes"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("\"allocated\" must be true or false"));
+  r = RenderClaims(*snap, {{"state", "done"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("pending, allocated or reserved"));
+  r = RenderPools(*snap, {{"driver", "a"}, {"driver", "b"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("more than once"));
+  r = RenderSummary(*snap, {{"x", "1"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("takes none"));
+  EXPECT_TRUE(RenderGraph(*snap, {{"allDevices", "false"}, {"node", "n"}}).ok());
+}
+
+TEST(ApiViewsTest, EmptyStoreRendersEmptyLists) {
+  store::Cluster c;
+  const auto snap = c.snapshot();
+  EXPECT_EQ(*RenderPools(*snap, {}), R"({"snapshot":{"generation":0,"resourceVersion":""},"items":[]})");
+  EXPECT_THAT(*RenderDevices(*snap, {}), HasSubstr(R"("total":0,"offset":0,"limit":1000,"items":[])"));
+  EXPECT_THAT(*RenderDiagnostics(*snap, {}), HasSubstr(R"("pending":[],"anomalies":[])"));
+}
+
+TEST(WatchDirTest, AppliesChangesAndDeletesRemovedObjects) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("draforge-watchdir-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  store::Cluster c;
+  WatchDir watch(dir.string(), c);
+  std::vector<std::string> errors;
+  auto report = [&](const std::string& e) { errors.push_back(e); };
+  EXPECT_FALSE(watch.Poll(report));  // empty directory: nothing
+  {
+    std::ofstream f(dir / "a.yaml");
+    f << "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: one}\n---\n"
+         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: two}\n";
+  }
+  EXPECT_TRUE(watch.Poll(report));
+  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 2u);
+  EXPECT_FALSE(watch.Poll(report));  // unchanged files are not re-read
+  {
+    std::ofstream f(dir / "a.yaml", std::ios::trunc);
+    f << "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: one}\n# shorter now\n";
+  }
+  EXPECT_TRUE(watch.Poll(report));
+  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 1u);
+  EXPECT_NE(c.snapshot()->GetDeviceClass("one"), nullptr);
+  {
+    std::ofstream f(dir / "bad.yaml");
+    f << "kind: [unclosed\n";
+  }
+  EXPECT_FALSE(watch.Poll(report));
+  ASSERT_FALSE(errors.empty());
+  EXPECT_THAT(errors.back(), HasSubstr("bad.yaml"));
+  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 1u);  // the bad file changes nothing
+  fs::remove(dir / "a.yaml");
+  EXPECT_TRUE(watch.Poll(report));
+  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(LoadTextTest, ErrorsNameTheSourceAndObject) {
+  store::Cluster c;
+  absl::Status s = LoadText("apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\n", "my.yaml", c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("my.yaml (object 0)"));
+  EXPECT_THAT(std::string(LoadFile("/no/such/file.yaml", c).message()), HasSubstr("/no/such/file.yaml"));
+  EXPECT_THAT(std::string(LoadFile("/no/such/file.yaml", c).message()), Not(HasSubstr("object")));
+}
+
+}  // namespace
+}  // namespace draforge::server
