@@ -1,0 +1,280 @@
+// Response shapes of draforge-server's API, written from examples/server/openapi.json (1.0.0).
+// Field names are the server's; keep them in step with that document (additive changes are
+// listed in examples/server/API-CHANGES.md).
+
+export interface SnapshotRef {
+  generation: number;
+  resourceVersion: string;
+}
+
+export interface Counts {
+  nodes: number;
+  pods: number;
+  deviceClasses: number;
+  deviceTaintRules: number;
+  resourceSlices: number;
+  pools: number;
+  drivers: number;
+  devices: number;
+  claims: number;
+  allocatedClaims: number;
+  reservedClaims: number;
+  pendingClaims: number;
+  allocatedDevices: number;
+  claimTemplates: number;
+  anomalies: number;
+}
+
+export interface DriverSummary {
+  driver: string;
+  pools: number;
+  resourceSlices: number;
+  devices: number;
+  allocatedDevices: number;
+  utilisation: number;
+}
+
+export interface PoolSummary {
+  driver: string;
+  pool: string;
+  node: string;
+  devices: number;
+  allocatedDevices: number;
+  utilisation: number;
+}
+
+export interface Summary {
+  snapshot: SnapshotRef;
+  counts: Counts;
+  drivers: DriverSummary[];
+  pools: PoolSummary[];
+}
+
+export interface CounterSet {
+  name: string;
+  counters: Record<string, string>;
+  consumed: Record<string, string>;
+}
+
+export interface Pool {
+  driver: string;
+  pool: string;
+  node: string;
+  generation: number;
+  resourceSliceCount: number;
+  resourceSlices: string[];
+  staleSlices: number;
+  complete: boolean;
+  invalid: boolean;
+  invalidReason: string;
+  devices: number;
+  allocatedDevices: number;
+  taintedDevices: number;
+  utilisation: number;
+  sharedCounters: CounterSet[];
+}
+
+export interface PoolList {
+  snapshot: SnapshotRef;
+  items: Pool[];
+}
+
+export interface Taint {
+  key: string;
+  value: string;
+  effect: string;
+  timeAdded: string;
+  source: string;
+}
+
+export interface Holder {
+  namespace: string;
+  name: string;
+  request: string;
+  shareID: string;
+  adminAccess: boolean;
+}
+
+export interface CounterConsumption {
+  counterSet: string;
+  counters: Record<string, string>;
+}
+
+/** An attribute as in the API: exactly one of the fields is set. */
+export interface DeviceAttribute {
+  string?: string;
+  int?: number;
+  bool?: boolean;
+  version?: string;
+  [other: string]: unknown;
+}
+
+export interface DeviceCapacity {
+  value?: string;
+  [other: string]: unknown;
+}
+
+export interface Device {
+  id: string;
+  driver: string;
+  pool: string;
+  name: string;
+  resourceSlice: string;
+  node: string;
+  attributes: Record<string, DeviceAttribute>;
+  capacity: Record<string, DeviceCapacity>;
+  consumesCounters: CounterConsumption[];
+  taints: Taint[];
+  heldBy: Holder[];
+  inUse: boolean;
+  allocated: boolean;
+}
+
+export interface DeviceList {
+  snapshot: SnapshotRef;
+  total: number;
+  offset: number;
+  limit: number;
+  items: Device[];
+}
+
+export interface ClaimRequest {
+  name: string;
+  deviceClassName: string;
+  allocationMode: string;
+  count: number;
+  adminAccess: boolean;
+  selectors: string[];
+  firstAvailable: ClaimRequest[];
+}
+
+export interface AllocationResult {
+  request: string;
+  driver: string;
+  pool: string;
+  device: string;
+  shareID: string;
+  adminAccess: boolean;
+  deviceKnown: boolean;
+}
+
+export interface ConsumerRef {
+  apiGroup: string;
+  resource: string;
+  name: string;
+  uid: string;
+}
+
+export type ClaimState = 'pending' | 'allocated' | 'reserved';
+
+export interface Claim {
+  namespace: string;
+  name: string;
+  uid: string;
+  creationTimestamp: string;
+  state: ClaimState;
+  deleting: boolean;
+  requests: ClaimRequest[];
+  allocation: { node: string; results: AllocationResult[] } | null;
+  reservedFor: ConsumerRef[];
+  pods: string[];
+  status: Record<string, unknown>;
+}
+
+export interface ClaimList {
+  snapshot: SnapshotRef;
+  items: Claim[];
+}
+
+export type GraphNodeKind =
+  | 'Pod'
+  | 'ResourceClaim'
+  | 'ResourceClaimTemplate'
+  | 'DeviceClass'
+  | 'ResourceSlice'
+  | 'Device'
+  | 'Pool'
+  | 'Node';
+
+export interface GraphNode {
+  id: string;
+  kind: GraphNodeKind;
+  name: string;
+  namespace: string;
+  missing: boolean;
+  [attribute: string]: string | number | boolean;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  kind: string;
+  label: string;
+  allocation?: {
+    request: string;
+    driver: string;
+    pool: string;
+    device: string;
+    shareID: string;
+    adminAccess: boolean;
+    node: string;
+    nodeKnown: boolean;
+  };
+}
+
+export interface Graph {
+  snapshot: SnapshotRef;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  requests: unknown[];
+}
+
+export interface FunnelStep {
+  step: string;
+  remaining: number;
+  detail: string;
+}
+
+export interface RequestFunnel {
+  request: string;
+  deviceClass: string;
+  needed: number;
+  allMode: boolean;
+  adminAccess: boolean;
+  steps: FunnelStep[];
+  firstEmpty: string;
+  firstShort: string;
+  firstError: string;
+  sentence: string;
+}
+
+export interface PendingClaim {
+  namespace: string;
+  name: string;
+  node: string;
+  outcome: string;
+  outcomeDetail: string;
+  summary: string;
+  error: string;
+  requests: RequestFunnel[];
+}
+
+export interface Anomaly {
+  kind: string;
+  severity: 'warning' | 'error';
+  object: string;
+  message: string;
+}
+
+export interface Diagnostics {
+  snapshot: SnapshotRef;
+  pending: PendingClaim[];
+  anomalies: Anomaly[];
+}
+
+export interface ChangeEvent {
+  generation: number;
+  resourceVersion: string;
+  previousGeneration: number;
+  changes: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: string; namespace: string; name: string }[];
+}

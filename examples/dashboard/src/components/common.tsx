@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+import type { ClaimState, DeviceAttribute, DeviceCapacity } from '../api/types';
+
+export function Badge({ tone, children, title }: { tone: 'ok' | 'warn' | 'bad' | 'info' | 'muted'; children: ReactNode; title?: string }) {
+  return (
+    <span className={`badge badge-${tone}`} title={title}>
+      {children}
+    </span>
+  );
+}
+
+const kStateTone: Record<ClaimState, 'ok' | 'warn' | 'info'> = {
+  reserved: 'ok',
+  allocated: 'info',
+  pending: 'warn',
+};
+
+export function ClaimStateBadge({ state, deleting }: { state: ClaimState; deleting?: boolean }) {
+  return (
+    <>
+      <Badge tone={kStateTone[state] ?? 'muted'}>{state}</Badge>
+      {deleting ? (
+        <>
+          {' '}
+          <Badge tone="bad">deleting</Badge>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** Where a request failed; shown above the (possibly stale) data, never instead of it. */
+export function ErrorNote({ error }: { error: string | undefined }) {
+  if (!error) return null;
+  return (
+    <p className="error" role="alert">
+      Could not load: {error}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="empty" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** An attribute value as kubectl would print it. */
+export function attributeText(a: DeviceAttribute | undefined): string {
+  if (!a) return '';
+  if (a.string !== undefined) return a.string;
+  if (a.int !== undefined) return String(a.int);
+  if (a.bool !== undefined) return String(a.bool);
+  if (a.version !== undefined) return a.version;
+  const other = Object.values(a)[0];
+  return other === undefined ? '' : typeof other === 'string' ? other : JSON.stringify(other);
+}
+
+export function capacityText(c: DeviceCapacity | undefined): string {
+  if (!c) return '';
+  return c.value !== undefined ? String(c.value) : JSON.stringify(c);
+}
+
+export function pct(ratio: number): string {
+  return `${Math.round(ratio * 100)}%`;
+}

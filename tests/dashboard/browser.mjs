@@ -1,0 +1,643 @@
+#!/usr/bin/env node
+// Browser tests of the DRAForge dashboard: Debian's Chromium driven by playwright-core, against a
+// real draforge-server on a free loopback port with the embedded demo scenario. Prints TAP.
+//
+//   node tests/dashboard/browser.mjs --server PATH --static-dir DIR [--screenshots DIR]
+//
+// Every expectation is taken from the server's own API answers, never written into the test: the
+// page must show what /api/v1 says. Live changes are made through --watch-dir (the server's test
+// mechanism, examples/server/README.md). Screenshots of every view, light and dark, go to
+// --screenshots (default <repo>/build/dashboard-screenshots).
+
+import { createRequire } from 'node:module';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { api, startServer } from './server.mjs';
+import { bigScenario } from './big_scenario.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const require = createRequire(path.join(repo, 'examples/dashboard/package.json'));
+const { chromium } = require('playwright-core');
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const serverBin = path.resolve(arg('server', process.env.DRAFORGE_SERVER ?? path.join(repo, 'build/examples/server/draforge-server')));
+const staticDir = path.resolve(arg('static-dir', path.join(repo, 'examples/dashboard/dist')));
+const shotDir = path.resolve(arg('screenshots', path.join(repo, 'build/dashboard-screenshots')));
+const chromiumPath = arg('chromium', process.env.CHROMIUM ?? '/usr/bin/chromium');
+const only = arg('only', '');
+
+// ---- a tiny TAP harness -------------------------------------------------------------------------
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+class AssertionError extends Error {}
+function assert(cond, message) {
+  if (!cond) throw new AssertionError(message);
+}
+function assertEq(actual, expected, what) {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new AssertionError(`${what}: got ${a}, want ${e}`);
+}
+
+// ---- fixtures -----------------------------------------------------------------------------------
+const work = mkdtempSync(path.join(tmpdir(), 'draforge-dashboard-'));
+const watchDir = path.join(work, 'live');
+mkdirSync(watchDir);
+mkdirSync(shotDir, { recursive: true });
+// Failure pictures of an earlier run would mislead whoever reads the artifacts.
+for (const f of readdirSync(shotDir)) if (/^FAILED-\d+\.png$/.test(f)) rmSync(path.join(shotDir, f));
+
+/** Writes a file into the watch dir atomically (the server must never read half a file). */
+function writeLive(name, text) {
+  const tmp = path.join(watchDir, `.${name}.tmp`);
+  writeFileSync(tmp, text);
+  renameSync(tmp, path.join(watchDir, name));
+}
+
+const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+let server;
+let browser;
+/** The page a failing case should photograph (its own, when it opened one). */
+let failPage;
+let context;
+let page;
+const requestMethods = new Map();
+const pageErrors = [];
+
+async function newPage(colorScheme = 'light') {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme, deviceScaleFactor: 1 });
+  const p = await ctx.newPage();
+  p.on('request', (r) => requestMethods.set(r.method(), (requestMethods.get(r.method()) ?? 0) + 1));
+  p.on('pageerror', (e) => pageErrors.push(String(e)));
+  p.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource|EventSource|ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE_CHUNKED/.test(m.text())) pageErrors.push(m.text());
+  });
+  return { ctx, p };
+}
+
+async function goto(p, hash) {
+  await p.goto(`${server.url}/#/${hash}`);
+  await p.waitForSelector('main h1', { timeout: 15000 });
+}
+
+/** Waits until the live indicator says Live (the EventSource is open). */
+async function waitLive(p, timeout = 15000) {
+  await p.waitForFunction(() => document.querySelector('.live')?.getAttribute('data-state') === 'live', null, { timeout });
+}
+
+async function shot(p, name) {
+  const file = path.join(shotDir, `${name}.png`);
+  await p.waitForTimeout(150); // let the last layout settle (fonts, bars)
+  await p.screenshot({ path: file, fullPage: false });
+  assert(statSync(file).size > 10000, `screenshot ${file} is (nearly) empty`);
+}
+
+const text = (p, sel) => p.locator(sel).innerText();
+
+// ---- the tests ----------------------------------------------------------------------------------
+
+test('the dashboard loads and the live stream connects', async () => {
+  await goto(page, 'overview');
+  await waitLive(page);
+  assertEq(await page.locator('main h1').innerText(), 'Overview', 'heading');
+  assertEq(await page.title(), 'Overview · DRAForge', 'document title');
+});
+
+test('overview shows the inventory numbers of /api/v1/summary', async () => {
+  const s = await api(server.url, 'summary');
+  await goto(page, 'overview');
+  const cards = page.locator('dl.cards .card');
+  await cards.first().waitFor();
+  const got = {};
+  for (const c of await cards.all()) {
+    const label = await c.locator('dt').innerText();
+    got[label] = Number((await c.locator('dd').innerText()).split(/\s/)[0].replace(/,/g, ''));
+  }
+  const c = s.counts;
+  assertEq(
+    [got['Nodes'], got['Resource slices'], got['Pools'], got['Devices'], got['Allocated devices'], got['Claims'], got['Allocated claims'], got['Pending claims'], got['Device classes']],
+    [c.nodes, c.resourceSlices, c.pools, c.devices, c.allocatedDevices, c.claims, c.allocatedClaims, c.pendingClaims, c.deviceClasses],
+    'cards (nodes, slices, pools, devices, allocated devices, claims, allocated claims, pending, classes)',
+  );
+  assert(c.devices > 0 && c.claims > 0, 'the demo scenario has devices and claims');
+});
+
+test('overview shows utilisation per driver as the API computes it', async () => {
+  const s = await api(server.url, 'summary');
+  await goto(page, 'overview');
+  for (const d of s.drivers) {
+    const row = page.locator('section[aria-labelledby="drivers-h"] tbody tr', { hasText: d.driver });
+    const meter = row.locator('[role="meter"]');
+    assertEq(await meter.getAttribute('aria-valuenow'), String(d.allocatedDevices), `${d.driver} allocated`);
+    assertEq(await meter.getAttribute('aria-valuemax'), String(d.devices), `${d.driver} devices`);
+    const t = await row.locator('.util-text').innerText();
+    assertEq(t, `${d.allocatedDevices}/${d.devices} · ${Math.round(d.utilisation * 100)}%`, `${d.driver} bar text`);
+  }
+  await shot(page, 'overview-light');
+});
+
+test('pools view lists every pool of the scenario with its utilisation', async () => {
+  const pools = (await api(server.url, 'pools')).items;
+  await goto(page, 'pools');
+  const list = page.locator('[data-testid="pool-list"] li');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="pool-list"] li').length === n, pools.length + 1, { timeout: 10000 });
+  for (const p of pools) {
+    const item = list.filter({ has: page.locator('.pool-name', { hasText: new RegExp(`^${p.pool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).filter({ hasText: p.driver });
+    assertEq(await item.count(), 1, `entries for pool ${p.driver}/${p.pool}`);
+    assertEq(await item.locator('.util-text').innerText(), `${p.allocatedDevices}/${p.devices} · ${Math.round(p.utilisation * 100)}%`, `utilisation of ${p.pool}`);
+  }
+  const total = (await api(server.url, 'devices?limit=1')).total;
+  await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent?.startsWith(`${n.toLocaleString()} shown`), total);
+});
+
+test('a pool shows its devices, taints and which claim holds each device', async () => {
+  const devices = (await api(server.url, 'devices?allocated=true')).items.filter((d) => d.heldBy.length > 0);
+  assert(devices.length > 0, 'the scenario has allocated devices');
+  const d = devices[0];
+  await goto(page, `pools?driver=${encodeURIComponent(d.driver)}&pool=${encodeURIComponent(d.pool)}`);
+  const poolDevices = (await api(server.url, `devices?driver=${encodeURIComponent(d.driver)}&pool=${encodeURIComponent(d.pool)}`)).items;
+  await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent === `${n} shown`, poolDevices.length);
+  const row = page.locator('[role="option"]', { has: page.locator('span.mono', { hasText: new RegExp(`^${d.name}$`) }) });
+  const holder = `${d.heldBy[0].namespace}/${d.heldBy[0].name}`;
+  assert((await row.innerText()).includes(holder), `row of ${d.name} names its holder ${holder}: ${await row.innerText()}`);
+  await row.click();
+  const detail = page.locator('[data-testid="device-detail"]');
+  await detail.waitFor();
+  const dt = await detail.innerText();
+  for (const attr of Object.keys(d.attributes)) assert(dt.includes(attr), `device detail lists attribute ${attr}`);
+  assert(dt.includes(holder), 'device detail names the holder');
+  // Taints anywhere in the scenario are shown on their devices.
+  const tainted = (await api(server.url, 'devices')).items.filter((x) => x.taints.length > 0);
+  if (tainted.length > 0) {
+    const t = tainted[0];
+    await goto(page, `pools?driver=${encodeURIComponent(t.driver)}&pool=${encodeURIComponent(t.pool)}&show=tainted`);
+    await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent === `${n} shown`, tainted.filter((x) => x.driver === t.driver && x.pool === t.pool).length);
+    await page.locator('[role="option"]', { hasText: t.name }).first().click();
+    assert((await page.locator('[data-testid="device-detail"]').innerText()).includes(t.taints[0].key), `taint ${t.taints[0].key} shown`);
+  }
+  await goto(page, `pools?driver=${encodeURIComponent(d.driver)}&pool=${encodeURIComponent(d.pool)}`);
+  await page.locator('[role="option"]', { has: page.locator('span.mono', { hasText: new RegExp(`^${d.name}$`) }) }).click();
+  await shot(page, 'pools-light');
+});
+
+test('a pool shows its shared counters, consumed and published, as the API reports them', async () => {
+  const pools = (await api(server.url, 'pools')).items.filter((p) => p.sharedCounters.length > 0);
+  assert(pools.length > 0, 'the demo scenario has a pool with shared counters');
+  for (const p of pools) {
+    await goto(page, `pools?driver=${encodeURIComponent(p.driver)}&pool=${encodeURIComponent(p.pool)}`);
+    const table = page.getByRole('table', { name: 'Shared counters' });
+    await table.waitFor();
+    for (const cs of p.sharedCounters) {
+      for (const [name, total] of Object.entries(cs.counters)) {
+        const row = table.locator('tbody tr', { hasText: `${cs.name}/${name}` });
+        assertEq(await row.locator('.util-text').innerText(), `${cs.consumed[name] ?? '0'} / ${total}`, `counter ${cs.name}/${name} of ${p.pool}`);
+      }
+    }
+  }
+});
+
+test('device search and the free/allocated filter narrow the list', async () => {
+  const all = (await api(server.url, 'devices')).items;
+  await goto(page, 'pools');
+  await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent === `${n} shown`, all.length);
+  await page.getByRole('button', { name: 'allocated', exact: true }).click();
+  await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent === `${n} shown`, all.filter((d) => d.allocated).length);
+  await page.getByRole('button', { name: 'all', exact: true }).click();
+  const target = all[all.length - 1];
+  await page.getByRole('searchbox', { name: 'Search devices' }).fill(target.name);
+  const want = all.filter((d) => [d.name, d.pool, d.driver, d.node, d.resourceSlice].join(' ').toLowerCase().includes(target.name.toLowerCase())).length;
+  await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent === `${n} shown`, want, { timeout: 5000 }).catch(async () => {
+    throw new AssertionError(`search for ${target.name}: ${await text(page, '[data-testid="device-count"]')}, want ${want} shown`);
+  });
+  assert(await page.locator('[role="option"]', { hasText: target.name }).count() >= 1, `the searched device ${target.name} is listed`);
+});
+
+test('claims view shows every claim with its state', async () => {
+  const claims = (await api(server.url, 'claims')).items;
+  await goto(page, 'claims');
+  const rows = page.locator('[data-testid="claims-table"] > tbody > tr');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="claims-table"] > tbody > tr').length === n, claims.length, { timeout: 10000 });
+  for (const c of claims) {
+    const row = rows.filter({ hasText: `${c.namespace}/${c.name}` });
+    assertEq(await row.count(), 1, `rows for ${c.namespace}/${c.name}`);
+    assert((await row.locator('.badge').first().innerText()) === c.state, `state of ${c.name}`);
+    for (const r of c.allocation?.results ?? []) assert((await row.innerText()).includes(`${r.pool}/${r.device}`), `${c.name} shows device ${r.pool}/${r.device}`);
+  }
+  await shot(page, 'claims-light');
+});
+
+test('a pending claim says why it is pending', async () => {
+  const diag = await api(server.url, 'diagnostics');
+  assert(diag.pending.length > 0, 'the demo scenario has a pending claim');
+  const p = diag.pending[0];
+  await goto(page, `claims?claim=${encodeURIComponent(`${p.namespace}/${p.name}`)}`);
+  const why = page.locator('[data-testid="why-pending"]');
+  await why.waitFor({ timeout: 10000 });
+  assertEq(await why.innerText(), p.summary || p.outcomeDetail || p.outcome, 'why-pending text');
+  for (const r of p.requests) assert((await page.locator('[data-testid="claim-detail"]').innerText()).includes(r.sentence), `request ${r.request} sentence shown`);
+  await shot(page, 'claims-pending-light');
+});
+
+test('graph draws every object of /api/v1/graph and filters by namespace, node and driver', async () => {
+  const g = await api(server.url, 'graph');
+  await goto(page, 'graph');
+  await page.waitForSelector('[data-testid="graph-svg"]');
+  const count = () => page.locator('[data-testid="graph-svg"] g[data-node-id]').count();
+  assertEq(await count(), new Set(g.nodes.map((n) => n.id)).size, 'objects drawn');
+  await shot(page, 'graph-light');
+  const ns = g.nodes.find((n) => n.kind === 'ResourceClaim')?.namespace;
+  for (const [param, value, label] of [['namespace', ns, 'Namespace'], ['node', g.nodes.find((n) => n.kind === 'Node')?.name, 'Node'], ['driver', (await api(server.url, 'pools')).items[0]?.driver, 'Driver']]) {
+    if (!value) continue;
+    const want = await api(server.url, `graph?${param}=${encodeURIComponent(value)}`);
+    await page.getByLabel(label, { exact: true }).selectOption(value);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="graph-svg"] g[data-node-id]').length === n, new Set(want.nodes.map((n) => n.id)).size, { timeout: 10000 }).catch(async () => {
+      throw new AssertionError(`${param}=${value}: ${await count()} objects drawn, want ${want.nodes.length}`);
+    });
+    assert(want.nodes.length < g.nodes.length, `filter ${param}=${value} narrows the graph`);
+    await page.getByLabel(label, { exact: true }).selectOption('');
+  }
+});
+
+test('graph pans, zooms and shows what a selected object links to', async () => {
+  const g = await api(server.url, 'graph');
+  await goto(page, 'graph');
+  const svg = page.locator('[data-testid="graph-svg"]');
+  await svg.waitFor();
+  const transform = () => page.locator('[data-testid="graph-svg"] > g').getAttribute('transform');
+  const scale = async () => Number(/scale\(([^)]+)\)/.exec(await transform())[1]);
+  const s0 = await scale();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  assert((await scale()) > s0, 'zoom in enlarges');
+  const t1 = await transform();
+  const box = await svg.boundingBox();
+  await page.mouse.move(box.x + 30, box.y + box.height - 60);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 130, box.y + box.height - 20, { steps: 5 });
+  await page.mouse.up();
+  assert((await transform()) !== t1, 'dragging pans');
+  await svg.focus();
+  await page.keyboard.press('0');
+  const claim = g.nodes.find((n) => n.kind === 'ResourceClaim' && g.edges.some((e) => e.from === n.id || e.to === n.id));
+  const node = page.locator(`g[data-node-id="${claim.id}"]`);
+  await node.focus();
+  await page.keyboard.press('Enter');
+  const info = page.locator('[data-testid="graph-info"]');
+  await info.waitFor();
+  const linked = g.edges.filter((e) => e.from === claim.id || e.to === claim.id).length;
+  assert((await info.innerText()).includes(`Linked (${linked})`), `info lists ${linked} links of ${claim.id}: ${await info.innerText()}`);
+  assertEq(await node.getAttribute('aria-pressed'), 'true', 'selected node state');
+  await shot(page, 'graph-selected-light');
+});
+
+test('diagnostics lists pending claims and anomalies of /api/v1/diagnostics', async () => {
+  const diag = await api(server.url, 'diagnostics');
+  await goto(page, 'diagnostics');
+  if (diag.pending.length > 0) {
+    const list = await page.locator('[data-testid="pending-list"]').innerText();
+    for (const p of diag.pending) assert(list.includes(`${p.namespace}/${p.name}`), `pending ${p.name} listed`);
+  }
+  if (diag.anomalies.length > 0) {
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="anomalies-table"] tbody tr').length === n, diag.anomalies.length);
+    await shot(page, 'diagnostics-light');
+    // An anomaly's object opens the graph centred on it, selected.
+    const a = diag.anomalies[0];
+    await page.locator('[data-testid="anomalies-table"] a', { hasText: a.object }).first().click();
+    await page.locator('[data-testid="graph-info"]').waitFor({ timeout: 10000 });
+    assertEq(await page.locator(`g[data-node-id="${a.object}"]`).getAttribute('aria-pressed'), 'true', `graph selects ${a.object}`);
+    return;
+  } else {
+    assert((await page.locator('main').innerText()).includes('No anomalies found.'), 'empty anomalies said so');
+  }
+  await shot(page, 'diagnostics-light');
+});
+
+const liveClaim = (name) => `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: ${name}
+  namespace: team-live
+  uid: 11111111-2222-4333-8444-555555555555
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+`;
+
+test('a claim added to the cluster appears without a page reload', async () => {
+  await goto(page, 'claims');
+  await waitLive(page);
+  await page.evaluate(() => {
+    window.__sameDocument = 'yes';
+  });
+  const before = (await api(server.url, 'claims')).items.length;
+  writeLive('claim.yaml', liveClaim('live-claim-1'));
+  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-1' }).waitFor({ timeout: 10000 });
+  assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
+  assertEq((await api(server.url, 'claims')).items.length, before + 1, 'server has the new claim');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="claims-table"] > tbody > tr').length === n, before + 1);
+});
+
+test('the overview counts and change log follow a change without reload', async () => {
+  await goto(page, 'overview');
+  await waitLive(page);
+  await page.evaluate(() => {
+    window.__sameDocument = 'yes';
+  });
+  const claimsCard = page.locator('dl.cards .card', { has: page.locator('dt', { hasText: /^Claims$/ }) }).locator('dd');
+  const before = Number((await claimsCard.innerText()).split(/\s/)[0]);
+  writeLive('claim.yaml', liveClaim('live-claim-1') + '---\n' + liveClaim('live-claim-2').replace('555555555555', '555555555556'));
+  await page.waitForFunction((n) => {
+    const cards = [...document.querySelectorAll('dl.cards .card')];
+    const c = cards.find((x) => x.querySelector('dt')?.textContent === 'Claims');
+    return c && Number(c.querySelector('dd')?.textContent?.split(/\s/)[0]) === n;
+  }, before + 1, { timeout: 10000 });
+  await page.locator('[data-testid="recent-changes"] li', { hasText: 'live-claim-2' }).waitFor({ timeout: 5000 });
+  assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
+  await shot(page, 'overview-after-change-light');
+});
+
+test('a new pool appears in the pools view and a deleted claim disappears, without reload', async () => {
+  await goto(page, 'pools');
+  await waitLive(page);
+  await page.evaluate(() => {
+    window.__sameDocument = 'yes';
+  });
+  writeLive('slice.yaml', `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: live-pool-slice
+spec:
+  driver: gpu.example.com
+  nodeName: node-3
+  pool: {name: live-pool, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: live-gpu-0
+    attributes:
+      model: {string: A100}
+`);
+  await page.locator('[data-testid="pool-list"] .pool-name', { hasText: /^live-pool$/ }).waitFor({ timeout: 10000 });
+  await goto(page, 'claims');
+  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-2' }).waitFor();
+  await page.evaluate(() => {
+    window.__sameDocument = 'yes';
+  });
+  writeLive('claim.yaml', liveClaim('live-claim-1'));
+  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-2' }).waitFor({ state: 'detached', timeout: 10000 });
+  assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
+});
+
+test('after the server restarts the page reconnects by itself and shows the present', async () => {
+  await goto(page, 'claims');
+  await waitLive(page);
+  await page.evaluate(() => {
+    window.__sameDocument = 'yes';
+  });
+  const port = server.port;
+  await server.stop();
+  await page.waitForFunction(() => document.querySelector('.live')?.getAttribute('data-state') !== 'live', null, { timeout: 10000 });
+  // While the server is down the cluster changes: the page must pick that up after reconnecting.
+  writeLive('claim.yaml', liveClaim('live-claim-3').replace('555555555555', '555555555557'));
+  server = await startServer(serverBin, serverArgs(), { port });
+  await waitLive(page, 30000);
+  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-3' }).waitFor({ timeout: 10000 });
+  assertEq(await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-1' }).count(), 0, 'claim removed while away is gone');
+  assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
+});
+
+test('a page opened before the server is ready fills in by itself once the store syncs', async () => {
+  const late = await startServer(serverBin, ['--demo', '--static-dir', staticDir, '--ready-delay-ms', '4000'], { waitReady: false });
+  try {
+    const ready = await fetch(`${late.url}/readyz`);
+    assertEq(ready.status, 503, '/readyz before sync');
+    const { ctx, p } = await newPage('light');
+    failPage = p;
+    await p.goto(`${late.url}/#/claims`);
+    await p.waitForSelector('main h1');
+    await p.evaluate(() => {
+      window.__sameDocument = 'yes';
+    });
+    for (let i = 0; i < 200 && (await fetch(`${late.url}/readyz`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    const claims = (await api(late.url, 'claims')).items;
+    assert(claims.length > 0, 'claims after sync');
+    await p.waitForFunction((n) => document.querySelectorAll('[data-testid="claims-table"] > tbody > tr').length === n, claims.length, { timeout: 30000 });
+    assertEq(await p.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
+    await ctx.close();
+  } finally {
+    await late.stop();
+  }
+});
+
+test('keyboard: skip link, navigation and list keys work without a mouse', async () => {
+  await page.goto('about:blank'); // a fresh document: focus starts at the top
+  await goto(page, 'overview');
+  await page.keyboard.press('Tab');
+  assertEq(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content', 'first Tab stop');
+  await page.keyboard.press('Tab');
+  assertEq(await page.evaluate(() => document.activeElement?.textContent), 'Overview', 'second Tab stop');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Pools & devices');
+  const list = page.getByRole('listbox', { name: 'Devices' });
+  await list.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.locator('[data-testid="device-detail"]').waitFor();
+  assertEq(await page.locator('[role="option"][aria-selected="true"]').count(), 1, 'one device selected by keyboard');
+});
+
+/** WCAG contrast ratio of two CSS colours, computed in the page. */
+async function contrasts(p) {
+  return p.evaluate(() => {
+    const rgb = (s) => (s.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => {
+      const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((m, n) => n - m);
+      return (x + 0.05) / (y + 0.05);
+    };
+    // Backgrounds may be translucent (selected rows are tinted): composite the layers up to the
+    // first opaque one, as the browser paints them.
+    const parse = (c) => {
+      const n = (c.match(/[\d.]+/g) ?? []).map(Number);
+      if (c.startsWith('color(srgb')) return [n[0] * 255, n[1] * 255, n[2] * 255, n[3] ?? 1];
+      if (c === 'transparent') return [0, 0, 0, 0];
+      return [n[0], n[1], n[2], n[3] ?? 1];
+    };
+    const bgOf = (el) => {
+      const layers = [];
+      for (let e = el; e; e = e.parentElement) {
+        const c = parse(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0) layers.push(c);
+        if (c[3] >= 1) break;
+      }
+      let out = [255, 255, 255];
+      for (const [r, g, b, a] of layers.reverse()) out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
+      return `rgb(${out.map((v) => Math.round(v)).join(', ')})`;
+    };
+    const out = [];
+    for (const sel of ['main h1', '.view-head p', '.nav a', '.card dt', '.card dd', 'th', 'td', '.util-text', '.badge', '.muted', 'a', 'button']) {
+      for (const el of [...document.querySelectorAll(sel)].slice(0, 5)) {
+        const cs = getComputedStyle(el);
+        out.push({ sel, ratio: ratio(cs.color, bgOf(el)), color: cs.color, bg: bgOf(el) });
+      }
+    }
+    return out;
+  });
+}
+
+test('text contrast meets WCAG AA (4.5:1) in the light and the dark theme', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const { ctx, p } = await newPage(scheme);
+    for (const view of ['overview', 'pools', 'claims', 'diagnostics']) {
+      await goto(p, view);
+      await p.waitForSelector('dl.cards, [role="listbox"], [data-testid="claims-table"], [data-testid="pending-list"]');
+      const low = (await contrasts(p)).filter((c) => c.ratio < 4.5);
+      assert(low.length === 0, `${scheme} ${view}: low contrast ${JSON.stringify(low.slice(0, 3))}`);
+    }
+    await ctx.close();
+  }
+});
+
+test('dark theme: every view renders and the toggle switches themes', async () => {
+  const { ctx, p } = await newPage('dark');
+  await goto(p, 'overview');
+  assertEq(await p.evaluate(() => document.documentElement.dataset.theme), 'dark', 'system preference picked');
+  await shot(p, 'overview-dark');
+  await goto(p, 'pools');
+  await p.waitForSelector('[role="listbox"]');
+  await p.locator('[role="option"]').first().click();
+  await shot(p, 'pools-dark');
+  await goto(p, 'claims');
+  await p.waitForSelector('[data-testid="claims-table"]');
+  await shot(p, 'claims-dark');
+  await goto(p, 'graph');
+  await p.waitForSelector('[data-testid="graph-svg"]');
+  await shot(p, 'graph-dark');
+  await goto(p, 'diagnostics');
+  await shot(p, 'diagnostics-dark');
+  await p.getByRole('button', { name: 'Switch to light theme' }).click();
+  assertEq(await p.evaluate(() => document.documentElement.dataset.theme), 'light', 'toggle to light');
+  await p.reload();
+  await p.waitForSelector('main h1');
+  assertEq(await p.evaluate(() => document.documentElement.dataset.theme), 'light', 'choice kept across reloads');
+  await ctx.close();
+});
+
+// Waits on the 5,000-device server are long on purpose: they bound a hang, they measure nothing
+// (a loaded 2-core CI machine, and see examples/dashboard/SERVER-REQUESTS.md on Brotli).
+const kBigTimeout = 120000;
+
+test('5,000 devices: the list stays virtualised, search finds one device, the graph culls', async () => {
+  const file = path.join(work, 'big.yaml');
+  writeFileSync(file, bigScenario({ nodes: 50, perNode: 100, claims: 200 }));
+  const big = await startServer(serverBin, ['--scenario', file, '--static-dir', staticDir, '--rate-limit', '1000']);
+  try {
+    const total = (await api(big.url, 'devices?limit=1')).total;
+    assertEq(total, 5000, 'devices served');
+    const { ctx, p } = await newPage('light');
+    failPage = p;
+    await p.goto(`${big.url}/#/pools`);
+    await p.waitForFunction(() => document.querySelector('[data-testid="device-count"]')?.textContent === '5,000 shown', null, { timeout: kBigTimeout });
+    const rendered = await p.locator('[role="option"]').count();
+    assert(rendered > 5 && rendered < 100, `rendered ${rendered} rows of 5,000`);
+    const list = p.getByRole('listbox', { name: 'Devices' });
+    await list.focus();
+    await p.keyboard.press('End');
+    await p.locator('[role="option"]', { hasText: 'dev-49-99' }).waitFor({ timeout: kBigTimeout });
+    await p.getByRole('searchbox', { name: 'Search devices' }).fill('dev-17-42');
+    await p.waitForFunction(() => document.querySelector('[data-testid="device-count"]')?.textContent === '1 shown', null, { timeout: kBigTimeout });
+    await p.getByRole('searchbox', { name: 'Search devices' }).fill('big/job-7');
+    await p.waitForFunction(() => document.querySelector('[data-testid="device-count"]')?.textContent?.endsWith(' shown') && document.querySelector('[data-testid="device-count"]')?.textContent !== '5,000 shown', null, { timeout: kBigTimeout });
+    const held = (await api(big.url, 'devices?allocated=true&limit=10000')).items.filter((d) => d.heldBy.some((h) => `${h.namespace}/${h.name}`.includes('big/job-7'))).length;
+    assertEq(await text(p, '[data-testid="device-count"]'), `${held} shown`, 'devices held by claims matching big/job-7');
+    await shot(p, 'pools-5000-light');
+    // The graph starts with allocated devices only at this size, legible, and culls what is off
+    // screen once the user asks for every device.
+    await p.goto(`${big.url}/#/graph`);
+    await p.waitForSelector('[data-testid="graph-svg"]', { timeout: kBigTimeout });
+    const allocatedOnly = await api(big.url, 'graph?allDevices=false');
+    await p.waitForFunction((n) => document.querySelector('main .view-head p')?.textContent?.includes(`${n.toLocaleString()} objects`), allocatedOnly.nodes.length, { timeout: kBigTimeout });
+    assertEq(await p.getByLabel('Free devices too').isChecked(), false, 'free devices hidden by default at 5,000 devices');
+    const scale = Number(/scale\(([^)]+)\)/.exec(await p.locator('[data-testid="graph-svg"] > g').getAttribute('transform'))[1]);
+    assert(scale >= 0.3, `first screen is legible (zoom ${scale})`);
+    await shot(p, 'graph-5000-light');
+    await p.getByLabel('Free devices too').check();
+    const g = await api(big.url, 'graph');
+    await p.waitForFunction((n) => document.querySelector('main .view-head p')?.textContent?.includes(`${n.toLocaleString()} objects`), g.nodes.length, { timeout: kBigTimeout });
+    const drawn = await p.locator('g[data-node-id]').count();
+    assert(drawn > 0 && drawn < g.nodes.length / 4, `graph draws ${drawn} of ${g.nodes.length} objects (off-screen ones culled)`);
+    await ctx.close();
+  } finally {
+    await big.stop();
+  }
+});
+
+test('the dashboard only ever reads: every request it made was a GET', async () => {
+  const methods = [...requestMethods.keys()];
+  assert(requestMethods.get('GET') > 0, 'requests were seen');
+  assertEq(methods.filter((m) => m !== 'GET'), [], 'non-GET methods');
+});
+
+test('no script errors in any page', async () => {
+  assertEq(pageErrors, [], 'page errors');
+});
+
+// ---- run ----------------------------------------------------------------------------------------
+
+function serverArgs() {
+  return ['--demo', '--static-dir', staticDir, '--watch-dir', watchDir, '--rate-limit', '1000'];
+}
+
+async function main() {
+  const selected = only ? tests.filter((t) => t.name.includes(only)) : tests;
+  console.log('TAP version 13');
+  console.log(`1..${selected.length}`);
+  let failed = 0;
+  try {
+    server = await startServer(serverBin, serverArgs());
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: launchArgs });
+    ({ ctx: context, p: page } = await newPage('light'));
+  } catch (e) {
+    selected.forEach((t, i) => console.log(`not ok ${i + 1} - ${t.name}\n  # setup failed: ${String(e.stack ?? e).split('\n').join('\n  # ')}`));
+    await server?.stop();
+    await browser?.close();
+    rmSync(work, { recursive: true, force: true });
+    process.exitCode = 1;
+    return;
+  }
+  for (const [i, t] of selected.entries()) {
+    failPage = undefined;
+    try {
+      await t.fn();
+      console.log(`ok ${i + 1} - ${t.name}`);
+    } catch (e) {
+      failed++;
+      console.log(`not ok ${i + 1} - ${t.name}`);
+      console.log(String(e instanceof AssertionError ? e.message : e.stack ?? e).split('\n').map((l) => `  # ${l}`).join('\n'));
+      try {
+        await (failPage ?? page).screenshot({ path: path.join(shotDir, `FAILED-${i + 1}.png`) });
+      } catch {
+        // The page itself may be gone.
+      }
+    }
+  }
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  rmSync(work, { recursive: true, force: true });
+  console.log(`# screenshots in ${shotDir}`);
+  if (failed) process.exitCode = 1;
+}
+
+main();

@@ -1,0 +1,63 @@
+// Starts and stops a real draforge-server for the browser tests.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+/**
+ * Starts `binary` with `args` (plus --port 0 unless a port is given) and resolves once it printed
+ * its "listening on" line and (unless waitReady is false) /readyz answers 200. Rejects with the server's stderr when it exits
+ * or does not become ready within `timeoutMs`.
+ */
+export async function startServer(binary, args, { port = 0, timeoutMs = 30000, waitReady = true } = {}) {
+  const child = spawn(binary, [...args, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+    if (stderr.length > 20000) stderr = stderr.slice(-20000);
+  });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`draforge-server printed no address within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace(/\/$/, ''));
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`draforge-server exited with ${code} before listening; stderr:\n${stderr}`));
+    });
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (; waitReady; ) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.status === 200) break;
+    } catch {
+      // Not accepting yet.
+    }
+    if (Date.now() > deadline) throw new Error(`draforge-server at ${url} not ready within ${timeoutMs} ms; stderr:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port: Number(new URL(url).port),
+    child,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await once(child, 'exit');
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function api(url, path) {
+  const res = await fetch(`${url}/api/v1/${path}`);
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
