@@ -1,15 +1,41 @@
-// Shared by the C ABI's translation units: turning absl::Status into draforge_error.
+// Shared by the C ABI's translation units: turning absl::Status into draforge_error, owned buffers,
+// options, and the handle structs that more than one file reads.
 #ifndef DRAFORGE_CAPI_INTERNAL_H_
 #define DRAFORGE_CAPI_INTERNAL_H_
 
+#include <exception>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "alloc/features.h"
+#include "api/object.h"
+#include "draforge/alloc.h"
+#include "draforge/cel.h"
 #include "draforge/common.h"
+#include "store/cluster.h"
 
 struct draforge_error {
   int code;
   std::string message;
+  std::string object;  // "Kind/name" or "Kind/ns/name", or ""
+  std::string field;   // "spec.devices[0].name", or ""
+};
+
+struct draforge_objects {
+  struct Entry {
+    draforge::api::Object object;
+    std::string kind;
+    std::string key;
+  };
+  std::vector<Entry> entries;
+};
+
+struct draforge_snapshot {
+  std::shared_ptr<const draforge::store::Snapshot> snapshot;
 };
 
 namespace draforge::capi {
@@ -18,15 +44,33 @@ namespace draforge::capi {
 int CodeOf(const absl::Status& status);
 
 // Returns the C code of `status` and, when it is an error and `error` is not null, stores a new
-// draforge_error there.
+// draforge_error there (object and field read from the message's "Kind \"name\": field: " prefix).
 int Fail(const absl::Status& status, draforge_error** error);
 
-// Runs `fn` (returning int) and turns any C++ exception into DRAFORGE_EINTERNAL: no exception crosses
-// the C boundary.
+// The object ("Kind/key") and field path a lib/ message names, "" when it names none. Exposed for
+// tests of the parsing.
+void ObjectAndField(std::string_view message, std::string& object, std::string& field);
+
+// Copies `s` into a malloc'ed, NUL-terminated buffer (draforge_buffer_dispose frees it).
+int ToBuffer(std::string_view s, draforge_buffer* out, draforge_error** error);
+
+// "ns/name" or "name" (namespace `default_ns`) split into its parts.
+void SplitRef(std::string_view ref, std::string_view default_ns, std::string& ns, std::string& name);
+
+// The features of an options struct's gate text (empty: 1.37 defaults).
+absl::StatusOr<alloc::Features> FeaturesOf(const char* gates, bool unlock_locked);
+
+// Checks an options struct's version: InvalidArgument naming `what` for null or unknown versions.
+absl::Status CheckVersion(const char* what, unsigned int version, unsigned int max_version);
+
+// Runs `fn` (returning int) and turns any C++ exception into DRAFORGE_EINTERNAL (std::bad_alloc into
+// DRAFORGE_ELIMIT): no exception crosses the C boundary.
 template <typename Fn>
 int Guard(draforge_error** error, Fn fn) noexcept {
   try {
     return fn();
+  } catch (const std::bad_alloc&) {
+    return Fail(absl::ResourceExhaustedError("out of memory"), error);
   } catch (const std::exception& e) {
     return Fail(absl::InternalError(e.what()), error);
   } catch (...) {

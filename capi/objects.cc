@@ -10,32 +10,12 @@
 #include "capi/internal.h"
 #include "draforge/draforge.h"
 
-struct draforge_objects {
-  struct Entry {
-    draforge::api::Object object;
-    std::string kind;
-    std::string key;
-  };
-  std::vector<Entry> entries;
-};
-
-namespace {
-
-int ToBuffer(const std::string& s, draforge_buffer* out, draforge_error** error) {
-  char* p = static_cast<char*>(std::malloc(s.size() + 1));
-  if (p == nullptr) return draforge::capi::Fail(absl::ResourceExhaustedError("out of memory"), error);
-  std::memcpy(p, s.data(), s.size());
-  p[s.size()] = '\0';
-  out->ptr = p;
-  out->size = s.size();
-  return DRAFORGE_OK;
-}
-
-}  // namespace
 
 extern "C" {
 
 const char* draforge_version(void) { return DRAFORGE_VERSION_STRING; }
+
+const char* draforge_kubernetes_version(void) { return DRAFORGE_KUBERNETES_VERSION; }
 
 void draforge_version_numbers(int* major, int* minor, int* micro) {
   if (major) *major = DRAFORGE_VERSION_MAJOR;
@@ -105,7 +85,7 @@ int draforge_objects_encode(draforge_buffer* out, const draforge_objects* object
     }
     auto doc = api::EncodeObject(objects->entries[index].object, api_version ? api_version : "");
     if (!doc.ok()) return capi::Fail(doc.status(), error);
-    return ToBuffer(format == DRAFORGE_FORMAT_JSON ? api::WriteJson(*doc, true) : api::WriteYaml(*doc), out, error);
+    return capi::ToBuffer(format == DRAFORGE_FORMAT_JSON ? api::WriteJson(*doc, true) : api::WriteYaml(*doc), out, error);
   });
 }
 

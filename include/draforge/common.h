@@ -40,6 +40,12 @@ typedef struct draforge_error draforge_error;
 DRAFORGE_API int draforge_error_code_of(const draforge_error *error);
 /* The message, borrowed from `error` (valid until draforge_error_destroy). */
 DRAFORGE_API const char *draforge_error_message(const draforge_error *error);
+/* The object the error is about, as "Kind/name" or "Kind/namespace/name" ("ResourceSlice/gpu-0"),
+ * borrowed from `error`; "" when the error is not about one object. */
+DRAFORGE_API const char *draforge_error_object(const draforge_error *error);
+/* The field path within that object ("spec.devices[0].name"), borrowed from `error`; "" when the
+ * error names no field. */
+DRAFORGE_API const char *draforge_error_field(const draforge_error *error);
 /* Frees `error`; NULL is a no-op. */
 DRAFORGE_API void draforge_error_destroy(draforge_error *error);
 

@@ -1,0 +1,229 @@
+"""DRAForge: Kubernetes Dynamic Resource Allocation (resource.k8s.io/v1, Kubernetes 1.37) in Python.
+
+Load objects into a :class:`Cluster`, take a :class:`Snapshot`, and ask it: ``graph()``,
+``pools()``, ``allocate(claims, node)`` (kube-scheduler's structured allocator), ``explain(claim)``
+(why a claim is pending). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
+:mod:`draforge.cdi` generates, validates and writes CDI specs.
+
+Errors: every failure raises :class:`draforge.Error`; bad input is also a ``ValueError``, a missing
+object also a ``KeyError`` (see :mod:`draforge._errors`). "Does not fit" is a result, not an error.
+
+The package is a thin layer over DRAForge's stable C ABI; long calls release the GIL.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from . import _draforge
+from ._errors import (Error, InternalError, InvalidInputError, LimitError, NotFoundError, UnsupportedError)
+from ._results import (AllocatedDevice, AllocationResult, Explanation, FunnelStep, Graph, Pool, RequestFunnel)
+from . import cdi, cel
+
+__all__ = [
+    "AllocatedDevice", "AllocationResult", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
+    "InternalError", "InvalidInputError", "LimitError", "NotFoundError", "Pool", "RequestFunnel", "Snapshot",
+    "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
+]
+
+__version__: str = _draforge.version()
+
+if _draforge.header_version() != __version__:  # pragma: no cover - a broken installation
+    raise ImportError(f"draforge: native module built for {_draforge.header_version()}, library is {__version__}")
+
+Features = Union[None, str, Mapping[str, bool]]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def version() -> str:
+    """The DRAForge library version ("0.1.0")."""
+    return _draforge.version()
+
+
+def kubernetes_version() -> str:
+    """The Kubernetes release whose API and feature-gate defaults DRAForge targets ("1.37")."""
+    return _draforge.kubernetes_version()
+
+
+def _gates(features: Features) -> str:
+    if features is None:
+        return ""
+    if isinstance(features, str):
+        return features
+    if isinstance(features, Mapping):
+        for k, v in features.items():
+            if not isinstance(k, str) or not isinstance(v, bool):
+                raise InvalidInputError(f"features: {k!r}: expected a gate name and a bool, got {v!r}", code=-1)
+        return ",".join(f"{k}={'true' if v else 'false'}" for k, v in features.items())
+    raise InvalidInputError(f"features: expected None, a str or a mapping of gate names to bools, got "
+                            f"{type(features).__name__}", code=-1)
+
+
+def feature_gates(features: Features = None, *, unlock_locked_gates: bool = False) -> Dict[str, bool]:
+    """The effective feature gates: Kubernetes 1.37's defaults with ``features`` applied
+    (``{"DRAListTypeAttributes": True}`` or ``"DRAListTypeAttributes=true"``).
+
+    Raises InvalidInputError for an unknown gate, a bad value, or a locked gate changed without
+    ``unlock_locked_gates``."""
+    return json.loads(_draforge.feature_gates_json(_gates(features), unlock_locked_gates))
+
+
+def _ref(claim: Union[str, Mapping[str, Any]]) -> str:
+    """"ns/name" of a claim given as a string or as a claim dict."""
+    if isinstance(claim, str):
+        return claim
+    if isinstance(claim, Mapping):
+        meta = claim.get("metadata") or {}
+        return f'{meta.get("namespace") or "default"}/{meta.get("name", "")}'
+    raise InvalidInputError(f"claim: expected \"namespace/name\" or a ResourceClaim dict, got {type(claim).__name__}",
+                            code=-1)
+
+
+def _labels(node_labels: Optional[Mapping[str, str]]) -> Optional[str]:
+    return None if node_labels is None else json.dumps(dict(node_labels))
+
+
+class Snapshot:
+    """An immutable view of a :class:`Cluster`. Safe to share between threads; stays valid after
+    the cluster changes or is gone."""
+
+    def __init__(self, native: "_draforge.Snapshot") -> None:
+        self._s = native
+
+    @property
+    def generation(self) -> int:
+        """Number of changes published before this snapshot (0 for an empty cluster)."""
+        return self._s.generation
+
+    def count(self, kind: str) -> int:
+        """Number of stored objects of ``kind`` ("ResourceSlice", "pods", ...); 0 for unknown kinds."""
+        return self._s.count(kind)
+
+    def objects(self, kind: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Stored objects of ``kind`` (None: every kind DRAForge models) as resource.k8s.io/v1 dicts,
+        sorted by (namespace, name). UnsupportedError for an unknown kind."""
+        return json.loads(self._s.objects_json(kind))
+
+    def get(self, kind: str, name: str, namespace: Optional[str] = None) -> Dict[str, Any]:
+        """One object as a dict; NotFoundError (a KeyError) when it is not stored."""
+        return json.loads(self._s.get_json(kind, namespace or "", name))
+
+    def graph(self, *, all_devices: bool = True) -> Graph:
+        """The relationship graph. ``all_devices=False`` keeps only devices that allocations name."""
+        return Graph._from_json(json.loads(self._s.graph_json(all_devices)))
+
+    def pools(self) -> List[Pool]:
+        """Every ResourceSlice pool with device and allocated counts, sorted by (driver, pool)."""
+        return [Pool._from_json(p) for p in json.loads(self._s.pools_json())]
+
+    def allocate(self, claims: Union[str, Mapping[str, Any], Sequence[Union[str, Mapping[str, Any]]]], node: str, *,
+                 features: Features = None, node_labels: Optional[Mapping[str, str]] = None,
+                 unlock_locked_gates: bool = False, max_steps: int = 0) -> AllocationResult:
+        """Allocates ``claims`` ("ns/name", a name in "default", or claim dicts already in the
+        cluster), all or none, on ``node`` as kube-scheduler does.
+
+        ``features``: gates on top of 1.37's defaults. ``node_labels``: the node's labels (default:
+        those of the Node object of that name, if stored). ``max_steps``: abort with LimitError after
+        this many search steps (0: no limit).
+
+        Returns an AllocationResult (``.fits`` False when the claims do not fit: not an error).
+        Raises NotFoundError for an unknown claim, InvalidInputError for bad input (a missing
+        DeviceClass, a CEL runtime error, bad options)."""
+        if isinstance(claims, (str, Mapping)):
+            claims = [claims]
+        refs = [_ref(c) for c in claims]
+        out = self._s.allocate(refs, node, _gates(features), unlock_locked_gates, _labels(node_labels), max_steps)
+        return AllocationResult._from_json(json.loads(out))
+
+    def explain(self, claim: Union[str, Mapping[str, Any]], node: Optional[str] = None, *, features: Features = None,
+                node_labels: Optional[Mapping[str, str]] = None, unlock_locked_gates: bool = False) -> Explanation:
+        """Why ``claim`` is pending: per request, the funnel from every published device to those
+        usable on ``node`` (None: the node step is skipped), and a sentence. NotFoundError for an
+        unknown claim."""
+        out = self._s.explain(_ref(claim), node, _gates(features), unlock_locked_gates, _labels(node_labels))
+        return Explanation._from_json(json.loads(out))
+
+
+class Cluster:
+    """A mutable store of Kubernetes objects (DRA kinds, Pods, Nodes; other kinds kept opaque).
+    Methods may be called from several threads. Read through :meth:`snapshot`; the shortcuts
+    ``graph``, ``pools``, ``allocate``, ``explain`` use the current snapshot."""
+
+    def __init__(self, default_namespace: str = "default") -> None:
+        self._c = _draforge.Cluster(default_namespace)
+
+    @classmethod
+    def from_files(cls, *paths: Union[PathLike, Iterable[PathLike]], default_namespace: str = "default") -> "Cluster":
+        """A cluster loaded from YAML/JSON files or directories (every .yaml, .yml, .json in it).
+        Each file is all or nothing. NotFoundError for an unreadable path."""
+        c = cls(default_namespace)
+        for p in paths:
+            if isinstance(p, (str, os.PathLike)):
+                c.apply_file(p)
+            else:
+                for q in p:
+                    c.apply_file(q)
+        return c
+
+    @classmethod
+    def from_yaml(cls, text: str, *, default_namespace: str = "default") -> "Cluster":
+        """A cluster loaded from YAML or JSON text (one object, documents separated by ---, or Lists)."""
+        c = cls(default_namespace)
+        c.apply(text)
+        return c
+
+    def apply(self, objects: Union[str, bytes, Mapping[str, Any], Sequence[Mapping[str, Any]]]) -> int:
+        """Adds or updates objects given as YAML/JSON text, a dict, or a list of dicts; all or nothing.
+        Returns how many objects were read. InvalidInputError (a ValueError) names the object and
+        field of the first that does not decode."""
+        if isinstance(objects, bytes):
+            text = objects.decode("utf-8")
+        elif isinstance(objects, str):
+            text = objects
+        elif isinstance(objects, Mapping):
+            text = json.dumps(objects)
+        elif isinstance(objects, Sequence):
+            text = json.dumps({"apiVersion": "v1", "kind": "List", "items": list(objects)})
+        else:
+            raise InvalidInputError(f"apply: expected YAML/JSON text, a dict or a list of dicts, got "
+                                    f"{type(objects).__name__}", code=-1)
+        return self._c.apply(text)
+
+    def apply_file(self, path: PathLike) -> int:
+        """Adds or updates the objects of a file or directory; all or nothing. Returns the count."""
+        return self._c.apply_file(os.fspath(path))
+
+    def delete(self, kind: str, name: str, namespace: Optional[str] = None) -> bool:
+        """Deletes an object; True when one was removed, False when none was stored."""
+        return self._c.delete(kind, namespace, name)
+
+    def snapshot(self) -> Snapshot:
+        """The current snapshot (O(1))."""
+        return Snapshot(self._c.snapshot())
+
+    def graph(self, *, all_devices: bool = True) -> Graph:
+        return self.snapshot().graph(all_devices=all_devices)
+
+    def pools(self) -> List[Pool]:
+        return self.snapshot().pools()
+
+    def objects(self, kind: Optional[str] = None) -> List[Dict[str, Any]]:
+        return self.snapshot().objects(kind)
+
+    def get(self, kind: str, name: str, namespace: Optional[str] = None) -> Dict[str, Any]:
+        return self.snapshot().get(kind, name, namespace)
+
+    def allocate(self, claims: Any, node: str, **kwargs: Any) -> AllocationResult:
+        return self.snapshot().allocate(claims, node, **kwargs)
+
+    def explain(self, claim: Any, node: Optional[str] = None, **kwargs: Any) -> Explanation:
+        return self.snapshot().explain(claim, node, **kwargs)
+
+
+Cluster.graph.__doc__ = Snapshot.graph.__doc__
+Cluster.pools.__doc__ = Snapshot.pools.__doc__
+Cluster.objects.__doc__ = Snapshot.objects.__doc__
+Cluster.get.__doc__ = Snapshot.get.__doc__
+Cluster.allocate.__doc__ = Snapshot.allocate.__doc__
+Cluster.explain.__doc__ = Snapshot.explain.__doc__

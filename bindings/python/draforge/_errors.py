@@ -1,0 +1,74 @@
+"""The one translation table from the C ABI's error codes to Python exceptions.
+
+Every failing call raises an instance of :class:`Error` carrying the C code, the message, and the
+object and field it is about (empty when none). Bad input is also a :class:`ValueError`, a missing
+object also a :class:`KeyError`, so code that expects the built-in exceptions works unchanged.
+"""
+from __future__ import annotations
+
+from typing import Dict, Type
+
+
+class Error(Exception):
+    """A DRAForge error. ``code`` is the C ABI's code (negative), ``message`` the readable text,
+    ``object`` the object it names ("ResourceSlice/gpu-0", or ""), ``field`` the field path
+    ("spec.devices[0].name", or "")."""
+
+    code: int = -5
+
+    def __init__(self, message: str, *, code: int | None = None, object: str = "", field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.object = object
+        self.field = field
+
+    def __str__(self) -> str:  # KeyError would otherwise print the message's repr
+        return self.message
+
+
+class InvalidInputError(Error, ValueError):
+    """Bad input: a malformed document, a wrong type, a CEL error, an invalid argument (DRAFORGE_EINVALID)."""
+
+    code = -1
+
+
+class NotFoundError(Error, KeyError):
+    """A named object, file or index does not exist (DRAFORGE_ENOTFOUND)."""
+
+    code = -2
+
+
+class UnsupportedError(Error, ValueError):
+    """Well-formed but unusable input: an unsupported apiVersion or kind (DRAFORGE_EUNSUPPORTED)."""
+
+    code = -3
+
+
+class LimitError(Error):
+    """A size, cost or search-step limit was exceeded (DRAFORGE_ELIMIT)."""
+
+    code = -4
+
+
+class InternalError(Error):
+    """A bug in DRAForge (DRAFORGE_EINTERNAL)."""
+
+    code = -5
+
+
+# C code -> exception class. Codes are never reused (include/draforge/common.h).
+ERRORS: Dict[int, Type[Error]] = {
+    -1: InvalidInputError,
+    -2: NotFoundError,
+    -3: UnsupportedError,
+    -4: LimitError,
+    -5: InternalError,
+}
+
+
+def from_c(code: int, message: str, object: str = "", field: str = "") -> Error:
+    """The exception for C error ``code`` (unknown codes, from a newer library, are plain Error)."""
+    cls = ERRORS.get(code, Error)
+    return cls(message, code=code, object=object, field=field)

@@ -1,0 +1,333 @@
+// The C ABI over lib/alloc: allocation and explain (include/draforge/alloc.h).
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "alloc/allocator.h"
+#include "alloc/explain.h"
+#include "alloc/features.h"
+#include "api/codec.h"
+#include "capi/internal.h"
+#include "common/status.h"
+#include "draforge/alloc.h"
+#include "rapidjson/document.h"
+
+struct draforge_allocation_result {
+  int outcome = DRAFORGE_OUTCOME_UNSCHEDULABLE;
+  std::string node;
+  std::vector<std::string> claims;       // ns/name, allocated only
+  std::vector<std::string> allocations;  // status.allocation JSON per claim
+  std::vector<std::string> reasons;
+  int64_t search_steps = 0;
+};
+
+struct draforge_explanation {
+  std::string summary;
+  std::string json;
+};
+
+namespace draforge::capi {
+namespace {
+
+const draforge_allocate_options kDefaultOptions = DRAFORGE_ALLOCATE_OPTIONS_INIT;
+
+absl::Status CheckOptions(const draforge_allocate_options& o) {
+  RETURN_IF_ERROR(CheckVersion("draforge_allocate_options", o.version, DRAFORGE_ALLOCATE_OPTIONS_VERSION));
+  if (o.max_steps < 0) return absl::InvalidArgumentError("draforge_allocate_options: max_steps must not be negative");
+  return absl::OkStatus();
+}
+
+// The node as the allocator sees it: labels from the options, else from the snapshot's Node.
+absl::StatusOr<alloc::NodeInfo> NodeOf(const store::Snapshot& snapshot, std::string_view name,
+                                       const draforge_allocate_options& o) {
+  alloc::NodeInfo node{std::string(name), {}};
+  if (o.node_labels_json == nullptr) {
+    if (const api::Node* n = snapshot.GetNode(name)) node = alloc::NodeInfo::FromNode(*n);
+    return node;
+  }
+  auto doc = api::ParseJson(o.node_labels_json);
+  if (!doc.ok()) return absl::InvalidArgumentError(absl::StrCat("node_labels_json: ", doc.status().message()));
+  if (!doc->IsObject()) return absl::InvalidArgumentError("node_labels_json: must be a JSON object of strings");
+  for (auto& m : doc->GetObject()) {
+    if (!m.value.IsString()) {
+      return absl::InvalidArgumentError(absl::StrCat("node_labels_json: label \"", m.name.GetString(),
+                                                     "\": must be a string"));
+    }
+    node.labels.Set(m.name.GetString(), std::string(m.value.GetString(), m.value.GetStringLength()));
+  }
+  return node;
+}
+
+rapidjson::Value Str(std::string_view s, rapidjson::Document::AllocatorType& a) {
+  // rapidjson asserts on a null pointer even for length 0, and an empty string_view may have one.
+  return rapidjson::Value(s.empty() ? "" : s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
+}
+
+std::string ExplanationJson(const alloc::Explanation& ex) {
+  rapidjson::Document d(rapidjson::kObjectType);
+  auto& a = d.GetAllocator();
+  d.AddMember("claim", Str(ex.claim, a), a);
+  if (!ex.node.empty()) {
+    d.AddMember("node", Str(ex.node, a), a);
+    d.AddMember("outcome", Str(alloc::OutcomeName(ex.outcome), a), a);
+    if (!ex.outcome_detail.empty()) d.AddMember("outcomeDetail", Str(ex.outcome_detail, a), a);
+  }
+  d.AddMember("summary", Str(ex.summary, a), a);
+  rapidjson::Value reqs(rapidjson::kArrayType);
+  for (const auto& r : ex.requests) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("request", Str(r.request, a), a);
+    o.AddMember("deviceClass", Str(r.device_class, a), a);
+    o.AddMember("needed", rapidjson::Value(r.needed), a);
+    o.AddMember("allMode", r.all_mode, a);
+    o.AddMember("adminAccess", r.admin_access, a);
+    rapidjson::Value steps(rapidjson::kArrayType);
+    for (const auto& s : r.steps) {
+      rapidjson::Value so(rapidjson::kObjectType);
+      so.AddMember("step", Str(alloc::FunnelStepName(s.step), a), a);
+      so.AddMember("remaining", rapidjson::Value(s.remaining), a);
+      so.AddMember("detail", Str(s.detail, a), a);
+      steps.PushBack(so, a);
+    }
+    o.AddMember("steps", steps, a);
+    if (r.first_short) o.AddMember("firstShortStep", Str(alloc::FunnelStepName(*r.first_short), a), a);
+    if (r.first_empty) o.AddMember("firstEmptyStep", Str(alloc::FunnelStepName(*r.first_empty), a), a);
+    if (!r.first_error.empty()) o.AddMember("firstError", Str(r.first_error, a), a);
+    o.AddMember("sentence", Str(r.sentence, a), a);
+    reqs.PushBack(o, a);
+  }
+  d.AddMember("requests", reqs, a);
+  return api::WriteJson(d, false);
+}
+
+}  // namespace
+}  // namespace draforge::capi
+
+extern "C" {
+
+int draforge_allocate_options_init(draforge_allocate_options* options, unsigned int version) {
+  using namespace draforge;
+  if (options == nullptr) return DRAFORGE_EINVALID;
+  if (!capi::CheckVersion("draforge_allocate_options", version, DRAFORGE_ALLOCATE_OPTIONS_VERSION).ok()) {
+    return DRAFORGE_EINVALID;
+  }
+  *options = capi::kDefaultOptions;
+  options->version = version;
+  return DRAFORGE_OK;
+}
+
+int draforge_feature_gates_json(draforge_buffer* out, const char* feature_gates, int unlock_locked_gates,
+                                draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_feature_gates_json: out must not be NULL"), error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    auto f = capi::FeaturesOf(feature_gates, unlock_locked_gates != 0);
+    if (!f.ok()) return capi::Fail(f.status(), error);
+    rapidjson::Document d(rapidjson::kObjectType);
+    for (const alloc::FeatureGateInfo& g : alloc::KnownFeatureGates()) {
+      auto v = f->Get(g.name);
+      if (!v.ok()) return capi::Fail(v.status(), error);
+      rapidjson::Value name = capi::Str(g.name, d.GetAllocator());
+      rapidjson::Value value(*v);
+      d.AddMember(name, value, d.GetAllocator());
+    }
+    return capi::ToBuffer(api::WriteJson(d, false), out, error);
+  });
+}
+
+int draforge_allocate(draforge_allocation_result** out, const draforge_snapshot* snapshot, const char* const* claims,
+                      size_t claim_count, const char* node, const draforge_allocate_options* options,
+                      draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_allocate: out and snapshot must not be NULL"), error);
+    }
+    *out = nullptr;
+    const draforge_allocate_options& o = options ? *options : capi::kDefaultOptions;
+    if (absl::Status s = capi::CheckOptions(o); !s.ok()) return capi::Fail(s, error);
+    if (claims == nullptr || claim_count == 0) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_allocate: at least one claim is required"), error);
+    }
+    if (node == nullptr || *node == '\0') {
+      return capi::Fail(absl::InvalidArgumentError("draforge_allocate: node must not be empty"), error);
+    }
+    auto features = capi::FeaturesOf(o.feature_gates, o.unlock_locked_gates != 0);
+    if (!features.ok()) return capi::Fail(features.status(), error);
+    const store::Snapshot& snap = *snapshot->snapshot;
+    std::vector<const api::ResourceClaim*> selected;
+    std::vector<std::string> keys;
+    for (size_t i = 0; i < claim_count; ++i) {
+      if (claims[i] == nullptr || *claims[i] == '\0') {
+        return capi::Fail(absl::InvalidArgumentError(absl::StrCat("draforge_allocate: claims[", i, "] is empty")),
+                          error);
+      }
+      std::string ns, name;
+      capi::SplitRef(claims[i], "default", ns, name);
+      const api::ResourceClaim* c = snap.GetResourceClaim(ns, name);
+      if (c == nullptr) {
+        return capi::Fail(absl::NotFoundError(absl::StrCat("ResourceClaim \"", ns, "/", name, "\" not found")), error);
+      }
+      if (!c->spec) {
+        return capi::Fail(absl::InvalidArgumentError(absl::StrCat("ResourceClaim \"", ns, "/", name,
+                                                                  "\": spec: Required value")),
+                          error);
+      }
+      selected.push_back(c);
+      keys.push_back(ns + "/" + name);
+    }
+    auto node_info = capi::NodeOf(snap, node, o);
+    if (!node_info.ok()) return capi::Fail(node_info.status(), error);
+    alloc::AllocateOptions ao;
+    ao.features = *features;
+    ao.max_steps = o.max_steps;
+    alloc::AllocateResult r = alloc::Allocate(snap, selected, *node_info, ao);
+    if (r.outcome == alloc::Outcome::kError) return capi::Fail(r.error, error);
+    auto result = std::make_unique<draforge_allocation_result>();
+    result->node = node;
+    result->search_steps = r.search_steps;
+    result->reasons = r.reasons;
+    if (r.outcome == alloc::Outcome::kAllocated) {
+      result->outcome = DRAFORGE_OUTCOME_ALLOCATED;
+      result->claims = keys;
+      for (const api::AllocationResult& a : r.allocations) {
+        auto doc = alloc::EncodeAllocationResult(a);
+        if (!doc.ok()) return capi::Fail(doc.status(), error);
+        result->allocations.push_back(api::WriteJson(*doc, false));
+      }
+    }
+    *out = result.release();
+    return DRAFORGE_OK;
+  });
+}
+
+void draforge_allocation_result_destroy(draforge_allocation_result* result) { delete result; }
+
+int draforge_allocation_result_outcome(const draforge_allocation_result* result) {
+  return result ? result->outcome : DRAFORGE_OUTCOME_UNSCHEDULABLE;
+}
+
+size_t draforge_allocation_result_claim_count(const draforge_allocation_result* result) {
+  return result ? result->claims.size() : 0;
+}
+
+const char* draforge_allocation_result_claim(const draforge_allocation_result* result, size_t index) {
+  return result && index < result->claims.size() ? result->claims[index].c_str() : nullptr;
+}
+
+int draforge_allocation_result_allocation_json(draforge_buffer* out, const draforge_allocation_result* result,
+                                               size_t index, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || result == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError(
+                            "draforge_allocation_result_allocation_json: out and result must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    if (index >= result->allocations.size()) {
+      return capi::Fail(absl::NotFoundError(absl::StrCat("no allocation at index ", index, " (there are ",
+                                                         result->allocations.size(), ")")),
+                        error);
+    }
+    return capi::ToBuffer(result->allocations[index], out, error);
+  });
+}
+
+size_t draforge_allocation_result_reason_count(const draforge_allocation_result* result) {
+  return result ? result->reasons.size() : 0;
+}
+
+const char* draforge_allocation_result_reason(const draforge_allocation_result* result, size_t index) {
+  return result && index < result->reasons.size() ? result->reasons[index].c_str() : nullptr;
+}
+
+int64_t draforge_allocation_result_search_steps(const draforge_allocation_result* result) {
+  return result ? result->search_steps : 0;
+}
+
+int draforge_allocation_result_json(draforge_buffer* out, const draforge_allocation_result* result,
+                                    draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || result == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_allocation_result_json: out and result must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    rapidjson::Document d(rapidjson::kObjectType);
+    auto& a = d.GetAllocator();
+    d.AddMember("outcome", capi::Str(result->outcome == DRAFORGE_OUTCOME_ALLOCATED ? "allocated" : "unschedulable", a),
+                a);
+    d.AddMember("node", capi::Str(result->node, a), a);
+    rapidjson::Value allocations(rapidjson::kObjectType);
+    for (size_t i = 0; i < result->claims.size(); ++i) {
+      auto doc = api::ParseJson(result->allocations[i]);
+      if (!doc.ok()) return capi::Fail(doc.status(), error);
+      allocations.AddMember(capi::Str(result->claims[i], a), rapidjson::Value(*doc, a), a);
+    }
+    d.AddMember("allocations", allocations, a);
+    rapidjson::Value reasons(rapidjson::kArrayType);
+    for (const auto& r : result->reasons) reasons.PushBack(capi::Str(r, a), a);
+    d.AddMember("reasons", reasons, a);
+    d.AddMember("searchSteps", rapidjson::Value(result->search_steps), a);
+    return capi::ToBuffer(api::WriteJson(d, false), out, error);
+  });
+}
+
+int draforge_explain(draforge_explanation** out, const draforge_snapshot* snapshot, const char* claim,
+                     const char* node, const draforge_allocate_options* options, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr || claim == nullptr || *claim == '\0') {
+      return capi::Fail(absl::InvalidArgumentError("draforge_explain: out, snapshot and claim must not be NULL or empty"),
+                        error);
+    }
+    *out = nullptr;
+    const draforge_allocate_options& o = options ? *options : capi::kDefaultOptions;
+    if (absl::Status s = capi::CheckOptions(o); !s.ok()) return capi::Fail(s, error);
+    auto features = capi::FeaturesOf(o.feature_gates, o.unlock_locked_gates != 0);
+    if (!features.ok()) return capi::Fail(features.status(), error);
+    const store::Snapshot& snap = *snapshot->snapshot;
+    std::string ns, name;
+    capi::SplitRef(claim, "default", ns, name);
+    std::optional<alloc::NodeInfo> node_info;
+    if (node != nullptr && *node != '\0') {
+      auto n = capi::NodeOf(snap, node, o);
+      if (!n.ok()) return capi::Fail(n.status(), error);
+      node_info = *std::move(n);
+    }
+    auto ex = alloc::Explain(snap, ns, name, node_info ? &*node_info : nullptr, *features);
+    if (!ex.ok()) return capi::Fail(ex.status(), error);
+    auto e = std::make_unique<draforge_explanation>();
+    e->summary = ex->summary;
+    e->json = capi::ExplanationJson(*ex);
+    *out = e.release();
+    return DRAFORGE_OK;
+  });
+}
+
+void draforge_explanation_destroy(draforge_explanation* explanation) { delete explanation; }
+
+const char* draforge_explanation_summary(const draforge_explanation* explanation) {
+  return explanation ? explanation->summary.c_str() : "";
+}
+
+int draforge_explanation_json(draforge_buffer* out, const draforge_explanation* explanation, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || explanation == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_explanation_json: out and explanation must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    return capi::ToBuffer(explanation->json, out, error);
+  });
+}
+
+}  // extern "C"

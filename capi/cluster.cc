@@ -1,0 +1,343 @@
+// The C ABI over lib/store and lib/graph (include/draforge/cluster.h).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "api/codec.h"
+#include "capi/internal.h"
+#include "common/status.h"
+#include "draforge/cluster.h"
+#include "graph/graph.h"
+#include "rapidjson/document.h"
+
+struct draforge_cluster {
+  explicit draforge_cluster(draforge::store::ClusterOptions options) : cluster(std::move(options)) {}
+  draforge::store::Cluster cluster;
+};
+
+namespace draforge::capi {
+namespace {
+
+using Objects = std::vector<api::Object>;
+
+// Decodes `text`; the first object that does not decode or has no name fails the whole input, so
+// that a caller never sees half of a file applied.
+absl::StatusOr<Objects> DecodeAll(std::string_view text, std::string_view source) {
+  const std::string where = source.empty() ? "" : absl::StrCat(AV(source), ": ");
+  auto decoded = api::DecodeStream(text, {});
+  if (!decoded.ok()) return absl::Status(decoded.status().code(), absl::StrCat(where, decoded.status().message()));
+  Objects out;
+  out.reserve(decoded->size());
+  for (api::DecodedObject& d : *decoded) {
+    if (!d.object.ok()) {
+      return absl::Status(d.object.status().code(), absl::StrCat(where, "object ", d.index + 1, " (line ", d.line,
+                                                                 "): ", d.object.status().message()));
+    }
+    if (!d.object->metadata().name.has_value() || d.object->metadata().name->empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, "object ", d.index + 1, " (line ", d.line, "): ",
+                                                     d.kind.empty() ? "object" : d.kind, ": metadata.name: Required value"));
+    }
+    out.push_back(*std::move(d.object));
+  }
+  return out;
+}
+
+absl::Status ApplyAll(store::Cluster& cluster, Objects objects) {
+  // Names were checked while decoding, so Apply (which fails only for an empty name) cannot fail
+  // half-way; a failure here is a bug, reported as one.
+  for (api::Object& o : objects) {
+    if (absl::Status s = cluster.Apply(std::move(o)); !s.ok()) {
+      return absl::InternalError(absl::StrCat("applying a decoded object failed: ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path.string(), ": cannot open file"));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return absl::NotFoundError(absl::StrCat(path.string(), ": read error"));
+  return ss.str();
+}
+
+absl::StatusOr<Objects> DecodePath(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  if (std::filesystem::is_directory(p, ec)) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(p, ec)) {
+      const std::string ext = entry.path().extension().string();
+      if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(entry.path());
+    }
+    if (ec) return absl::NotFoundError(absl::StrCat(path, ": ", ec.message()));
+    std::sort(files.begin(), files.end());
+    Objects all;
+    for (const auto& f : files) {
+      ASSIGN_OR_RETURN(std::string text, ReadFile(f));
+      ASSIGN_OR_RETURN(Objects objects, DecodeAll(text, f.string()));
+      for (api::Object& o : objects) all.push_back(std::move(o));
+    }
+    return all;
+  }
+  ASSIGN_OR_RETURN(std::string text, ReadFile(p));
+  return DecodeAll(text, path);
+}
+
+absl::StatusOr<api::Kind> KindOf(const char* kind) {
+  const std::string_view k = kind ? kind : "";
+  auto parsed = api::ParseKindName(k);
+  if (!parsed || *parsed == api::Kind::kOther) {
+    return absl::FailedPreconditionError(absl::StrCat("unsupported kind \"", AV(k),
+                                                      "\" (DeviceClass, ResourceClaim, ResourceClaimTemplate, "
+                                                      "ResourceSlice, DeviceTaintRule, ResourcePoolStatusRequest, Pod, Node)"));
+  }
+  return *parsed;
+}
+
+absl::StatusOr<rapidjson::Document> EncodeLatest(const api::Object& object) {
+  const auto versions = api::SupportedVersions(object.kind());
+  if (versions.empty()) return api::EncodeObject(object);
+  return api::EncodeObject(object, absl::StrCat("resource.k8s.io/", AV(versions.front())));
+}
+
+const char* OrDefault(const char* s, const char* fallback) { return s && *s ? s : fallback; }
+
+}  // namespace
+}  // namespace draforge::capi
+
+extern "C" {
+
+int draforge_cluster_create(draforge_cluster** out, const char* default_namespace, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr) return capi::Fail(absl::InvalidArgumentError("draforge_cluster_create: out must not be NULL"), error);
+    store::ClusterOptions options;
+    options.default_namespace = capi::OrDefault(default_namespace, "default");
+    *out = new draforge_cluster(std::move(options));
+    return DRAFORGE_OK;
+  });
+}
+
+void draforge_cluster_destroy(draforge_cluster* cluster) { delete cluster; }
+
+int draforge_cluster_apply(draforge_cluster* cluster, const char* data, size_t size, size_t* applied,
+                           draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (applied) *applied = 0;
+    if (cluster == nullptr || (data == nullptr && size > 0)) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_cluster_apply: cluster and data must not be NULL"), error);
+    }
+    auto objects = capi::DecodeAll(std::string_view(data ? data : "", size), "");
+    if (!objects.ok()) return capi::Fail(objects.status(), error);
+    const size_t n = objects->size();
+    if (absl::Status s = capi::ApplyAll(cluster->cluster, *std::move(objects)); !s.ok()) return capi::Fail(s, error);
+    if (applied) *applied = n;
+    return DRAFORGE_OK;
+  });
+}
+
+int draforge_cluster_apply_file(draforge_cluster* cluster, const char* path, size_t* applied, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (applied) *applied = 0;
+    if (cluster == nullptr || path == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_cluster_apply_file: cluster and path must not be NULL"),
+                        error);
+    }
+    auto objects = capi::DecodePath(path);
+    if (!objects.ok()) return capi::Fail(objects.status(), error);
+    const size_t n = objects->size();
+    if (absl::Status s = capi::ApplyAll(cluster->cluster, *std::move(objects)); !s.ok()) return capi::Fail(s, error);
+    if (applied) *applied = n;
+    return DRAFORGE_OK;
+  });
+}
+
+int draforge_cluster_apply_objects(draforge_cluster* cluster, const draforge_objects* objects, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (cluster == nullptr || objects == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_cluster_apply_objects: cluster and objects must not be NULL"), error);
+    }
+    std::vector<api::Object> copies;
+    copies.reserve(objects->entries.size());
+    for (size_t i = 0; i < objects->entries.size(); ++i) {
+      const auto& e = objects->entries[i];
+      if (!e.object.metadata().name.has_value() || e.object.metadata().name->empty()) {
+        return capi::Fail(absl::InvalidArgumentError(absl::StrCat("object ", i + 1, ": ", e.kind,
+                                                                  ": metadata.name: Required value")),
+                          error);
+      }
+      copies.push_back(e.object);
+    }
+    return capi::Fail(capi::ApplyAll(cluster->cluster, std::move(copies)), error);
+  });
+}
+
+int draforge_cluster_delete(draforge_cluster* cluster, const char* kind, const char* namespace_, const char* name,
+                            int* deleted, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (deleted) *deleted = 0;
+    if (cluster == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_cluster_delete: cluster must not be NULL"), error);
+    }
+    auto k = capi::KindOf(kind);
+    if (!k.ok()) return capi::Fail(k.status(), error);
+    if (name == nullptr || *name == '\0') {
+      return capi::Fail(absl::InvalidArgumentError(absl::StrCat("draforge_cluster_delete: ", AV(api::KindName(*k)),
+                                                                ": name must not be empty")),
+                        error);
+    }
+    store::Outcome outcome = store::Outcome::kNotFound;
+    absl::Status s = cluster->cluster.Delete(*k, namespace_ ? namespace_ : "", name, {}, &outcome);
+    if (!s.ok()) return capi::Fail(s, error);
+    if (deleted) *deleted = outcome == store::Outcome::kDeleted ? 1 : 0;
+    return DRAFORGE_OK;
+  });
+}
+
+int draforge_cluster_snapshot(draforge_snapshot** out, const draforge_cluster* cluster, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || cluster == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_cluster_snapshot: out and cluster must not be NULL"), error);
+    }
+    *out = new draforge_snapshot{cluster->cluster.snapshot()};
+    return DRAFORGE_OK;
+  });
+}
+
+void draforge_snapshot_destroy(draforge_snapshot* snapshot) { delete snapshot; }
+
+uint64_t draforge_snapshot_generation(const draforge_snapshot* snapshot) {
+  return snapshot ? snapshot->snapshot->generation() : 0;
+}
+
+size_t draforge_snapshot_count(const draforge_snapshot* snapshot, const char* kind) {
+  if (snapshot == nullptr) return 0;
+  auto k = draforge::capi::KindOf(kind);
+  return k.ok() ? snapshot->snapshot->Count(*k) : 0;
+}
+
+int draforge_snapshot_objects_json(draforge_buffer* out, const draforge_snapshot* snapshot, const char* kind,
+                                   draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_objects_json: out and snapshot must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    std::vector<api::Kind> kinds;
+    if (kind == nullptr) {
+      for (int k = 0; k < static_cast<int>(api::Kind::kOther); ++k) kinds.push_back(static_cast<api::Kind>(k));
+    } else {
+      auto k = capi::KindOf(kind);
+      if (!k.ok()) return capi::Fail(k.status(), error);
+      kinds.push_back(*k);
+    }
+    rapidjson::Document list(rapidjson::kArrayType);
+    for (api::Kind k : kinds) {
+      for (const api::Object* o : snapshot->snapshot->List(k)) {
+        auto doc = capi::EncodeLatest(*o);
+        if (!doc.ok()) return capi::Fail(doc.status(), error);
+        list.PushBack(rapidjson::Value(*doc, list.GetAllocator()), list.GetAllocator());
+      }
+    }
+    return capi::ToBuffer(api::WriteJson(list, false), out, error);
+  });
+}
+
+int draforge_snapshot_get_json(draforge_buffer* out, const draforge_snapshot* snapshot, const char* kind,
+                               const char* namespace_, const char* name, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr || name == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_snapshot_get_json: out, snapshot and name must not be NULL"), error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    auto k = capi::KindOf(kind);
+    if (!k.ok()) return capi::Fail(k.status(), error);
+    const std::string ns = capi::OrDefault(namespace_, "default");
+    const api::Object* o = snapshot->snapshot->Get(*k, ns, name);
+    if (o == nullptr) {
+      return capi::Fail(absl::NotFoundError(absl::StrCat(AV(api::KindName(*k)), " \"",
+                                                         api::IsNamespaced(*k) ? ns + "/" : "", name,
+                                                         "\" not found")),
+                        error);
+    }
+    auto doc = capi::EncodeLatest(*o);
+    if (!doc.ok()) return capi::Fail(doc.status(), error);
+    return capi::ToBuffer(api::WriteJson(*doc, false), out, error);
+  });
+}
+
+int draforge_snapshot_graph_json(draforge_buffer* out, const draforge_snapshot* snapshot, int all_devices,
+                                 draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_graph_json: out and snapshot must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    graph::BuildOptions options;
+    options.all_devices = all_devices != 0;
+    return capi::ToBuffer(graph::ToJson(graph::BuildGraph(*snapshot->snapshot, options)), out, error);
+  });
+}
+
+int draforge_snapshot_pools_json(draforge_buffer* out, const draforge_snapshot* snapshot, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_pools_json: out and snapshot must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    const store::Snapshot& s = *snapshot->snapshot;
+    rapidjson::Document list(rapidjson::kArrayType);
+    auto& a = list.GetAllocator();
+    // rapidjson asserts on a null pointer even for length 0, and an empty string_view may have one.
+    auto str = [&](std::string_view v) {
+      return rapidjson::Value(v.empty() ? "" : v.data(), static_cast<rapidjson::SizeType>(v.size()), a);
+    };
+    for (const store::PoolInfo& p : s.Pools()) {
+      int64_t allocated = 0;
+      for (const api::ResourceSlice* slice : p.slices) {
+        if (!slice->spec) continue;
+        for (const api::Device& d : slice->spec->devices) {
+          if (s.InUse(p.driver, p.pool, d.name.value_or(""))) ++allocated;
+        }
+      }
+      rapidjson::Value o(rapidjson::kObjectType);
+      o.AddMember("driver", str(p.driver), a);
+      o.AddMember("pool", str(p.pool), a);
+      o.AddMember("generation", rapidjson::Value(p.generation), a);
+      o.AddMember("slices", rapidjson::Value(static_cast<uint64_t>(p.slices.size())), a);
+      o.AddMember("resourceSliceCount", rapidjson::Value(p.resource_slice_count), a);
+      o.AddMember("complete", p.complete, a);
+      o.AddMember("invalid", p.invalid, a);
+      o.AddMember("invalidReason", str(p.invalid_reason), a);
+      o.AddMember("node", str(p.node_name), a);
+      o.AddMember("devices", rapidjson::Value(static_cast<uint64_t>(p.device_count)), a);
+      o.AddMember("allocated", rapidjson::Value(allocated), a);
+      list.PushBack(o, a);
+    }
+    return capi::ToBuffer(api::WriteJson(list, false), out, error);
+  });
+}
+
+}  // extern "C"

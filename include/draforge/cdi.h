@@ -1,0 +1,86 @@
+/* DRAForge C ABI: Container Device Interface (CDI) specs for the claims allocated on a node, their
+ * validation, and crash-safe writing (what a DRA node plugin prepares for the container runtime).
+ *
+ * Thread-safety: a draforge_cdi_specs handle is immutable and may be read from several threads.
+ * Writing the same directory from several threads or processes is safe: each file is replaced
+ * whole (temporary file, fsync, rename), the last writer wins.
+ */
+#ifndef DRAFORGE_CDI_H
+#define DRAFORGE_CDI_H
+
+#include "draforge/cluster.h"
+#include "draforge/common.h"
+#include "draforge/objects.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Options of the CDI calls. Initialise with DRAFORGE_CDI_OPTIONS_INIT or draforge_cdi_options_init(). */
+typedef struct draforge_cdi_options {
+  unsigned int version; /* DRAFORGE_CDI_OPTIONS_VERSION */
+  /* Comma-separated drivers whose devices get specs (a node plugin serves one driver); NULL or "":
+   * every driver. */
+  const char *drivers;
+  /* The newest cdiVersion the node's runtimes accept; NULL or "": "0.5.0". A spec that needs a newer
+   * version is a failure of its claim (generate) or a problem (validate), never a downgrade. */
+  const char *max_version;
+  /* Validation level of draforge_cdi_validate(): 0 strict (what DRAForge writes: canonical names,
+   * exact minimum cdiVersion), 1 compatible (what released container runtimes accept). */
+  int compat;
+} draforge_cdi_options;
+
+#define DRAFORGE_CDI_OPTIONS_VERSION 1
+#define DRAFORGE_CDI_OPTIONS_INIT {DRAFORGE_CDI_OPTIONS_VERSION, NULL, NULL, 0}
+
+/* Fills `options` with the defaults of `version`. Errors: DRAFORGE_EINVALID for NULL or an unknown
+ * version. */
+DRAFORGE_API int draforge_cdi_options_init(draforge_cdi_options *options, unsigned int version);
+
+/* The CDI specs of one node: one spec per (claim, driver). Destroy with draforge_cdi_specs_destroy(). */
+typedef struct draforge_cdi_specs draforge_cdi_specs;
+
+/* Builds the specs for the claims of `snapshot` allocated on `node` into `*out` (every spec valid
+ * for the strict level). Claims whose spec cannot be built (no UID, a spec above max_version) are
+ * listed as failures in draforge_cdi_specs_json(), not errors. `options` may be NULL. Errors:
+ * DRAFORGE_EINVALID for an empty node or bad options. */
+DRAFORGE_API int draforge_cdi_generate(draforge_cdi_specs **out, const draforge_snapshot *snapshot, const char *node,
+                                       const draforge_cdi_options *options, draforge_error **error);
+/* Frees `specs`; NULL is a no-op. */
+DRAFORGE_API void draforge_cdi_specs_destroy(draforge_cdi_specs *specs);
+/* The number of specs. */
+DRAFORGE_API size_t draforge_cdi_specs_count(const draforge_cdi_specs *specs);
+/* The file name of spec `index` ("k8s.gpu.example.com-draforge_<claimUID>.json"), borrowed from
+ * `specs`; NULL when out of range. */
+DRAFORGE_API const char *draforge_cdi_specs_file_name(const draforge_cdi_specs *specs, size_t index);
+/* The CDI document of spec `index` (JSON, as written to disk) in `*out`. Errors: DRAFORGE_ENOTFOUND
+ * when `index` is out of range. */
+DRAFORGE_API int draforge_cdi_specs_document(draforge_buffer *out, const draforge_cdi_specs *specs, size_t index,
+                                             draforge_error **error);
+/* A summary as JSON in `*out`: {"node","specs":[{"claim":"ns/name","claimUID","driver","fileName",
+ * "requests":[{"request","cdiDeviceIDs":[...]}]}],"failed":[{"claim","claimUID","driver","fileName",
+ * "message"}]}. The cdiDeviceIDs are what NodePrepareResources returns to the kubelet. */
+DRAFORGE_API int draforge_cdi_specs_json(draforge_buffer *out, const draforge_cdi_specs *specs,
+                                         draforge_error **error);
+/* Makes directory `dir` hold exactly these specs among the files DRAForge owns there (other files
+ * are never touched): each file is replaced atomically, stale ones removed. `report` (may be NULL)
+ * receives {"written":[...],"unchanged":[...],"removed":[...],"failed":[{"fileName","message"}]}.
+ * A file that fails keeps its previous document; the call then returns DRAFORGE_EINVALID or the
+ * failure's code with every failure in the message, after doing all it could. Errors also:
+ * DRAFORGE_ENOTFOUND, DRAFORGE_EINTERNAL (I/O) when the directory cannot be created or listed. */
+DRAFORGE_API int draforge_cdi_specs_write(const draforge_cdi_specs *specs, const char *dir, draforge_buffer *report,
+                                          draforge_error **error);
+
+/* Validates one CDI spec document (`format`: JSON or YAML) as a container runtime reads it. Sets
+ * `*valid` to 1 or 0 and, when `problems` is not NULL, stores every problem there as a JSON array
+ * [{"path":"$.devices[0].name","message":"..."}] (empty when valid). An invalid document is a
+ * result, not an error. Errors: DRAFORGE_EINVALID for NULL arguments or bad options. */
+DRAFORGE_API int draforge_cdi_validate(int *valid, draforge_buffer *problems, const char *data, size_t size,
+                                       draforge_format format, const draforge_cdi_options *options,
+                                       draforge_error **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DRAFORGE_CDI_H */

@@ -1,0 +1,95 @@
+/* DRAForge C ABI: the object store (draforge_cluster) and its immutable snapshots.
+ *
+ * A draforge_cluster holds Kubernetes objects keyed by kind, namespace and name, as an informer
+ * does; every change publishes a new draforge_snapshot. Readers (graph, allocator, explain) work on
+ * a snapshot and never see a later change.
+ *
+ * Thread-safety: every draforge_cluster call may run concurrently with any other on the same
+ * cluster (writers are serialized inside). A draforge_snapshot is immutable: any number of threads
+ * may read it at once. A snapshot stays valid after its cluster is destroyed.
+ */
+#ifndef DRAFORGE_CLUSTER_H
+#define DRAFORGE_CLUSTER_H
+
+#include <stdint.h>
+
+#include "draforge/common.h"
+#include "draforge/objects.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A mutable object store. Create with draforge_cluster_create(), destroy with
+ * draforge_cluster_destroy(). */
+typedef struct draforge_cluster draforge_cluster;
+
+/* An immutable view of a cluster at one point. Destroy with draforge_snapshot_destroy(). */
+typedef struct draforge_snapshot draforge_snapshot;
+
+/* Creates an empty store in `*out`. `default_namespace` is given to namespaced objects that have
+ * none (NULL or "": "default", as kubectl). Errors: DRAFORGE_EINVALID when `out` is NULL. */
+DRAFORGE_API int draforge_cluster_create(draforge_cluster **out, const char *default_namespace,
+                                         draforge_error **error);
+/* Frees `cluster`; NULL is a no-op. Snapshots taken from it stay valid. */
+DRAFORGE_API void draforge_cluster_destroy(draforge_cluster *cluster);
+
+/* Decodes JSON or YAML text (one object, a multi-document stream, or List kinds) and adds or
+ * updates every object in `cluster`. All or nothing: when one object does not decode or has no
+ * name, nothing is applied and the error names it ("object 3 (line 40): ResourceSlice \"x\":
+ * spec.driver: ..."). `applied` (may be NULL) receives the number of objects read.
+ * Errors: DRAFORGE_EINVALID (syntax, a field, a missing name), DRAFORGE_EUNSUPPORTED (apiVersion),
+ * DRAFORGE_ELIMIT (input over 32 MiB). */
+DRAFORGE_API int draforge_cluster_apply(draforge_cluster *cluster, const char *data, size_t size, size_t *applied,
+                                        draforge_error **error);
+/* Like draforge_cluster_apply() on the contents of file `path`; a directory applies every .yaml,
+ * .yml and .json file in it (sorted by name, not recursive), all or nothing. Errors also:
+ * DRAFORGE_ENOTFOUND when `path` cannot be read; messages start with the file name. */
+DRAFORGE_API int draforge_cluster_apply_file(draforge_cluster *cluster, const char *path, size_t *applied,
+                                             draforge_error **error);
+/* Adds or updates every object of `objects` (borrowed; not modified), all or nothing. */
+DRAFORGE_API int draforge_cluster_apply_objects(draforge_cluster *cluster, const draforge_objects *objects,
+                                                draforge_error **error);
+/* Deletes the object of kind `kind` ("ResourceSlice", "resourceclaims", "pod": as kubectl names
+ * kinds) named `name` in `namespace_` (NULL or "": the default namespace; ignored for
+ * cluster-scoped kinds). `deleted` (may be NULL) is set to 1 when an object was removed and 0 when
+ * none was stored (not an error). Errors: DRAFORGE_EINVALID for an empty name,
+ * DRAFORGE_EUNSUPPORTED for a kind DRAForge does not model. */
+DRAFORGE_API int draforge_cluster_delete(draforge_cluster *cluster, const char *kind, const char *namespace_,
+                                         const char *name, int *deleted, draforge_error **error);
+/* The current snapshot, in `*out` (the caller's). O(1). */
+DRAFORGE_API int draforge_cluster_snapshot(draforge_snapshot **out, const draforge_cluster *cluster,
+                                           draforge_error **error);
+
+/* Frees `snapshot`; NULL is a no-op. */
+DRAFORGE_API void draforge_snapshot_destroy(draforge_snapshot *snapshot);
+/* The number of published changes before this snapshot (0: empty store). */
+DRAFORGE_API uint64_t draforge_snapshot_generation(const draforge_snapshot *snapshot);
+/* The number of stored objects of kind `kind` (kubectl spelling); 0 for an unknown kind. */
+DRAFORGE_API size_t draforge_snapshot_count(const draforge_snapshot *snapshot, const char *kind);
+/* Every stored object of kind `kind` (NULL: every kind DRAForge models), as a JSON array of
+ * resource.k8s.io/v1 (core/v1) objects sorted by (namespace, name), in `*out`. Errors:
+ * DRAFORGE_EUNSUPPORTED for an unknown kind. */
+DRAFORGE_API int draforge_snapshot_objects_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                const char *kind, draforge_error **error);
+/* One object as resource.k8s.io/v1 JSON in `*out`. Errors: DRAFORGE_ENOTFOUND when it is not
+ * stored, DRAFORGE_EUNSUPPORTED for an unknown kind. */
+DRAFORGE_API int draforge_snapshot_get_json(draforge_buffer *out, const draforge_snapshot *snapshot, const char *kind,
+                                            const char *namespace_, const char *name, draforge_error **error);
+/* The relationship graph (Pod -> ResourceClaim -> DeviceClass -> ResourceSlice -> Device -> Pool
+ * -> Node) as JSON in `*out`: {"snapshot":{...},"nodes":[...],"edges":[...],"requests":[...]}
+ * (docs/c-api.md describes the fields). `all_devices` 0 keeps only devices that allocations name. */
+DRAFORGE_API int draforge_snapshot_graph_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                              int all_devices, draforge_error **error);
+/* Every ResourceSlice pool with its utilisation, as a JSON array in `*out`, sorted by (driver,
+ * pool): {"driver","pool","generation","slices","resourceSliceCount","complete","invalid",
+ * "invalidReason","node","devices","allocated"} where "allocated" counts devices of the current
+ * generation that an allocation result without adminAccess names. */
+DRAFORGE_API int draforge_snapshot_pools_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                              draforge_error **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DRAFORGE_CLUSTER_H */
