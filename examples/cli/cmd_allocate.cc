@@ -9,6 +9,7 @@
 #include "api/codec.h"
 #include "commands.h"
 #include "output.h"
+#include "common/json_string.h"
 
 namespace draforge::cli {
 namespace {
@@ -60,7 +61,7 @@ int RunAllocate(const Args& args, Io io) {
   auto flags = ParseOrUsage(args,
                             specs,
                             "draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] "
-                            "-f FILE... [-o json|yaml|text]",
+                            "(-f FILE... | --kubeconfig FILE [--context NAME]) [-o json|yaml|text]",
                             io, code);
   if (!flags) return code;
   const std::string format = flags->GetOr("-o", "json");
@@ -120,7 +121,7 @@ int RunAllocate(const Args& args, Io io) {
   doc.SetObject();
   auto& a = doc.GetAllocator();
   const std::string_view outcome = alloc::OutcomeName(result.outcome);
-  doc.AddMember("outcome", rapidjson::Value(outcome.data(), static_cast<rapidjson::SizeType>(outcome.size()), a), a);
+  doc.AddMember("outcome", JsonString(outcome, a), a);
   if (result.outcome == alloc::Outcome::kAllocated) {
     rapidjson::Value allocations(rapidjson::kObjectType);
     for (size_t i = 0; i < result.allocations.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "alloc/features.h"
 #include "commands.h"
 #include "output.h"
+#include "common/json_string.h"
 
 namespace draforge::cli {
 
@@ -17,7 +18,7 @@ int RunExplain(const Args& args, Io io) {
   specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
   specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
   int code = kExitOk;
-  auto flags = ParseOrUsage(args, specs, "draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]",
+  auto flags = ParseOrUsage(args, specs, "draforge explain --claim NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--node NODE] [-o text|json|yaml]",
                             io, code);
   if (!flags) return code;
   const std::string format = flags->GetOr("-o", "text");
@@ -68,7 +69,7 @@ int RunExplain(const Args& args, Io io) {
   rapidjson::Document& d = docs.front();
   d.SetObject();
   auto& a = d.GetAllocator();
-  auto str = [&](std::string_view s) { return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a); };
+  auto str = [&](std::string_view s) { return JsonString(s, a); };
   d.AddMember("claim", str(ex->claim), a);
   if (!ex->node.empty()) {
     d.AddMember("node", str(ex->node), a);

@@ -11,7 +11,7 @@ int RunGet(const Args& args, Io io) {
   specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
   specs.push_back({{"-n", "--namespace"}, true, "only objects of this namespace (default: every namespace)"});
   const std::string usage =
-      "draforge get KIND [NAME] -f FILE... [-n NAMESPACE] [-o table|json|yaml]\n"
+      "draforge get KIND [NAME] (-f FILE... | --kubeconfig FILE [--context NAME]) [-n NAMESPACE] [-o table|json|yaml]\n"
       "  KIND: deviceclasses, resourceclaims, resourceclaimtemplates, resourceslices, devicetaintrules,\n"
       "        resourcepoolstatusrequests, pods, nodes; or the derived views pools and devices (table only)";
   int code = kExitOk;

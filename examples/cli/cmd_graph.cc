@@ -11,7 +11,7 @@ int RunGraph(const Args& args, Io io) {
   specs.push_back({{"--driver"}, true, "keep the parts connected to this driver"});
   int code = kExitOk;
   auto flags = ParseOrUsage(
-      args, specs, "draforge graph -f FILE... [-o text|json|dot] [-n NAMESPACE] [--node NODE] [--driver DRIVER]", io,
+      args, specs, "draforge graph (-f FILE... | --kubeconfig FILE [--context NAME]) [-o text|json|dot] [-n NAMESPACE] [--node NODE] [--driver DRIVER]", io,
       code);
   if (!flags) return code;
   const std::string format = flags->GetOr("-o", "text");

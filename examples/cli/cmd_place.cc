@@ -1,12 +1,12 @@
 // draforge place: cluster-wide placement (lib/alloc/placement.h).
 //
-//   draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] [-o text|json|yaml]
+//   draforge place --pod NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates A=true,B=false] [-o text|json|yaml]
 //     On which nodes the pod's claims fit: kube-scheduler's DRA Filter on every node (Node objects of
 //     the input, in name order; without any, the nodes that node-local ResourceSlices name).
 //     Exit status: 0 at least one node fits, 1 none does, 2 bad input (flags, files, unknown pod),
 //     3 no node fits and the allocator reported an error on at least one node.
 //
-//   draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] -f FILE... [...]
+//   draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] (-f FILE... | --kubeconfig FILE [--context NAME]) [...]
 //     How many more claims like this one (or like the template's claim) fit, and where: copies are
 //     allocated one by one, node by node, until none fits, N are placed (--cap, default 1000) or
 //     the allocator fails. --count only spells the mode out; --claim/--template imply it.
@@ -63,6 +63,7 @@
 #include "common/status.h"
 #include "output.h"
 #include "table.h"
+#include "common/json_string.h"
 
 namespace draforge::cli {
 namespace {
@@ -97,7 +98,7 @@ class Json {
   rapidjson::Document& doc() { return docs_.front(); }
   rapidjson::Document::AllocatorType& a() { return doc().GetAllocator(); }
   rapidjson::Value Str(std::string_view s) {
-    return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a());
+    return JsonString(s, a());
   }
   rapidjson::Value Strings(const std::vector<std::string>& list) {
     rapidjson::Value v(rapidjson::kArrayType);
@@ -306,10 +307,10 @@ int RunPlace(const Args& args, Io io) {
   specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs,
-                            "draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] "
+                            "draforge place --pod NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates A=true,B=false] "
                             "[-o text|json|yaml]\n"
                             "       draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] "
-                            "-f FILE... [--feature-gates ...] [-o text|json|yaml]",
+                            "(-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates ...] [-o text|json|yaml]",
                             io, code);
   if (!flags) return code;
   const std::string format = flags->GetOr("-o", "text");

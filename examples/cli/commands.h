@@ -9,6 +9,7 @@
 
 #include "flags.h"
 #include "input.h"
+#include "kube/config.h"
 
 namespace draforge::cli {
 
@@ -33,17 +34,32 @@ int RunAllocate(const Args& args, Io io);
 int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
+int RunCdi(const Args& args, Io io);
+int RunDump(const Args& args, Io io);
+int RunSim(const Args& args, Io io);
+int RunFault(const Args& args, Io io);
+int RunScenario(const Args& args, Io io);
 
-// Shared by commands that read objects: the -f flag and its companions.
+// Shared by commands that read objects: the -f flag and its companions, and --kubeconfig/--context
+// to read a live cluster instead.
 std::vector<FlagSpec> InputFlags();
-// Reads the -f sources named in `flags`. Prints every problem to io.err; returns nullopt (after
-// printing) when the input is unusable. Objects that failed to decode are reported and, unless
-// `keep_failed`, make the call fail too.
+// Reads the -f sources named in `flags`, or with --kubeconfig/--context the cluster's DRA objects
+// (DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates, DeviceTaintRules, Pods,
+// Nodes). Prints every problem to io.err; returns nullopt (after printing) when the input is
+// unusable. Objects that failed to decode are reported and, unless `keep_failed`, make the call fail
+// too.
 std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed = false);
 
 // LoadInputs (not strict) and ApplyAll into `cluster`; prints the problem and returns nullopt when the
-// input is unusable. The inputs are returned for commands that need the file order.
+// input is unusable. The inputs are returned for commands that need the file order. Without -f,
+// --kubeconfig or --context it reads the cluster kubectl would use: $KUBECONFIG, ~/.kube/config,
+// then the in-cluster service account.
 std::optional<std::vector<InputObject>> LoadIntoCluster(const Flags& flags, Io io, store::Cluster& cluster);
+
+// The cluster configuration for --kubeconfig/--context in kubectl's order (--kubeconfig, the first
+// existing file of $KUBECONFIG, ~/.kube/config, in-cluster). Prints the problem and returns nullopt
+// when it cannot be loaded; *none_found (may be null) tells "nothing configured" apart.
+std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* none_found = nullptr);
 
 // Parses flags, or prints the error (exit_code 2) or the help (--help, exit_code 0) and returns nullopt.
 std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs, const std::string& usage, Io io,

@@ -1,7 +1,16 @@
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "commands.h"
+#include "kube/client.h"
+#include "kube/cluster_state.h"
+
+extern char** environ;  // NOLINT: POSIX
 
 namespace draforge::cli {
 
@@ -9,6 +18,10 @@ std::vector<FlagSpec> InputFlags() {
   return {
       {{"-f", "--filename"}, true, "file, directory (its .yaml/.yml/.json files) or - for standard input; repeatable"},
       {{"--max-input-size"}, true, "largest file accepted, in bytes (default 33554432)"},
+      {{"--kubeconfig"}, true,
+       "read the objects from this kubeconfig's cluster instead of -f (without -f: $KUBECONFIG, ~/.kube/config, "
+       "in-cluster)"},
+      {{"--context"}, true, "the kubeconfig context to use (default: its current-context)"},
   };
 }
 
@@ -29,10 +42,123 @@ std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs,
   return *std::move(flags);
 }
 
-std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed) {
+namespace {
+constexpr char kNoCluster[] =
+    "error: no cluster configured: give --kubeconfig FILE (or set KUBECONFIG, or create ~/.kube/config, or run "
+    "in a pod)\n";
+}  // namespace
+
+std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* none_found) {
+  if (none_found != nullptr) *none_found = false;
+  kube::KubeconfigOptions options;
+  options.context = flags.GetOr("--context", "");
+  // The CLI, not lib/kube, reads the environment (lib/ never does).
+  std::string path = flags.GetOr("--kubeconfig", "");
+  if (path.empty()) {
+    if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') {
+      // kubectl merges every file of the list; DRAForge uses the first one that exists.
+      for (absl::string_view p : absl::StrSplit(env, ':', absl::SkipEmpty())) {
+        if (std::filesystem::exists(std::string(p))) {
+          path = std::string(p);
+          break;
+        }
+      }
+      if (path.empty()) {
+        io.err << "error: KUBECONFIG=" << env << ": no such file\n";
+        return std::nullopt;
+      }
+    }
+  }
+  if (path.empty()) {
+    if (const char* home = std::getenv("HOME"); home != nullptr) {
+      std::string def = absl::StrCat(home, "/.kube/config");
+      if (std::filesystem::exists(def)) path = def;
+    }
+  }
+  std::vector<std::string> environment;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) environment.emplace_back(*e);
+  if (path.empty()) {
+    kube::InClusterOptions in_cluster;
+    const char* host = std::getenv("KUBERNETES_SERVICE_HOST");
+    const char* port = std::getenv("KUBERNETES_SERVICE_PORT");
+    if (host == nullptr || port == nullptr) {
+      if (none_found != nullptr) {
+        *none_found = true;  // the caller words the message
+      } else {
+        io.err << kNoCluster;
+      }
+      return std::nullopt;
+    }
+    in_cluster.host = host;
+    in_cluster.port = port;
+    auto config = kube::InClusterConfig(in_cluster);
+    if (!config.ok()) {
+      io.err << "error: " << config.status().message() << "\n";
+      return std::nullopt;
+    }
+    config->exec_environment = std::move(environment);
+    return *std::move(config);
+  }
+  auto config = kube::LoadKubeconfigFile(path, options);
+  if (!config.ok()) {
+    io.err << "error: " << config.status().message() << "\n";
+    return std::nullopt;
+  }
+  config->exec_environment = std::move(environment);
+  config->user_agent = "draforge-cli";
+  return *std::move(config);
+}
+
+namespace {
+
+// The cluster's DRA objects as InputObjects (source "cluster <server>").
+std::optional<std::vector<InputObject>> LoadFromCluster(const Flags& flags, Io io, bool* none_found) {
+  auto config = ClusterConfig(flags, io, none_found);
+  if (!config) return std::nullopt;
+  std::string source = absl::StrCat("cluster ", config->server);
+  auto client = kube::Client::Create(*config);
+  if (!client.ok()) {
+    io.err << "error: " << client.status().message() << "\n";
+    return std::nullopt;
+  }
+  auto state = kube::ListClusterState(**client);
+  if (!state.ok()) {
+    io.err << "error: " << source << ": " << state.status().message() << "\n";
+    return std::nullopt;
+  }
+  for (const std::string& s : state->skipped) io.err << "warning: " << source << ": skipped " << s << "\n";
+  std::vector<InputObject> out;
+  out.reserve(state->objects.size());
+  int index = 0;
+  for (api::Object& obj : state->objects) {
+    InputObject in;
+    in.source = source;
+    in.index = index++;
+    in.object = std::move(obj);
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+std::optional<std::vector<InputObject>> Load(const Flags& flags, Io io, bool strict, bool keep_failed,
+                                             bool implicit_cluster) {
   const auto& files = flags.All("-f");
+  bool online = flags.Has("--kubeconfig") || flags.Has("--context");
+  if (!files.empty() && online) {
+    io.err << "error: give either -f FILE or --kubeconfig/--context, not both\n";
+    return std::nullopt;
+  }
   if (files.empty()) {
-    io.err << "error: no input: give one or more -f FILE (or -f - for standard input)\n";
+    if (online || implicit_cluster) {
+      bool none_found = false;
+      auto objects = LoadFromCluster(flags, io, &none_found);
+      if (objects || !none_found) return objects;
+      if (online) {
+        io.err << kNoCluster;
+        return std::nullopt;
+      }
+    }
+    io.err << "error: no input: give one or more -f FILE (or -f - for standard input), or --kubeconfig FILE\n";
     return std::nullopt;
   }
   InputOptions options;
@@ -62,8 +188,14 @@ std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bo
   return *std::move(inputs);
 }
 
+}  // namespace
+
+std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed) {
+  return Load(flags, io, strict, keep_failed, /*implicit_cluster=*/false);
+}
+
 std::optional<std::vector<InputObject>> LoadIntoCluster(const Flags& flags, Io io, store::Cluster& cluster) {
-  auto inputs = LoadInputs(flags, io, /*strict=*/false);
+  auto inputs = Load(flags, io, /*strict=*/false, /*keep_failed=*/false, /*implicit_cluster=*/true);
   if (!inputs) return std::nullopt;
   if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
     io.err << "error: " << s.message() << "\n";

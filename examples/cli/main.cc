@@ -8,12 +8,13 @@
 
 namespace {
 
-constexpr char kUsage[] = R"(draforge: Kubernetes Dynamic Resource Allocation, offline.
+constexpr char kUsage[] = R"(draforge: Kubernetes Dynamic Resource Allocation, offline and online.
 
 Usage: draforge COMMAND [flags]
 
 Commands:
-  demo        print a report of the built-in demo scenario (pools, devices, claims, graph)
+  demo        print a report of the built-in demo scenario (pools, devices, claims, graph);
+                draforge demo --serve [--port N] [--address A] runs draforge-server on it and prints the dashboard URL
   get         list objects of a kind:        draforge get KIND -f FILE... [-o table|json|yaml]
   graph       the Pod -> claim -> class -> slice -> device -> pool -> node graph:
                                              draforge graph -f FILE... [-o text|json|dot]
@@ -24,12 +25,23 @@ Commands:
   explain     why a claim is pending:       draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]
   cel         DRA CEL selectors: draforge cel eval [--device FILE] [--] EXPR | cel check EXPR |
                 cel explain EXPR -f FILE...
+  cdi         CDI specs for a node's claims, and validation of CDI files as runtimes read them:
+                draforge cdi generate --node NODE -f FILE... (--out DIR | --dry-run) [--driver D]... [--max-version V] [-o text|json]
+                draforge cdi validate [--strict] [--max-version V] [-o text|json] FILE|DIR...
   place       on which nodes a pod fits, or how many more claims like one fit:
                 draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] [-o text|json|yaml]
                 draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] -f FILE... [-o text|json|yaml]
+  sim         simulated device pools: draforge sim expand -f FILE... [-o yaml|json] [--tick N] | sim profiles
+  fault       faults of a SimulatedDevicePool: draforge fault inject|list|clear -f FILE ... [--in-place]
+                (or --kubeconfig PATH --pool NAME to edit the pool in the cluster)
+  scenario    draforge scenario apply|reset -f FILE... [--scenario NAME] [--mode slices|pools] [--kubeconfig PATH]
+  dump        write a cluster's DRA state to a file the other commands read:
+                draforge dump [--kubeconfig FILE] [--context NAME] [-o FILE] [--format yaml|json] [-n NAMESPACE]
   version     print the version
 
 `-f -` reads standard input; `-f DIR` reads every .yaml, .yml and .json file in DIR.
+get, graph, explain, allocate, place and cdi generate read a live cluster instead of -f with
+--kubeconfig FILE [--context NAME] (without -f and --kubeconfig: $KUBECONFIG, ~/.kube/config, in-cluster).
 Exit status: 0 success, 1 unschedulable (allocate, place), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
 )";
 
@@ -59,6 +71,11 @@ int main(int argc, char** argv) {
   if (command == "explain") return RunExplain(args, io);
   if (command == "place") return RunPlace(args, io);
   if (command == "cel") return RunCel(args, io);
+  if (command == "cdi") return RunCdi(args, io);
+  if (command == "dump") return RunDump(args, io);
+  if (command == "sim") return RunSim(args, io);
+  if (command == "fault") return RunFault(args, io);
+  if (command == "scenario") return RunScenario(args, io);
   std::cerr << "error: unknown command \"" << command << "\"\n\n" << kUsage;
   return kExitBadInput;
 }

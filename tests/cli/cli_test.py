@@ -6,10 +6,16 @@ are set there)
 """
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
+import urllib.error
+import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import tap  # noqa: E402
@@ -316,6 +322,78 @@ class Demo(unittest.TestCase):
         code, out, _ = run("demo", "--print-scenario")
         self.assertEqual(code, 0)
         self.assertEqual(out, read(DEMO))
+
+    def _server_next_to_cli(self):
+        here = os.path.dirname(os.path.realpath(DRAFORGE))
+        for p in (os.path.join(here, "draforge-server"), os.path.join(here, "..", "server", "draforge-server")):
+            if os.access(p, os.X_OK):
+                return p
+        return None
+
+    def test_serve_prints_the_url_and_serves_the_demo(self):
+        if self._server_next_to_cli() is None:
+            self.skipTest("draforge-server is not built (cpp-httplib missing)")
+        p = subprocess.Popen([DRAFORGE, "demo", "--serve", "--port", "0"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True)
+        try:
+            url = None
+            lines = []
+            watchdog = threading.Timer(60, p.kill)  # a server that never prints the line fails, not hangs
+            watchdog.start()
+            try:
+                for line in p.stdout:
+                    lines.append(line)
+                    m = re.match(r"DRAForge dashboard: (http://127\.0\.0\.1:\d+/)$", line.rstrip("\n"))
+                    if m:
+                        url = m.group(1)
+                        break
+            finally:
+                watchdog.cancel()
+            self.assertIsNotNone(url, "no URL line in %r" % lines)
+            with urllib.request.urlopen(url + "healthz", timeout=30) as r:
+                self.assertEqual(r.status, 200)
+                self.assertEqual(json.load(r), {"status": "ok"})
+            # It serves the demo scenario (the same 17 devices the report counts).
+            deadline = time.time() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(url + "api/v1/summary", timeout=30) as r:
+                        summary = json.load(r)
+                    break
+                except urllib.error.HTTPError:
+                    if time.time() > deadline:
+                        raise
+                    time.sleep(0.1)
+            self.assertEqual(summary["counts"]["devices"], 17)
+        finally:
+            p.terminate()
+            try:
+                code = p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                raise
+            p.stdout.close()
+        self.assertEqual(code, 0)  # SIGTERM is a clean shutdown
+
+    def test_serve_without_a_server_fails_clearly(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lone = os.path.join(tmp, "draforge")
+            try:
+                os.link(os.path.realpath(DRAFORGE), lone)
+            except OSError:
+                shutil.copy2(os.path.realpath(DRAFORGE), lone)
+            p = subprocess.run([lone, "demo", "--serve", "--port", "0"], capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 3, p.stderr)
+            self.assertIn("draforge-server not found", p.stderr)
+            self.assertIn(os.path.join(tmp, "draforge-server"), p.stderr)
+            self.assertEqual(p.stdout, "")
+
+    def test_serve_flags_need_serve(self):
+        code, out, err = run("demo", "--port", "8081")
+        self.assertEqual(code, 2)
+        self.assertIn("--port needs --serve", err)
+        self.assertEqual(out, "")
 
 
 if __name__ == "__main__":
