@@ -173,6 +173,7 @@ absl::Status DecodeMap(DecodeContext& ctx, const rapidjson::Value& v, Map<V>& ou
     out.AppendUnsorted(std::string(ToSV(m.name)), std::move(elem));
     ctx.Pop();
   }
+  out.ShrinkToFit();
   if (const std::string* dup = out.SortAndFindDuplicate()) {
     return ctx.Error(absl::StrCat("duplicate key \"", *dup, "\""));
   }
