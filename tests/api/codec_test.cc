@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -141,6 +143,47 @@ TEST(Encode, QuantityKeepsItsText) {
       R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
       R"("devices":[{"name":"g","capacity":{"memory":{"value":"1.5Gi"}}}]}})";
   EXPECT_EQ(WriteJson(*EncodeObject(DecodeOne(text)), false), text);
+}
+
+// Attributes keep one value inline; several values at once (as Kubernetes' own fixtures write) and
+// list values must still come back exactly, and equal attributes on two devices share one entry
+// without one device's change showing on the other.
+TEST(Encode, AttributesKeepEveryValueTheyWereGiven) {
+  const std::string text =
+      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},)"
+      R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
+      R"("devices":[{"name":"a","attributes":{"both":{"int":7,"string":"x"},"list":{"ints":[1,2]},)"
+      R"("model":{"string":"h100"},"none":{}}},{"name":"b","attributes":{"model":{"string":"h100"}}}]}})";
+  Object object = DecodeOne(text);
+  EXPECT_EQ(WriteJson(*EncodeObject(object), false), text);
+  DecodeOptions dom;
+  dom.allow_fast_path = false;
+  auto via_dom = DecodeStream(text, dom);
+  ASSERT_TRUE(via_dom.ok() && via_dom->size() == 1 && via_dom->front().object.ok());
+  EXPECT_TRUE(*via_dom->front().object == object);
+
+  auto& devices = std::get<ResourceSlice>(object.value).spec->devices;
+  const DeviceAttribute* both = devices[0].attributes.Find("both");
+  ASSERT_NE(both, nullptr);
+  EXPECT_EQ(both->int_value(), 7);
+  ASSERT_NE(both->string_value(), nullptr);
+  EXPECT_EQ(*both->string_value(), "x");
+  EXPECT_EQ(both->version_value(), nullptr);
+  EXPECT_EQ(devices[0].attributes.Find("list")->ints(), (std::vector<int64_t>{1, 2}));
+  EXPECT_FALSE(devices[0].attributes.Find("none")->int_value().has_value());
+
+  // Setting one field keeps the others.
+  DeviceAttribute a = DeviceAttribute::String("x");
+  a.set_int_value(7);
+  EXPECT_TRUE(a == *both);
+  a.set_int_value(std::nullopt);
+  EXPECT_TRUE(a == DeviceAttribute::String("x"));
+  EXPECT_FALSE(a == DeviceAttribute::Version("x"));
+
+  // Copy-on-write: changing device a's model leaves device b's (decoded from the same text) alone.
+  devices[0].attributes.Find("model")->set_string_value("a100");
+  EXPECT_EQ(*devices[0].attributes.Find("model")->string_value(), "a100");
+  EXPECT_EQ(*devices[1].attributes.Find("model")->string_value(), "h100");
 }
 
 TEST(Encode, PodKeepsEveryField) {

@@ -240,6 +240,14 @@ absl::Status DecodeStruct(DecodeContext& ctx, const rapidjson::Value& v, T& out)
   return absl::OkStatus();
 }
 
+// A DeviceAttribute is read as its eight fields, then stored compactly.
+inline absl::Status DecodeScalar(DecodeContext& ctx, const rapidjson::Value& v, DeviceAttribute& out) {
+  DeviceAttribute::Fields fields;
+  RETURN_IF_ERROR(DecodeStruct(ctx, v, fields));
+  out = DeviceAttribute(std::move(fields));
+  return absl::OkStatus();
+}
+
 template <typename T>
 struct IsOptional : std::false_type {};
 template <typename T>

@@ -592,6 +592,14 @@ bool FastDecodeMembers(FastJson& j, T& out) {
   }
 }
 
+// An attribute is read as its eight fields, then stored compactly.
+inline bool FastDecodeScalar(FastJson& j, DeviceAttribute& out) {
+  DeviceAttribute::Fields fields;
+  if (!FastDecode(j, fields)) return false;
+  out = DeviceAttribute(std::move(fields));
+  return true;
+}
+
 template <typename T>
 bool FastDecode(FastJson& j, T& out) {
   if constexpr (IsOptional<T>::value) {
