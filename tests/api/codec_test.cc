@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "../common/test_util.h"
@@ -184,6 +185,37 @@ TEST(Encode, AttributesKeepEveryValueTheyWereGiven) {
   devices[0].attributes.Find("model")->set_string_value("a100");
   EXPECT_EQ(*devices[0].attributes.Find("model")->string_value(), "a100");
   EXPECT_EQ(*devices[1].attributes.Find("model")->string_value(), "h100");
+}
+
+// A stream long enough that the decoder stops trying to share a key whose values never repeat
+// (uuid) decodes exactly as the DOM decoder does, and entries that repeat are still shared.
+TEST(Stream, ManyDevicesWithUniqueAttributesDecodeAsThroughTheDom) {
+  std::string text = R"({"apiVersion":"v1","kind":"List","items":[)";
+  for (int s = 0; s < 12; ++s) {
+    absl::StrAppend(&text, s > 0 ? "," : "", R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",)",
+                    R"("metadata":{"name":"s)", s, R"("},"spec":{"driver":"d","nodeName":"n)", s,
+                    R"(","pool":{"name":"p)", s, R"(","generation":1,"resourceSliceCount":1},"devices":[)");
+    for (int d = 0; d < 128; ++d) {
+      absl::StrAppend(&text, d > 0 ? "," : "", R"({"name":"gpu-)", d, R"(","attributes":{"brand":{"string":"x"},)",
+                      R"("uuid":{"string":"u-)", s * 128 + d, R"("}},"capacity":{"memory":{"value":"1Gi"}}})");
+    }
+    text += "]}}";
+  }
+  text += "]}";
+  DecodeOptions dom;
+  dom.allow_fast_path = false;
+  auto fast = DecodeStream(text, {});
+  auto slow = DecodeStream(text, dom);
+  ASSERT_TRUE(fast.ok() && slow.ok());
+  ASSERT_EQ(fast->size(), 12u);
+  ASSERT_EQ(slow->size(), 12u);
+  for (size_t i = 0; i < fast->size(); ++i) {
+    ASSERT_TRUE((*fast)[i].object.ok()) << (*fast)[i].object.status();
+    EXPECT_TRUE(*(*fast)[i].object == *(*slow)[i].object) << "slice " << i;
+  }
+  const auto& last = std::get<ResourceSlice>((*fast)[11].object->value).spec->devices[127];
+  EXPECT_EQ(*last.attributes.Find("uuid")->string_value(), "u-1535");
+  EXPECT_EQ(*last.attributes.Find("brand")->string_value(), "x");
 }
 
 TEST(Encode, PodKeepsEveryField) {

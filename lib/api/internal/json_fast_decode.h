@@ -57,6 +57,24 @@ class EntryInterner {
     Map<V>::Ref(node);
     return node;
   }
+  // Whether entries of the key whose text (`"key":`) is `key_text` are worth remembering (Count
+  // records each lookup's outcome). A key whose first kGiveUp entries were all different (a serial number, a UUID) is
+  // decoded without the table from then on: the table stays small enough to stay in cache, and
+  // nothing is lost but sharing that was not happening.
+  template <typename V>
+  bool Worth(std::string_view key_text) const {
+    auto it = keys_.find(Key{Tag<V>(), AV(key_text)});
+    return it == keys_.end() || it->second.hits > 0 || it->second.misses < kGiveUp;
+  }
+  template <typename V>
+  void Count(std::string_view key_text, bool hit) {
+    KeyStats& stats = keys_[Key{Tag<V>(), AV(key_text)}];
+    if (hit) {
+      ++stats.hits;
+    } else {
+      ++stats.misses;
+    }
+  }
   // Remembers `node` (which stays the caller's) as decoded from `text`.
   template <typename V>
   void Add(std::string_view text, typename Map<V>::Node* node) {
@@ -80,7 +98,13 @@ class EntryInterner {
     void* node;
     void (*unref)(void*);
   };
+  struct KeyStats {
+    uint32_t hits = 0;
+    uint32_t misses = 0;
+  };
+  static constexpr uint32_t kGiveUp = 1024;
   absl::flat_hash_map<Key, Entry> entries_;
+  absl::flat_hash_map<Key, KeyStats> keys_;
 };
 
 // A pull lexer over one JSON text. Every method returns false on anything it does not accept;
@@ -500,9 +524,23 @@ bool FastDecodeMap(FastJson& j, Map<V>& out) {
     const size_t entry_start = j.key_start();
     j.Peek();
     const size_t value_start = j.pos();
+    const std::string_view key_text = j.text().substr(entry_start, value_start - entry_start);
+    if (!j.interner().Worth<V>(key_text)) {
+      std::string key(key_view);
+      V elem{};
+      if (j.Peek() == 'n') {
+        if (!j.Null()) return false;
+      } else if (!FastDecode(j, elem)) {
+        return false;
+      }
+      j.MemberDone();
+      out.AppendNode(Map<V>::NewNode(std::move(key), std::move(elem)));
+      continue;
+    }
     if (!j.SkipValue()) return false;
     const std::string_view entry_text = j.text().substr(entry_start, j.pos() - entry_start);
     typename Map<V>::Node* node = j.interner().Find<V>(entry_text);
+    j.interner().Count<V>(key_text, node != nullptr);
     if (node == nullptr) {
       const size_t value_end = j.pos();
       // Read the key again: skipping the value may have reused the buffer of an escaped key.
