@@ -54,10 +54,12 @@ void BM_RapidJsonParse(benchmark::State& state) {
 }
 BENCHMARK(BM_RapidJsonParse)->Unit(benchmark::kMillisecond);
 
+// state.range(0) == 0 forces the DOM decoder (what DecodeStream did before the DOM-free path).
 void BM_DecodeStream(benchmark::State& state) {
   const std::string& text = Input();
   api::DecodeOptions options;
   options.max_bytes = text.size();
+  options.allow_fast_path = state.range(0) != 0;
   size_t objects = 0;
   for (auto _ : state) {
     auto decoded = api::DecodeStream(text, options);
@@ -70,7 +72,7 @@ void BM_DecodeStream(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
   state.counters["slices"] = static_cast<double>(objects);
 }
-BENCHMARK(BM_DecodeStream)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DecodeStream)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
 
 // Heap bytes the store keeps per device once 100k devices are loaded (decoded objects plus indexes).
 void BM_StoreMemoryPerDevice(benchmark::State& state) {

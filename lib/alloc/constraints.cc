@@ -118,14 +118,14 @@ class DistinctAttribute : public Constraint {
 
 std::vector<std::string> AttributeValueSet(const api::DeviceAttribute& a) {
   std::vector<std::string> out;
-  if (!a.ints.empty()) {
-    for (int64_t v : a.ints) out.push_back(absl::StrCat("i:", v));
-  } else if (!a.bools.empty()) {
-    for (bool v : a.bools) out.push_back(v ? "b:true" : "b:false");
-  } else if (!a.strings.empty()) {
-    for (const auto& v : a.strings) out.push_back("s:" + v);
-  } else if (!a.versions.empty()) {
-    for (const auto& v : a.versions) out.push_back("v:" + v);
+  if (!a.ints().empty()) {
+    for (int64_t v : a.ints()) out.push_back(absl::StrCat("i:", v));
+  } else if (!a.bools().empty()) {
+    for (bool v : a.bools()) out.push_back(v ? "b:true" : "b:false");
+  } else if (!a.strings().empty()) {
+    for (const auto& v : a.strings()) out.push_back("s:" + v);
+  } else if (!a.versions().empty()) {
+    for (const auto& v : a.versions()) out.push_back("v:" + v);
   } else {
     std::string s = AttributeScalar(a);
     if (!s.empty()) out.push_back(std::move(s));
@@ -137,10 +137,10 @@ std::vector<std::string> AttributeValueSet(const api::DeviceAttribute& a) {
 
 std::string AttributeScalar(const api::DeviceAttribute& a) {
   // Upstream's switch order: string, int, bool, version.
-  if (a.string_value) return "s:" + *a.string_value;
-  if (a.int_value) return absl::StrCat("i:", *a.int_value);
-  if (a.bool_value) return *a.bool_value ? "b:true" : "b:false";
-  if (a.version_value) return "v:" + *a.version_value;
+  if (a.string_value()) return "s:" + *a.string_value();
+  if (a.int_value()) return absl::StrCat("i:", *a.int_value());
+  if (a.bool_value()) return *a.bool_value() ? "b:true" : "b:false";
+  if (a.version_value()) return "v:" + *a.version_value();
   return "";
 }
 

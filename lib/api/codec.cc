@@ -10,6 +10,7 @@
 #include "api/internal/conversion.h"
 #include "api/internal/json_decode.h"
 #include "api/internal/json_encode.h"
+#include "api/internal/json_fast_decode.h"
 #include "api/yaml.h"
 #include "common/status.h"
 #include "rapidjson/error/en.h"
@@ -292,6 +293,137 @@ std::pair<int, int> LineColumn(std::string_view text, size_t offset) {
   return {line, col};
 }
 
+// --- The fast path of DecodeStream for JSON text (see internal/json_fast_decode.h). ---
+
+template <typename T>
+bool FastTyped(internal::FastJson& j, Object& object) {
+  return internal::FastDecodeMembers<T, /*kTopLevel=*/true>(j, object.value.emplace<T>());
+}
+
+// Reads the first two members of an object when they are apiVersion and kind (in either order) with
+// string values, as the API server and kubectl write them. Leaves the lexer after them.
+bool FastTypeMeta(internal::FastJson& j, std::string& api_version, std::string& kind) {
+  if (!j.BeginObject()) return false;
+  bool have_version = false, have_kind = false;
+  for (int i = 0; i < 2; ++i) {
+    std::string_view key, value;
+    bool done = false;
+    if (!j.NextKey(key, done) || done) return false;
+    const bool is_version = key == "apiVersion";
+    if (!is_version && key != "kind") return false;
+    if (!j.String(value)) return false;
+    j.MemberDone();
+    bool& have = is_version ? have_version : have_kind;
+    if (have) return false;
+    have = true;
+    (is_version ? api_version : kind).assign(value.data(), value.size());
+  }
+  return true;
+}
+
+bool EndsWithList(std::string_view kind) { return kind.size() >= 4 && kind.substr(kind.size() - 4) == "List"; }
+
+// Decodes one object of the kinds and versions decoded without conversion, or returns false (then
+// the object is decoded through the DOM).
+bool TryFastObject(internal::FastJson& j, int line, std::vector<DecodedObject>& out) {
+  std::string api_version, kind_str;
+  if (!FastTypeMeta(j, api_version, kind_str)) return false;
+  if (api_version.empty() || kind_str.empty() || EndsWithList(kind_str)) return false;
+  Object object;
+  object.api_version = api_version;
+  const GroupVersion gv = SplitApiVersion(api_version);
+  bool ok = false;
+  if (gv.group == "resource.k8s.io") {
+    const std::optional<Kind> kind = ResourceKind(kind_str);
+    if (!kind.has_value() || gv.version == "v1beta1") return false;  // v1beta1 is converted on the DOM
+    const auto supported = SupportedVersions(*kind);
+    if (std::find(supported.begin(), supported.end(), gv.version) == supported.end()) return false;
+    switch (*kind) {
+      case Kind::kDeviceClass: ok = FastTyped<DeviceClass>(j, object); break;
+      case Kind::kResourceClaim: ok = FastTyped<ResourceClaim>(j, object); break;
+      case Kind::kResourceClaimTemplate: ok = FastTyped<ResourceClaimTemplate>(j, object); break;
+      case Kind::kResourceSlice: ok = FastTyped<ResourceSlice>(j, object); break;
+      case Kind::kDeviceTaintRule: ok = FastTyped<DeviceTaintRule>(j, object); break;
+      case Kind::kResourcePoolStatusRequest: ok = FastTyped<ResourcePoolStatusRequest>(j, object); break;
+      default: return false;
+    }
+  } else if (gv.group.empty() && gv.version == "v1" && kind_str == "Pod") {
+    ok = FastTyped<Pod>(j, object);
+  } else if (gv.group.empty() && gv.version == "v1" && kind_str == "Node") {
+    ok = FastTyped<Node>(j, object);
+  }
+  if (!ok) return false;
+  DecodedObject d;
+  d.index = static_cast<int>(out.size());
+  d.line = line;
+  d.api_version = std::move(api_version);
+  d.kind = std::move(kind_str);
+  d.object = std::move(object);
+  out.push_back(std::move(d));
+  return true;
+}
+
+// Decodes the value at the lexer's position as AppendDecoded does. Returns false only when the text
+// is not JSON the fast lexer accepts (then the whole text goes through the DOM).
+bool FastAppend(internal::FastJson& j, int line, const DecodeOptions& options, std::vector<DecodedObject>& out) {
+  j.Peek();
+  const size_t start = j.pos();
+  if (TryFastObject(j, line, out)) return true;
+  j.set_pos(start);
+  if (!j.SkipValue()) return false;
+  const std::string_view span = j.text().substr(start, j.pos() - start);
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseFullPrecisionFlag>(span.data(), span.size());
+  if (doc.HasParseError()) return false;
+  AppendDecoded(doc, line, options, out);
+  return true;
+}
+
+// DecodeStream's JSON branch without a DOM of the whole text: a top-level array, a List whose
+// first members are apiVersion, kind and items, or one object. Returns false when the text must be
+// decoded through the DOM instead (`out` is then unspecified).
+bool FastDecodeJson(std::string_view text, size_t first, const DecodeOptions& options,
+                    std::vector<DecodedObject>& out) {
+  internal::FastJson j(text);
+  j.set_pos(first);
+  const int line = LineColumn(text, first).first;
+  if (j.Peek() == '[') {
+    if (!j.BeginArray()) return false;
+    for (;;) {
+      bool done = false;
+      if (!j.NextElement(done)) return false;
+      if (done) break;
+      if (!FastAppend(j, line, options, out)) return false;
+      j.MemberDone();
+    }
+    return j.AtEnd();
+  }
+  std::string api_version, kind;
+  if (FastTypeMeta(j, api_version, kind) && EndsWithList(kind)) {
+    std::string_view key;
+    bool done = false;
+    if (!j.NextKey(key, done) || done || key != "items" || !j.BeginArray()) return false;
+    for (;;) {
+      if (!j.NextElement(done)) return false;
+      if (done) break;
+      if (!FastAppend(j, line, options, out)) return false;
+      j.MemberDone();
+    }
+    j.MemberDone();
+    // The List's other members (metadata) are not read, as in the DOM path.
+    for (;;) {
+      if (!j.NextKey(key, done)) return false;
+      if (done) break;
+      if (!j.SkipValue()) return false;
+      j.MemberDone();
+    }
+    return j.AtEnd();
+  }
+  j.set_pos(first);
+  if (!FastAppend(j, line, options, out)) return false;
+  return j.AtEnd();
+}
+
 }  // namespace
 
 std::vector<std::string_view> SupportedVersions(Kind kind) {
@@ -339,6 +471,8 @@ absl::StatusOr<std::vector<DecodedObject>> DecodeStream(std::string_view text, c
   if (text[first] == '{' || text[first] == '[') {
     // Duplicate keys are found while decoding: by the typed decoder in modelled fields, and by
     // CheckDuplicateKeys in the opaque parts, so the whole document is not walked twice.
+    if (options.allow_fast_path && FastDecodeJson(text, first, options, out)) return out;
+    out.clear();
     ASSIGN_OR_RETURN(rapidjson::Document doc, ParseJson(text, /*check_duplicate_keys=*/false));
     const int line = LineColumn(text, first).first;
     if (doc.IsArray()) {

@@ -25,6 +25,9 @@ struct DecodeOptions {
   bool strict = false;
   // Largest input accepted by DecodeStream; larger input is an error, not a slow death.
   size_t max_bytes = size_t{32} << 20;
+  // JSON text is decoded without building a DOM where it can be (the result is the same; anything
+  // unusual is decoded through the DOM). False forces the DOM decoder: tests compare the two.
+  bool allow_fast_path = true;
 };
 
 // One object of an input stream, or the reason it could not be decoded. `index` counts objects in

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/device_attribute.h"
 #include "api/map.h"
 #include "api/meta.h"
 #include "api/node_selector.h"
@@ -26,18 +27,6 @@ struct ResourcePool {
   friend bool operator==(const ResourcePool&, const ResourcePool&) = default;
 };
 
-// Exactly one value field must be set (validation checks it); the decoder keeps whatever is there.
-struct DeviceAttribute {
-  std::optional<int64_t> int_value;
-  std::optional<bool> bool_value;
-  std::optional<std::string> string_value;
-  std::optional<std::string> version_value;
-  std::vector<int64_t> ints;
-  std::vector<bool> bools;
-  std::vector<std::string> strings;
-  std::vector<std::string> versions;
-  friend bool operator==(const DeviceAttribute&, const DeviceAttribute&) = default;
-};
 
 struct CapacityRequestPolicyRange {
   std::optional<Quantity> min;

@@ -541,14 +541,14 @@ std::string JsonInternalAttribute(const DeviceAttribute& a) {
     return out + "]";
   };
   JsonObject o;
-  o.Raw("IntValue", a.int_value ? absl::StrCat(*a.int_value) : kNull);
-  o.Raw("BoolValue", a.bool_value ? Bool(*a.bool_value) : kNull);
-  o.Raw("StringValue", a.string_value ? GoJsonQuote(*a.string_value) : kNull);
-  o.Raw("VersionValue", a.version_value ? GoJsonQuote(*a.version_value) : kNull);
-  o.Raw("IntValues", list(a.ints, [](int64_t v) { return absl::StrCat(v); }));
-  o.Raw("BoolValues", list(a.bools, [](bool v) { return Bool(v); }));
-  o.Raw("StringValues", list(a.strings, [](const std::string& v) { return GoJsonQuote(v); }));
-  o.Raw("VersionValues", list(a.versions, [](const std::string& v) { return GoJsonQuote(v); }));
+  o.Raw("IntValue", a.int_value() ? absl::StrCat(*a.int_value()) : kNull);
+  o.Raw("BoolValue", a.bool_value() ? Bool(*a.bool_value()) : kNull);
+  o.Raw("StringValue", a.string_value() ? GoJsonQuote(*a.string_value()) : kNull);
+  o.Raw("VersionValue", a.version_value() ? GoJsonQuote(*a.version_value()) : kNull);
+  o.Raw("IntValues", list(a.ints(), [](int64_t v) { return absl::StrCat(v); }));
+  o.Raw("BoolValues", list(a.bools(), [](bool v) { return Bool(v); }));
+  o.Raw("StringValues", list(a.strings(), [](const std::string& v) { return GoJsonQuote(v); }));
+  o.Raw("VersionValues", list(a.versions(), [](const std::string& v) { return GoJsonQuote(v); }));
   return o.Done();
 }
 
@@ -1982,11 +1982,11 @@ bool IsSemver(std::string_view v) {
 Errs ValidateDeviceAttribute(const DeviceAttribute& a, const std::string& path) {
   Errs errs;
   int fields = 0;
-  if (a.bool_value) ++fields;
-  if (a.int_value) ++fields;
-  if (a.string_value) {
+  if (a.bool_value()) ++fields;
+  if (a.int_value()) ++fields;
+  if (a.string_value()) {
     ++fields;
-    if (a.string_value->size() > static_cast<size_t>(kDeviceAttributeMaxValueLength)) {
+    if (a.string_value()->size() > static_cast<size_t>(kDeviceAttributeMaxValueLength)) {
       Add(errs, TooLong(Child(path, "string"), kDeviceAttributeMaxValueLength));
     }
   }
@@ -1994,23 +1994,23 @@ Errs ValidateDeviceAttribute(const DeviceAttribute& a, const std::string& path) 
     if (!IsSemver(v)) Add(errs, Invalid(p, Q(v), "must be a string compatible with semver.org spec 2.0.0"));
     if (v.size() > static_cast<size_t>(kDeviceAttributeMaxValueLength)) Add(errs, TooLong(p, kDeviceAttributeMaxValueLength));
   };
-  if (a.version_value) {
+  if (a.version_value()) {
     ++fields;
-    version_errs(*a.version_value, Child(path, "version"));
+    version_errs(*a.version_value(), Child(path, "version"));
   }
-  if (!a.bools.empty()) ++fields;
-  if (!a.ints.empty()) ++fields;
-  if (!a.strings.empty()) {
+  if (!a.bools().empty()) ++fields;
+  if (!a.ints().empty()) ++fields;
+  if (!a.strings().empty()) {
     ++fields;
-    for (size_t i = 0; i < a.strings.size(); ++i) {
-      if (a.strings[i].size() > static_cast<size_t>(kDeviceAttributeMaxValueLength)) {
+    for (size_t i = 0; i < a.strings().size(); ++i) {
+      if (a.strings()[i].size() > static_cast<size_t>(kDeviceAttributeMaxValueLength)) {
         Add(errs, TooLong(Index(Child(path, "strings"), i), kDeviceAttributeMaxValueLength).Origin("maxBytes").Covered());
       }
     }
   }
-  if (!a.versions.empty()) {
+  if (!a.versions().empty()) {
     ++fields;
-    for (size_t i = 0; i < a.versions.size(); ++i) version_errs(a.versions[i], Index(Child(path, "versions"), i));
+    for (size_t i = 0; i < a.versions().size(); ++i) version_errs(a.versions()[i], Index(Child(path, "versions"), i));
   }
   if (fields == 0) {
     Add(errs, Invalid(path, Q(""), "exactly one value must be specified").Origin("union").Covered());
@@ -2022,14 +2022,14 @@ Errs ValidateDeviceAttribute(const DeviceAttribute& a, const std::string& path) 
 
 Errs DvDeviceAttribute(const DeviceAttribute& a, const std::string& path) {
   std::vector<std::string> set;
-  if (a.int_value) set.push_back("int");
-  if (a.bool_value) set.push_back("bool");
-  if (a.string_value) set.push_back("string");
-  if (a.version_value) set.push_back("version");
-  if (!a.ints.empty()) set.push_back("ints");
-  if (!a.bools.empty()) set.push_back("bools");
-  if (!a.strings.empty()) set.push_back("strings");
-  if (!a.versions.empty()) set.push_back("versions");
+  if (a.int_value()) set.push_back("int");
+  if (a.bool_value()) set.push_back("bool");
+  if (a.string_value()) set.push_back("string");
+  if (a.version_value()) set.push_back("version");
+  if (!a.ints().empty()) set.push_back("ints");
+  if (!a.bools().empty()) set.push_back("bools");
+  if (!a.strings().empty()) set.push_back("strings");
+  if (!a.versions().empty()) set.push_back("versions");
   constexpr std::string_view kAll = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
   Errs errs;
   if (set.size() > 1) {
@@ -2284,7 +2284,7 @@ Errs ValidateDevice(const Device& d, const std::string& path, bool per_device_no
   }
   size_t values = 0;
   for (const auto& [k, a] : d.attributes) {
-    const size_t items = a.bools.size() + a.ints.size() + a.strings.size() + a.versions.size();
+    const size_t items = a.bools().size() + a.ints().size() + a.strings().size() + a.versions().size();
     values += items == 0 ? 1 : items;
   }
   if (values > static_cast<size_t>(kResourceSliceMaxAttributeValuesPerDevice)) {
@@ -2381,7 +2381,7 @@ Errs ValidatePartitionTypeAttribute(const ResourceSliceSpec& spec) {
     if (a == nullptr && !bare.empty()) a = d.attributes.Find(bare);
     if (a == nullptr) {
       Add(errs, Required(ap, "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set"));
-    } else if (!a->string_value) {
+    } else if (!a->string_value()) {
       Add(errs, Invalid(ap, JsonInternalAttribute(*a), "must be a string value because `partitionTypeAttribute` names this attribute"));
     }
   }
@@ -2445,7 +2445,7 @@ Errs ValidateSliceSpecHandwritten(const ResourceSliceSpec& spec) {
   bool advanced = HaveConsumesCounters(spec);
   for (const Device& d : spec.devices) {
     advanced |= !d.taints.empty();
-    for (const auto& [k, a] : d.attributes) advanced |= !a.bools.empty() || !a.ints.empty() || !a.strings.empty() || !a.versions.empty();
+    for (const auto& [k, a] : d.attributes) advanced |= !a.bools().empty() || !a.ints().empty() || !a.strings().empty() || !a.versions().empty();
   }
   const int max_devices = advanced ? kResourceSliceMaxDevicesWithTaintsOrConsumesCounters : kResourceSliceMaxDevices;
   const bool per_device = spec.per_device_node_selection.value_or(false);

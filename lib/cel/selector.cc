@@ -59,13 +59,13 @@ class SemverList final : public ListValue {
 
 Value AttributeValue(const DeviceState& st, size_t index, Arena& arena) {
   const api::DeviceAttribute& a = (st.input->attributes->begin() + index)->second;
-  if (!a.ints.empty()) return Value::List(arena.New<VectorList<int64_t>>(&a.ints));
-  if (!a.bools.empty()) return Value::List(arena.New<VectorList<bool>>(&a.bools));
-  if (!a.strings.empty()) return Value::List(arena.New<VectorList<std::string>>(&a.strings));
-  if (!a.versions.empty()) return Value::List(arena.New<SemverList>(st.semver_lists[index], a.versions.size()));
-  if (a.int_value) return Value::Int(*a.int_value);
-  if (a.bool_value) return Value::Bool(*a.bool_value);
-  if (a.string_value) return Value::String(*a.string_value);
+  if (!a.ints().empty()) return Value::List(arena.New<VectorList<int64_t>>(&a.ints()));
+  if (!a.bools().empty()) return Value::List(arena.New<VectorList<bool>>(&a.bools()));
+  if (!a.strings().empty()) return Value::List(arena.New<VectorList<std::string>>(&a.strings()));
+  if (!a.versions().empty()) return Value::List(arena.New<SemverList>(st.semver_lists[index], a.versions().size()));
+  if (a.int_value()) return Value::Int(*a.int_value());
+  if (a.bool_value()) return Value::Bool(*a.bool_value());
+  if (a.string_value()) return Value::String(*a.string_value());
   return Value::Semver(st.semvers[index]);
 }
 
@@ -272,12 +272,12 @@ class CompiledSelector final : public DeviceSelector {
       const auto& [name, a] = *(device.attributes->begin() + i);
       semvers[i] = nullptr;
       lists[i] = nullptr;
-      if (!a.ints.empty() || !a.bools.empty() || !a.strings.empty()) continue;
-      if (!a.versions.empty()) {
-        api::Semver* items = static_cast<api::Semver*>(arena.Allocate(sizeof(api::Semver) * a.versions.size(),
+      if (!a.ints().empty() || !a.bools().empty() || !a.strings().empty()) continue;
+      if (!a.versions().empty()) {
+        api::Semver* items = static_cast<api::Semver*>(arena.Allocate(sizeof(api::Semver) * a.versions().size(),
                                                                       alignof(api::Semver)));
-        for (size_t k = 0; k < a.versions.size(); ++k) {
-          auto v = api::Semver::Parse(a.versions[k]);
+        for (size_t k = 0; k < a.versions().size(); ++k) {
+          auto v = api::Semver::Parse(a.versions()[k]);
           if (!v.ok()) {
             for (size_t j = 0; j < k; ++j) items[j].~Semver();
             out.error = absl::InvalidArgumentError(
@@ -294,13 +294,13 @@ class CompiledSelector final : public DeviceSelector {
             for (size_t j = 0; j < n; ++j) items[j].~Semver();
           }
         };
-        arena.New<Holder>(items, a.versions.size());
+        arena.New<Holder>(items, a.versions().size());
         lists[i] = items;
         continue;
       }
-      if (a.int_value || a.bool_value || a.string_value) continue;
-      if (a.version_value) {
-        auto v = api::Semver::Parse(*a.version_value);
+      if (a.int_value() || a.bool_value() || a.string_value()) continue;
+      if (a.version_value()) {
+        auto v = api::Semver::Parse(*a.version_value());
         if (!v.ok()) {
           out.error = absl::InvalidArgumentError(
               Cat("attribute ", name, ": parse semantic version: ", std::string(v.status().message())));

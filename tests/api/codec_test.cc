@@ -3,7 +3,10 @@
 
 #include <filesystem>
 #include <string>
+#include <variant>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "../common/test_util.h"
@@ -141,6 +144,78 @@ TEST(Encode, QuantityKeepsItsText) {
       R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
       R"("devices":[{"name":"g","capacity":{"memory":{"value":"1.5Gi"}}}]}})";
   EXPECT_EQ(WriteJson(*EncodeObject(DecodeOne(text)), false), text);
+}
+
+// Attributes keep one value inline; several values at once (as Kubernetes' own fixtures write) and
+// list values must still come back exactly, and equal attributes on two devices share one entry
+// without one device's change showing on the other.
+TEST(Encode, AttributesKeepEveryValueTheyWereGiven) {
+  const std::string text =
+      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},)"
+      R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
+      R"("devices":[{"name":"a","attributes":{"both":{"int":7,"string":"x"},"list":{"ints":[1,2]},)"
+      R"("model":{"string":"h100"},"none":{}}},{"name":"b","attributes":{"model":{"string":"h100"}}}]}})";
+  Object object = DecodeOne(text);
+  EXPECT_EQ(WriteJson(*EncodeObject(object), false), text);
+  DecodeOptions dom;
+  dom.allow_fast_path = false;
+  auto via_dom = DecodeStream(text, dom);
+  ASSERT_TRUE(via_dom.ok() && via_dom->size() == 1 && via_dom->front().object.ok());
+  EXPECT_TRUE(*via_dom->front().object == object);
+
+  auto& devices = std::get<ResourceSlice>(object.value).spec->devices;
+  const DeviceAttribute* both = devices[0].attributes.Find("both");
+  ASSERT_NE(both, nullptr);
+  EXPECT_EQ(both->int_value(), 7);
+  ASSERT_NE(both->string_value(), nullptr);
+  EXPECT_EQ(*both->string_value(), "x");
+  EXPECT_EQ(both->version_value(), nullptr);
+  EXPECT_EQ(devices[0].attributes.Find("list")->ints(), (std::vector<int64_t>{1, 2}));
+  EXPECT_FALSE(devices[0].attributes.Find("none")->int_value().has_value());
+
+  // Setting one field keeps the others.
+  DeviceAttribute a = DeviceAttribute::String("x");
+  a.set_int_value(7);
+  EXPECT_TRUE(a == *both);
+  a.set_int_value(std::nullopt);
+  EXPECT_TRUE(a == DeviceAttribute::String("x"));
+  EXPECT_FALSE(a == DeviceAttribute::Version("x"));
+
+  // Copy-on-write: changing device a's model leaves device b's (decoded from the same text) alone.
+  devices[0].attributes.Find("model")->set_string_value("a100");
+  EXPECT_EQ(*devices[0].attributes.Find("model")->string_value(), "a100");
+  EXPECT_EQ(*devices[1].attributes.Find("model")->string_value(), "h100");
+}
+
+// A stream long enough that the decoder stops trying to share a key whose values never repeat
+// (uuid) decodes exactly as the DOM decoder does, and entries that repeat are still shared.
+TEST(Stream, ManyDevicesWithUniqueAttributesDecodeAsThroughTheDom) {
+  std::string text = R"({"apiVersion":"v1","kind":"List","items":[)";
+  for (int s = 0; s < 12; ++s) {
+    absl::StrAppend(&text, s > 0 ? "," : "", R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",)",
+                    R"("metadata":{"name":"s)", s, R"("},"spec":{"driver":"d","nodeName":"n)", s,
+                    R"(","pool":{"name":"p)", s, R"(","generation":1,"resourceSliceCount":1},"devices":[)");
+    for (int d = 0; d < 128; ++d) {
+      absl::StrAppend(&text, d > 0 ? "," : "", R"({"name":"gpu-)", d, R"(","attributes":{"brand":{"string":"x"},)",
+                      R"("uuid":{"string":"u-)", s * 128 + d, R"("}},"capacity":{"memory":{"value":"1Gi"}}})");
+    }
+    text += "]}}";
+  }
+  text += "]}";
+  DecodeOptions dom;
+  dom.allow_fast_path = false;
+  auto fast = DecodeStream(text, {});
+  auto slow = DecodeStream(text, dom);
+  ASSERT_TRUE(fast.ok() && slow.ok());
+  ASSERT_EQ(fast->size(), 12u);
+  ASSERT_EQ(slow->size(), 12u);
+  for (size_t i = 0; i < fast->size(); ++i) {
+    ASSERT_TRUE((*fast)[i].object.ok()) << (*fast)[i].object.status();
+    EXPECT_TRUE(*(*fast)[i].object == *(*slow)[i].object) << "slice " << i;
+  }
+  const auto& last = std::get<ResourceSlice>((*fast)[11].object->value).spec->devices[127];
+  EXPECT_EQ(*last.attributes.Find("uuid")->string_value(), "u-1535");
+  EXPECT_EQ(*last.attributes.Find("brand")->string_value(), "x");
 }
 
 TEST(Encode, PodKeepsEveryField) {

@@ -94,6 +94,66 @@ TEST(Corpus, SlicesDecode) {
   EXPECT_EQ(c.dra, expected);
 }
 
+// Decodes `text` with and without the DOM-free JSON path and expects the same stream: objects,
+// errors and warnings. Returns how many objects decoded.
+int ExpectFastPathAgrees(const std::string& text) {
+  DecodeOptions fast;
+  fast.max_bytes = size_t{64} << 20;
+  DecodeOptions dom = fast;
+  dom.allow_fast_path = false;
+  auto a = DecodeStream(text, fast);
+  auto b = DecodeStream(text, dom);
+  EXPECT_EQ(a.status(), b.status());
+  if (!a.ok() || !b.ok()) return 0;
+  EXPECT_EQ(a->size(), b->size());
+  int decoded = 0;
+  for (size_t i = 0; i < a->size() && i < b->size(); ++i) {
+    const DecodedObject& x = (*a)[i];
+    const DecodedObject& y = (*b)[i];
+    SCOPED_TRACE(absl::StrCat("object ", i, " ", x.kind));
+    EXPECT_EQ(x.index, y.index);
+    EXPECT_EQ(x.line, y.line);
+    EXPECT_EQ(x.api_version, y.api_version);
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(x.warnings, y.warnings);
+    EXPECT_EQ(x.object.status(), y.object.status());
+    if (x.object.ok() && y.object.ok()) {
+      EXPECT_TRUE(*x.object == *y.object);
+      ++decoded;
+    }
+  }
+  return decoded;
+}
+
+// Every corpus file as JSON (JSON files as they are; every object of every file re-encoded, as a
+// List and as a top-level array): the DOM-free path decodes exactly what the DOM decoder decodes.
+TEST(Corpus, JsonFastPathAgreesWithDomDecoder) {
+  int files = 0, decoded = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(testing::CorpusDir())) {
+    if (!entry.is_regular_file()) continue;
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".yaml" && ext != ".yml" && ext != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const std::string text = testing::ReadFile(entry.path());
+    ++files;
+    if (ext == ".json") decoded += ExpectFastPathAgrees(text);
+    auto stream = DecodeStream(text, {});
+    if (!stream.ok()) continue;
+    std::string items;
+    for (const DecodedObject& d : *stream) {
+      if (!d.object.ok()) continue;
+      auto doc = EncodeObject(*d.object);
+      if (!doc.ok()) continue;
+      absl::StrAppend(&items, items.empty() ? "" : ",", WriteJson(*doc, false));
+    }
+    if (items.empty()) continue;
+    decoded += ExpectFastPathAgrees(absl::StrCat(R"({"apiVersion":"v1","kind":"List","items":[)", items, "]}"));
+    decoded += ExpectFastPathAgrees(absl::StrCat("[", items, "]"));
+  }
+  EXPECT_GT(files, 200);
+  EXPECT_GT(decoded, 500);
+}
+
 TEST(Corpus, WithdrawnVersionsAreRefusedNamingTheVersion) {
   auto stream = DecodeStream(
       testing::ReadFile(testing::CorpusDir() / "slices" / "dra-example-driver-2024-04-readme-resourceslice-list-v1alpha2.yaml"), {});

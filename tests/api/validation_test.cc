@@ -76,13 +76,13 @@ Device Dev(std::string name) {
 
 DeviceAttribute StringAttr(std::string v) {
   DeviceAttribute a;
-  a.string_value = std::move(v);
+  a.set_string_value(std::move(v));
   return a;
 }
 
 DeviceAttribute IntAttr(int64_t v) {
   DeviceAttribute a;
-  a.int_value = v;
+  a.set_int_value(v);
   return a;
 }
 
@@ -300,7 +300,7 @@ TEST(ResourceSliceTest, ValidSliceHasNoErrors) {
   d.attributes.Set("model", StringAttr("a100"));
   d.attributes.Set("gpu.example.com/memory", IntAttr(40));
   DeviceAttribute v;
-  v.version_value = "1.2.3-alpha.1+build.5";
+  v.set_version_value("1.2.3-alpha.1+build.5");
   d.attributes.Set("driverVersion", v);
   d.capacity.Set("memory", DeviceCapacity{Qty("40Gi"), std::nullopt});
   s.spec->devices.push_back(d);
@@ -491,7 +491,7 @@ TEST(ResourceSliceTest, AtMost64DevicesWithConsumesCountersOrListAttributes) {
   ResourceSlice s = Slice();
   for (int i = 0; i < 65; ++i) s.spec->devices.push_back(Dev("d" + std::to_string(i)));
   DeviceAttribute list;
-  list.ints = {1, 2};
+  list.set_ints(std::vector<int64_t>{1, 2});
   s.spec->devices[3].attributes.Set("l", list);
   EXPECT_ERROR(ValidateResourceSlice(s), "spec.devices", Type::kTooMany);
   s.spec->devices[3].attributes = {};
@@ -507,8 +507,8 @@ TEST(ResourceSliceTest, AttributeNeedsExactlyOneValue) {
   Device d = Dev("d");
   d.attributes.Set("a", DeviceAttribute{});
   DeviceAttribute two;
-  two.string_value = "x";
-  two.version_value = "1.2.3";
+  two.set_string_value("x");
+  two.set_version_value("1.2.3");
   d.attributes.Set("b", two);
   s.spec->devices.push_back(d);
   auto errs = ValidateResourceSlice(s);
@@ -538,7 +538,7 @@ TEST(ResourceSliceTest, VersionAttributeMustBeSemver) {
     ResourceSlice s = Slice();
     Device d = Dev("d");
     DeviceAttribute v;
-    v.version_value = std::string(bad);
+    v.set_version_value(std::string(bad));
     d.attributes.Set("v", v);
     s.spec->devices.push_back(d);
     auto errs = ValidateResourceSlice(s);
@@ -550,7 +550,7 @@ TEST(ResourceSliceTest, VersionAttributeMustBeSemver) {
     ResourceSlice s = Slice();
     Device d = Dev("d");
     DeviceAttribute v;
-    v.version_value = std::string(good);
+    v.set_version_value(std::string(good));
     d.attributes.Set("v", v);
     s.spec->devices.push_back(d);
     EXPECT_THAT(ValidateResourceSlice(s), IsEmpty()) << good;
@@ -561,14 +561,14 @@ TEST(ResourceSliceTest, ListAttributes) {
   ResourceSlice s = Slice();
   Device d = Dev("d");
   DeviceAttribute strings;
-  strings.strings = {"a", std::string(65, 'b')};
+  strings.set_strings(std::vector<std::string>{"a", std::string(65, 'b')});
   d.attributes.Set("l", strings);
   DeviceAttribute versions;
-  versions.versions = {"1.0.0", "bad"};
+  versions.set_versions(std::vector<std::string>{"1.0.0", "bad"});
   d.attributes.Set("vs", versions);
   DeviceAttribute mixed;
-  mixed.int_value = 1;
-  mixed.ints = {1, 2};
+  mixed.set_int_value(1);
+  mixed.set_ints(std::vector<int64_t>{1, 2});
   d.attributes.Set("mix", mixed);
   s.spec->devices.push_back(d);
   auto errs = ValidateResourceSlice(s);
@@ -632,7 +632,9 @@ TEST(ResourceSliceTest, AttributeValuesAtMost48) {
   ResourceSlice s = Slice();
   Device d = Dev("d");
   DeviceAttribute list;
-  for (int i = 0; i < 49; ++i) list.ints.push_back(i);
+  std::vector<int64_t> ints;
+  for (int i = 0; i < 49; ++i) ints.push_back(i);
+  list.set_ints(std::move(ints));
   d.attributes.Set("l", list);
   s.spec->devices.push_back(d);
   auto errs = ValidateResourceSlice(s);

@@ -23,10 +23,10 @@ struct Dev {
   DeviceInput Input() const { return DeviceInput{driver, &attrs, &cap, multi}; }
 };
 
-api::DeviceAttribute Bool(bool b) { api::DeviceAttribute a; a.bool_value = b; return a; }
-api::DeviceAttribute Int(int64_t i) { api::DeviceAttribute a; a.int_value = i; return a; }
-api::DeviceAttribute Str(std::string s) { api::DeviceAttribute a; a.string_value = std::move(s); return a; }
-api::DeviceAttribute Ver(std::string s) { api::DeviceAttribute a; a.version_value = std::move(s); return a; }
+api::DeviceAttribute Bool(bool b) { api::DeviceAttribute a; a.set_bool_value(b); return a; }
+api::DeviceAttribute Int(int64_t i) { api::DeviceAttribute a; a.set_int_value(i); return a; }
+api::DeviceAttribute Str(std::string s) { api::DeviceAttribute a; a.set_string_value(std::move(s)); return a; }
+api::DeviceAttribute Ver(std::string s) { api::DeviceAttribute a; a.set_version_value(std::move(s)); return a; }
 api::DeviceCapacity Cap(const char* q) { api::DeviceCapacity c; c.value = *api::Quantity::Parse(q); return c; }
 
 struct UpstreamCase {
@@ -74,7 +74,7 @@ std::vector<UpstreamCase> Cases() {
       false, "got 'types.String', expected iterable type", 5 + 6 * 64);
   Dev names;
   api::DeviceAttribute l;
-  l.strings = {"fish", "bird"};
+  l.set_strings(std::vector<std::string>{"fish", "bird"});
   names.attrs.Set("names", l);
   add("list-result-type-causes-match-error", R"(device.attributes["dra.example.com"].names)", names, false,
       "CEL result of type list could not be converted to bool", 4);
@@ -87,7 +87,7 @@ std::vector<UpstreamCase> Cases() {
   add("includes-on-scalar", R"(device.attributes["dra.example.com"].name.includes("fish"))", strattr, true, "", 4 + 64);
   Dev ints;
   api::DeviceAttribute il;
-  il.ints = {1, 2, 3};
+  il.set_ints(std::vector<int64_t>{1, 2, 3});
   ints.attrs.Set("names", il);
   add("in-operator-on-list", R"(1 in device.attributes["dra.example.com"].names)", ints, true, "", 4 + 64);
   add("macro-on-list-of-int", R"(device.attributes["dra.example.com"].names.exists(x, x > 0))", ints, true, "",

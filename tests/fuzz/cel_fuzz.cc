@@ -14,19 +14,19 @@ const draforge::cel::DeviceInput& FixedDevice() {
   static const auto* attrs = [] {
     auto* m = new api::Map<api::DeviceAttribute>();
     api::DeviceAttribute a;
-    a.string_value = "a100";
+    a.set_string_value("a100");
     m->Set("model", a);
     a = {};
-    a.int_value = 40;
+    a.set_int_value(40);
     m->Set("memory", a);
     a = {};
-    a.version_value = "1.2.3";
+    a.set_version_value("1.2.3");
     m->Set("driverVersion", a);
     a = {};
-    a.ints = {1, 2, 3};
+    a.set_ints(std::vector<int64_t>{1, 2, 3});
     m->Set("numa", a);
     a = {};
-    a.bool_value = true;
+    a.set_bool_value(true);
     m->Set("other.example.com/flag", a);
     return m;
   }();

@@ -173,6 +173,7 @@ absl::Status DecodeMap(DecodeContext& ctx, const rapidjson::Value& v, Map<V>& ou
     out.AppendUnsorted(std::string(ToSV(m.name)), std::move(elem));
     ctx.Pop();
   }
+  out.ShrinkToFit();
   if (const std::string* dup = out.SortAndFindDuplicate()) {
     return ctx.Error(absl::StrCat("duplicate key \"", *dup, "\""));
   }
@@ -236,6 +237,14 @@ absl::Status DecodeStruct(DecodeContext& ctx, const rapidjson::Value& v, T& out)
       RETURN_IF_ERROR(ctx.UnknownField(key));
     }
   }
+  return absl::OkStatus();
+}
+
+// A DeviceAttribute is read as its eight fields, then stored compactly.
+inline absl::Status DecodeScalar(DecodeContext& ctx, const rapidjson::Value& v, DeviceAttribute& out) {
+  DeviceAttribute::Fields fields;
+  RETURN_IF_ERROR(DecodeStruct(ctx, v, fields));
+  out = DeviceAttribute(std::move(fields));
   return absl::OkStatus();
 }
 

@@ -91,6 +91,12 @@ void EncodeStruct(H& h, const T& value) {
   h.EndObject(EncodeFields(h, value));
 }
 
+// A DeviceAttribute is written as its eight fields, of which the set ones appear.
+template <typename H>
+void EncodeScalar(H& h, const DeviceAttribute& a) {
+  EncodeStruct(h, a.fields());
+}
+
 template <typename H, typename T>
 void Encode(H& h, const T& value) {
   if constexpr (IsOptional<T>::value) {

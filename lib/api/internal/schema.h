@@ -146,7 +146,7 @@ DRAFORGE_SCHEMA(ResourceClaimTemplate, F("metadata", &T::metadata), F("spec", &T
 // --- ResourceSlice ---
 DRAFORGE_SCHEMA(ResourcePool, F("name", &T::name), F("generation", &T::generation),
                 F("resourceSliceCount", &T::resource_slice_count));
-DRAFORGE_SCHEMA(DeviceAttribute, F("int", &T::int_value), F("bool", &T::bool_value),
+DRAFORGE_SCHEMA(DeviceAttribute::Fields, F("int", &T::int_value), F("bool", &T::bool_value),
                 F("string", &T::string_value), F("version", &T::version_value), F("ints", &T::ints),
                 F("bools", &T::bools), F("strings", &T::strings), F("versions", &T::versions));
 DRAFORGE_SCHEMA(CapacityRequestPolicyRange, F("min", &T::min), F("max", &T::max), F("step", &T::step));
