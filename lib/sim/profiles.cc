@@ -23,26 +23,10 @@ using api::Quantity;
 // ---------------------------------------------------------------------------------------------
 // Value helpers.
 
-api::DeviceAttribute Str(std::string_view s) {
-  api::DeviceAttribute a;
-  a.string_value = std::string(s);
-  return a;
-}
-api::DeviceAttribute Int(int64_t i) {
-  api::DeviceAttribute a;
-  a.int_value = i;
-  return a;
-}
-api::DeviceAttribute Bool(bool b) {
-  api::DeviceAttribute a;
-  a.bool_value = b;
-  return a;
-}
-api::DeviceAttribute Ver(std::string_view v) {
-  api::DeviceAttribute a;
-  a.version_value = std::string(v);
-  return a;
-}
+api::DeviceAttribute Str(std::string_view s) { return api::DeviceAttribute::String(std::string(s)); }
+api::DeviceAttribute Int(int64_t i) { return api::DeviceAttribute::Int(i); }
+api::DeviceAttribute Bool(bool b) { return api::DeviceAttribute::Bool(b); }
+api::DeviceAttribute Ver(std::string_view v) { return api::DeviceAttribute::Version(std::string(v)); }
 api::DeviceCapacity Cap(Quantity q) {
   api::DeviceCapacity c;
   c.value = std::move(q);

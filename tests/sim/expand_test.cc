@@ -170,21 +170,21 @@ TEST(ExpandLayout, CpuIndividualPublishesOneSlicePerNumaNode) {
   ASSERT_TRUE(e.ok()) << e.status();
   ASSERT_EQ(e->slices.size(), 2u);
   EXPECT_EQ(e->slices[0].spec->devices.size(), 96u);
-  EXPECT_EQ(e->slices[0].spec->devices[0].attributes.Find("dra.cpu/numaNodeID")->int_value, 0);
-  EXPECT_EQ(e->slices[1].spec->devices[0].attributes.Find("dra.cpu/numaNodeID")->int_value, 1);
+  EXPECT_EQ(e->slices[0].spec->devices[0].attributes.Find("dra.cpu/numaNodeID")->int_value(), 0);
+  EXPECT_EQ(e->slices[1].spec->devices[0].attributes.Find("dra.cpu/numaNodeID")->int_value(), 1);
 }
 
 TEST(ExpandLayout, DifferentNodesGetDifferentUuidsAndTheSameNodeTheSame) {
   auto e = Expand(Pool("example-gpu", 2, {"node-1", "node-2"}));
   ASSERT_TRUE(e.ok());
   ASSERT_EQ(e->slices.size(), 2u);
-  const auto& a = e->slices[0].spec->devices[0].attributes.Find("uuid")->string_value;
-  const auto& b = e->slices[1].spec->devices[0].attributes.Find("uuid")->string_value;
+  const std::string a = *e->slices[0].spec->devices[0].attributes.Find("uuid")->string_value();
+  const std::string b = *e->slices[1].spec->devices[0].attributes.Find("uuid")->string_value();
   EXPECT_NE(a, b);
   auto again = Expand(Pool("example-gpu", 2, {"node-1"}));
   ASSERT_TRUE(again.ok());
-  EXPECT_EQ(again->slices[0].spec->devices[0].attributes.Find("uuid")->string_value, a);
-  EXPECT_TRUE(absl::StartsWith(*a, "gpu-"));
+  EXPECT_EQ(*again->slices[0].spec->devices[0].attributes.Find("uuid")->string_value(), a);
+  EXPECT_TRUE(absl::StartsWith(a, "gpu-"));
 }
 
 TEST(ExpandLayout, PoolGenerationComesFromTheSpec) {
@@ -265,7 +265,7 @@ TEST(ExpandBadInput, TooManyPartitionedGpus) {
 TEST(ExpandBadInput, OverrideThatBreaksValidation) {
   SimulatedDevicePool p = Pool("example-gpu", 2);
   api::DeviceAttribute long_string;
-  long_string.string_value = std::string(65, 'x');
+  long_string.set_string_value(std::string(65, 'x'));
   p.spec.attributes.Set("model", long_string);
   auto e = Expand(p);
   ASSERT_FALSE(e.ok());
@@ -390,7 +390,7 @@ status: {anything: ignored}
   auto e = Expand(*p);
   ASSERT_TRUE(e.ok()) << e.status();
   EXPECT_EQ(e->slices.size(), 2u);
-  EXPECT_EQ(*e->slices[0].spec->devices[0].attributes.Find("productName")->string_value, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(*e->slices[0].spec->devices[0].attributes.Find("productName")->string_value(), "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(e->slices[0].spec->devices[0].binds_to_node, true);
 }
 
