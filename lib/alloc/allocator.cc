@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <optional>
@@ -185,6 +186,9 @@ struct RequestData {
   bool admin_access = false;
   bool all_mode = false;
   int num_devices = 0;
+  // The count as written (All: the number of matching devices), unclamped: what the 32-results
+  // check and its error message use, as upstream's int does.
+  int64_t wanted = 0;
   std::vector<int> all_devices;
   bool all_exhausted = false;  // All + consumable capacity: a matching device has too little left
 
@@ -385,7 +389,8 @@ class Search {
     }
     const std::string m = mode.value_or(api::kAllocationModeExactCount);
     if (m == api::kAllocationModeExactCount || m.empty()) {
-      rd.num_devices = static_cast<int>(std::clamp<int64_t>(count.value_or(1), -1, 1 << 30));
+      rd.wanted = count.value_or(1);
+      rd.num_devices = static_cast<int>(std::clamp<int64_t>(rd.wanted, -1, 1 << 30));
     } else if (m == api::kAllocationModeAll) {
       rd.all_mode = true;
       for (const Pool& p : pools_) {
@@ -409,12 +414,15 @@ class Search {
           // already allocated: the request cannot be satisfied (notes Q8, PR #140769).
           auto alone = internal::CheckCapacity(nullptr, rd.capacity, dev.device->capacity, nullptr,
                                                f_.fractional_capacity_range);
-          if (alone != internal::CapacityCheck::kFits) continue;
-          if (CheckCapacity(rd, static_cast<int>(d)) != internal::CapacityCheck::kFits) rd.all_exhausted = true;
+          if (!alone.ok()) return CapacityError(cd, rd, dev, alone.status(), /*with_pool=*/false);
+          if (*alone != internal::CapacityCheck::kFits) continue;
+          ASSIGN_OR_RETURN(internal::CapacityCheck now, CheckCapacity(cd, rd, static_cast<int>(d)));
+          if (now != internal::CapacityCheck::kFits) rd.all_exhausted = true;
         }
         rd.all_devices.push_back(static_cast<int>(d));
       }
       rd.num_devices = static_cast<int>(rd.all_devices.size());
+      rd.wanted = rd.num_devices;
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("claim ", cd.key, ", request ", AV(rd.name), ": unsupported count mode ", m));
@@ -425,7 +433,9 @@ class Search {
   absl::Status PrepareClaim(int ci) {
     ClaimData& cd = claims_[ci];
     const api::DeviceClaim& dc = Devices(*cd.claim);
-    int min_devices = 0;
+    // int64: each request's count is clamped to 2^30, and several of them must not wrap the sum
+    // around to a small value that passes the limit check.
+    int64_t min_devices = 0;
     cd.requests.resize(dc.requests.size());
     cd.has_subs.resize(dc.requests.size());
     cd.selected_sub.assign(dc.requests.size(), 0);
@@ -451,28 +461,33 @@ class Search {
           }
         }
       }
+      // A prioritized list is worth at least its smallest alternative.
+      int64_t adding = 0;
       if (subs) {
-        int min = 1 << 30;
+        adding = std::numeric_limits<int64_t>::max();
         for (size_t si = 0; si < request.first_available.size(); ++si) {
           ASSIGN_OR_RETURN(RequestData rd, ValidateRequest(ci, static_cast<int>(ri), static_cast<int>(si), request,
                                                            &request.first_available[si]));
-          min = std::min(min, rd.num_devices);
+          adding = std::min(adding, rd.wanted);
           cd.requests[ri].push_back(std::move(rd));
         }
-        min_devices += min;
       } else {
         if (!request.exactly) {
           return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", name,
                                                          ": unknown request type (neither exactly nor firstAvailable)"));
         }
         ASSIGN_OR_RETURN(RequestData rd, ValidateRequest(ci, static_cast<int>(ri), 0, request, nullptr));
-        min_devices += rd.num_devices;
+        adding = rd.wanted;
         cd.requests[ri].push_back(std::move(rd));
       }
-    }
-    if (min_devices > kMaxResults) {
-      return absl::ResourceExhaustedError(absl::StrCat("claim ", cd.key, ": number of requested devices ", min_devices,
-                                                       " exceeds the claim limit of ", kMaxResults));
+      // Checked per request against what is left, so that the error names the request that crosses
+      // the limit and huge counts cannot wrap a sum (upstream's wording).
+      if (adding > kMaxResults - min_devices) {
+        return absl::ResourceExhaustedError(absl::StrCat("claim ", cd.key, ", request ", name, ": adding ", adding,
+                                                         " devices exceeds the claim limit of ", kMaxResults,
+                                                         ", with ", min_devices, " already accounted for"));
+      }
+      min_devices += adding;
     }
     for (size_t i = 0; i < dc.constraints.size(); ++i) {
       const api::DeviceConstraint& c = dc.constraints[i];
@@ -514,11 +529,26 @@ class Search {
     return match;
   }
 
-  internal::CapacityCheck CheckCapacity(const RequestData& rd, int d) const {
+  // internal::CheckCapacity for request `rd` of claim `cd` on device `d`, with what is already
+  // allocated and what this search is allocating. Errors name claim, request and device.
+  absl::StatusOr<internal::CapacityCheck> CheckCapacity(const ClaimData& cd, const RequestData& rd, int d) const {
     const Dev& dev = devs_[d];
     const api::Map<api::Quantity>* allocating = allocating_shares_[d] > 0 ? &allocating_capacity_[d] : nullptr;
-    return internal::CheckCapacity(dev.aggregated, rd.capacity, dev.device->capacity, allocating,
-                                   f_.fractional_capacity_range);
+    auto check = internal::CheckCapacity(dev.aggregated, rd.capacity, dev.device->capacity, allocating,
+                                         f_.fractional_capacity_range);
+    if (!check.ok()) return CapacityError(cd, rd, dev, check.status(), /*with_pool=*/true);
+    return check;
+  }
+
+  // Upstream's wording: "claim K, request R: checking capacity for device D: capacity ...". Its
+  // allocationMode All pre-scan names the device without driver and pool; so do we.
+  static absl::Status CapacityError(const ClaimData& cd, const RequestData& rd, const Dev& dev,
+                                    const absl::Status& cause, bool with_pool) {
+    const std::string device = with_pool ? absl::StrCat(AV(dev.driver), "/", AV(dev.pool), "/", AV(dev.name))
+                                         : std::string(dev.name);
+    return absl::Status(cause.code(), absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                                   ": checking capacity for device ", device, ": ",
+                                                   cause.message()));
   }
 
   bool InUse(int d) const { return devs_[d].allocated || !allocating_[d].empty(); }
@@ -630,13 +660,16 @@ class Search {
     result.admin = rd.admin_access;
     result.shared = multi;
     if (f_.consumable_capacity) {
-      if (CheckCapacity(rd, d) != internal::CapacityCheck::kFits) {
+      absl::StatusOr<internal::CapacityCheck> check = CheckCapacity(cd, rd, d);
+      if (!check.ok() || *check != internal::CapacityCheck::kFits) {
         for (auto& c : cd.constraints) c->Remove(rd.BaseName(), rd.SubName());
         release_counters();
+        if (!check.ok()) return check.status();
         return false;
       }
       if (multi) {
-        result.consumed = internal::ConsumedCapacity(rd.capacity, dev.device->capacity, f_.fractional_capacity_range);
+        ASSIGN_OR_RETURN(result.consumed, internal::ConsumedCapacity(rd.capacity, dev.device->capacity,
+                                                                     f_.fractional_capacity_range));
         internal::AddCapacity(allocating_capacity_[d], result.consumed);
         ++allocating_shares_[d];
       }
@@ -728,7 +761,11 @@ class Search {
           auto selectable = IsSelectable(ci, ri, si, rd, d);
           if (!selectable.ok()) return Fail(selectable.status());
           if (!*selectable) continue;
-          if (f_.consumable_capacity && CheckCapacity(rd, d) != internal::CapacityCheck::kFits) continue;
+          if (f_.consumable_capacity) {
+            auto check = CheckCapacity(claims_[ci], rd, d);
+            if (!check.ok()) return Fail(check.status());
+            if (*check != internal::CapacityCheck::kFits) continue;
+          }
           auto ok = AllocateDevice(ci, ri, si, d, false);
           if (!ok.ok()) return Fail(ok.status());
           if (!*ok) continue;

@@ -1,29 +1,54 @@
 #include "alloc/internal/consumable_capacity.h"
 
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+
 namespace draforge::alloc::internal {
 namespace {
 
 api::Quantity Value(const api::DeviceCapacity& c) { return c.value.value_or(api::Quantity()); }
 
-api::Quantity RoundUpRange(const api::Quantity& requested, const api::CapacityRequestPolicyRange& range,
-                           bool fractional) {
+constexpr std::string_view kNotRepresentable =
+    "capacity request cannot be represented in the device's range arithmetic";
+
+absl::StatusOr<api::Quantity> RoundUpRange(const api::Quantity& requested, const api::CapacityRequestPolicyRange& range,
+                                           bool fractional) {
   const api::Quantity& min = *range.min;
   if (requested.Compare(min) < 0) return min;
   if (!range.step) return requested;
   if (fractional) return api::Quantity::RoundUpToStep(requested, min, *range.step);
-  // Upstream (before DRAFractionalCapacityRange): integer arithmetic on Value().
+  // Upstream (before DRAFractionalCapacityRange): integer arithmetic on Value(). Value() of a
+  // request above MaxInt64 would wrap, so upstream refuses it instead of rounding garbage.
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (requested.Compare(api::Quantity::FromInt64(kMax, api::Quantity::Format::kDecimalSI)) > 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(AV(kNotRepresentable), ": request ", requested.String(), " exceeds MaxInt64"));
+  }
   const int64_t step = range.step->Value();
   if (step <= 0) return requested;
-  const int64_t added = requested.Value() - min.Value();
+  const int64_t min_value = min.Value();
+  const int64_t added = requested.Value() - min_value;
   int64_t n = added / step;
   if (added % step != 0) ++n;
+  // min + n*step would overflow; upstream guards only a non-negative min (a negative one is
+  // outside the API contract and keeps the plain arithmetic).
+  if (min_value >= 0 && n > (kMax - min_value) / step) {
+    return absl::InvalidArgumentError(absl::StrCat(AV(kNotRepresentable), ": rounding request ", requested.String(),
+                                                   " up to the next step passes MaxInt64"));
+  }
   // Upstream: resource.NewQuantity(min + n*step, validRange.Step.Format).
   return api::Quantity::FromInt64(min.Value() + step * n, range.step->format());
 }
 
 }  // namespace
 
-api::Quantity ConsumedAmount(const api::Quantity* requested, const api::DeviceCapacity& capacity, bool fractional) {
+absl::StatusOr<api::Quantity> ConsumedAmount(const api::Quantity* requested, const api::DeviceCapacity& capacity,
+                                             bool fractional) {
   const auto& policy = capacity.request_policy;
   if (requested == nullptr) {
     if (policy && policy->default_) return *policy->default_;
@@ -66,17 +91,31 @@ bool ViolatesPolicy(const api::Quantity& amount, const api::CapacityRequestPolic
   return false;
 }
 
-CapacityCheck CheckCapacity(const api::Map<api::Quantity>* consumed, const api::CapacityRequirements* request,
-                            const api::Map<api::DeviceCapacity>& capacity, const api::Map<api::Quantity>* allocating,
-                            bool fractional) {
+absl::StatusOr<CapacityCheck> CheckCapacity(const api::Map<api::Quantity>* consumed,
+                                            const api::CapacityRequirements* request,
+                                            const api::Map<api::DeviceCapacity>& capacity,
+                                            const api::Map<api::Quantity>* allocating, bool fractional) {
   if (request != nullptr) {
     for (const auto& [name, unused] : request->requests) {
       if (!capacity.Contains(name)) return CapacityCheck::kUnknownCapacity;
     }
   }
+  // Resolve every capacity first: an unrepresentable or negative amount aborts, and must do so
+  // whatever capacity a soft "does not fit" would have been found on first.
+  api::Map<api::Quantity> amounts;
   for (const auto& [name, cap] : capacity) {
     const api::Quantity* requested = request != nullptr ? request->requests.Find(name) : nullptr;
-    api::Quantity amount = ConsumedAmount(requested, cap, fractional);
+    absl::StatusOr<api::Quantity> amount = ConsumedAmount(requested, cap, fractional);
+    if (!amount.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("capacity \"", AV(name), "\": ", amount.status().message()));
+    }
+    if (amount->Sign() < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("capacity \"", AV(name), "\": capacity value is negative"));
+    }
+    amounts.Set(name, *std::move(amount));
+  }
+  for (const auto& [name, cap] : capacity) {
+    const api::Quantity& amount = *amounts.Find(name);
     if (ViolatesPolicy(amount, cap.request_policy ? &*cap.request_policy : nullptr, fractional)) {
       return CapacityCheck::kInsufficient;
     }
@@ -92,12 +131,14 @@ CapacityCheck CheckCapacity(const api::Map<api::Quantity>* consumed, const api::
   return CapacityCheck::kFits;
 }
 
-api::Map<api::Quantity> ConsumedCapacity(const api::CapacityRequirements* request,
-                                         const api::Map<api::DeviceCapacity>& capacity, bool fractional) {
+absl::StatusOr<api::Map<api::Quantity>> ConsumedCapacity(const api::CapacityRequirements* request,
+                                                         const api::Map<api::DeviceCapacity>& capacity,
+                                                         bool fractional) {
   api::Map<api::Quantity> out;
   for (const auto& [name, cap] : capacity) {
     const api::Quantity* requested = request != nullptr ? request->requests.Find(name) : nullptr;
-    out.Set(name, ConsumedAmount(requested, cap, fractional));
+    ASSIGN_OR_RETURN(api::Quantity amount, ConsumedAmount(requested, cap, fractional));
+    out.Set(name, std::move(amount));
   }
   return out;
 }

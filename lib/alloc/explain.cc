@@ -269,7 +269,8 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           auto agg = state.aggregated_capacity.find(c->id);
           auto r = internal::CheckCapacity(agg == state.aggregated_capacity.end() ? nullptr : &agg->second, v.capacity,
                                            c->device->capacity, nullptr, features.fractional_capacity_range);
-          if (r != internal::CapacityCheck::kFits) {
+          // An unrepresentable request makes Allocate fail outright; here it only means "does not fit".
+          if (!r.ok() || *r != internal::CapacityCheck::kFits) {
             ok = false;
             ++capacity;
           }

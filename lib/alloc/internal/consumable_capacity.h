@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "absl/status/statusor.h"
 #include "api/map.h"
 #include "api/quantity.h"
 #include "api/resource_claim.h"
@@ -16,7 +17,12 @@ namespace draforge::alloc::internal {
 // rounded up by the request policy (validRange: min, then min + k*step; validValues: the smallest
 // value >= request); unrequested capacities consume the policy default, else the whole value.
 // `fractional` (DRAFractionalCapacityRange) rounds exactly; otherwise on integers, as upstream.
-api::Quantity ConsumedAmount(const api::Quantity* requested, const api::DeviceCapacity& capacity, bool fractional);
+// Errors (kInvalidArgument), which abort the whole allocation as upstream does rather than skip
+// the device (a user-controlled request must not drive a device-by-device retry): on the integer
+// path a request above MaxInt64, or one whose rounding up to the next step passes MaxInt64
+// ("capacity request cannot be represented in the device's range arithmetic: ...").
+absl::StatusOr<api::Quantity> ConsumedAmount(const api::Quantity* requested, const api::DeviceCapacity& capacity,
+                                             bool fractional);
 
 // Whether `amount` violates the policy (above max, off-step, not a valid value).
 bool ViolatesPolicy(const api::Quantity& amount, const api::CapacityRequestPolicy* policy, bool fractional);
@@ -29,12 +35,17 @@ enum class CapacityCheck {
 
 // Upstream CmpRequestOverCapacity: for every capacity of the device, consumed (already allocated,
 // may be null) + allocating (this call, may be null) + this request must stay <= value.
-CapacityCheck CheckCapacity(const api::Map<api::Quantity>* consumed, const api::CapacityRequirements* request,
+// Errors (kInvalidArgument, message starts with `capacity "NAME": `): ConsumedAmount's, and a
+// consumed amount that is negative ("capacity value is negative": a stored object from before
+// stricter validation). Every capacity is resolved before any soft check, so whether the call
+// errors does not depend on map order.
+absl::StatusOr<CapacityCheck> CheckCapacity(const api::Map<api::Quantity>* consumed, const api::CapacityRequirements* request,
                             const api::Map<api::DeviceCapacity>& capacity, const api::Map<api::Quantity>* allocating,
                             bool fractional);
 
-// The consumedCapacity of a result: every capacity of the device.
-api::Map<api::Quantity> ConsumedCapacity(const api::CapacityRequirements* request,
+// The consumedCapacity of a result: every capacity of the device. Errors: ConsumedAmount's (not
+// reached after a successful CheckCapacity).
+absl::StatusOr<api::Map<api::Quantity>> ConsumedCapacity(const api::CapacityRequirements* request,
                                          const api::Map<api::DeviceCapacity>& capacity, bool fractional);
 
 // a += b, key by key.
