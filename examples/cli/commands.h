@@ -1,5 +1,5 @@
 // The draforge CLI's commands. Each takes its arguments (after the command name) and returns the
-// process exit status: 0 success, 1 unschedulable (allocate, place), 2 bad input or usage, 3 error.
+// process exit status: 0 success, 1 unschedulable (allocate, place) or drift found (cdi audit), 2 bad input or usage, 3 error.
 #ifndef DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
 #define DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
 

@@ -54,22 +54,14 @@ std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* n
   options.context = flags.GetOr("--context", "");
   // The CLI, not lib/kube, reads the environment (lib/ never does).
   std::string path = flags.GetOr("--kubeconfig", "");
+  // $KUBECONFIG lists files that are merged as kubectl merges them (lib/kube does the merge).
+  std::vector<std::string> env_paths;
   if (path.empty()) {
     if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') {
-      // kubectl merges every file of the list; DRAForge uses the first one that exists.
-      for (absl::string_view p : absl::StrSplit(env, ':', absl::SkipEmpty())) {
-        if (std::filesystem::exists(std::string(p))) {
-          path = std::string(p);
-          break;
-        }
-      }
-      if (path.empty()) {
-        io.err << "error: KUBECONFIG=" << env << ": no such file\n";
-        return std::nullopt;
-      }
+      env_paths = absl::StrSplit(env, ':', absl::SkipEmpty());
     }
   }
-  if (path.empty()) {
+  if (path.empty() && env_paths.empty()) {
     if (const char* home = std::getenv("HOME"); home != nullptr) {
       std::string def = absl::StrCat(home, "/.kube/config");
       if (std::filesystem::exists(def)) path = def;
@@ -77,7 +69,7 @@ std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* n
   }
   std::vector<std::string> environment;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) environment.emplace_back(*e);
-  if (path.empty()) {
+  if (path.empty() && env_paths.empty()) {
     kube::InClusterOptions in_cluster;
     const char* host = std::getenv("KUBERNETES_SERVICE_HOST");
     const char* port = std::getenv("KUBERNETES_SERVICE_PORT");
@@ -99,9 +91,11 @@ std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* n
     config->exec_environment = std::move(environment);
     return *std::move(config);
   }
-  auto config = kube::LoadKubeconfigFile(path, options);
+  auto config = env_paths.empty() ? kube::LoadKubeconfigFile(path, options)
+                                  : kube::LoadKubeconfigFiles(env_paths, options);
   if (!config.ok()) {
-    io.err << "error: " << config.status().message() << "\n";
+    // Say where the files came from: the messages name them, but not that $KUBECONFIG chose them.
+    io.err << (env_paths.empty() ? "error: " : "error: $KUBECONFIG: ") << config.status().message() << "\n";
     return std::nullopt;
   }
   config->exec_environment = std::move(environment);

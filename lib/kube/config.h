@@ -75,6 +75,20 @@ absl::StatusOr<RestConfig> ParseKubeconfig(std::string_view yaml, std::string_vi
 // Reads and parses the kubeconfig at `path` (messages name the path).
 absl::StatusOr<RestConfig> LoadKubeconfigFile(const std::string& path, const KubeconfigOptions& options = {});
 
+// Reads the kubeconfig files `paths` (the entries of $KUBECONFIG, split by the caller, in order) and
+// merges them as kubectl does (client-go clientcmd.ClientConfigLoadingRules.Load): for clusters,
+// users and contexts the first file that defines a name wins, whole (entries are not merged field
+// by field); current-context comes from the first file that sets it; relative paths in an entry
+// (certificate-authority, client-certificate, client-key, tokenFile, an exec command with a '/')
+// are resolved against the folder of the file that declared the entry; files that do not exist
+// are skipped, empty entries and repeated paths are ignored, and an empty file is an empty config.
+// The chosen context may then use a cluster and a user from other files.
+// Errors: NotFound when no file of the list exists; the errors of ParseKubeconfig, prefixed with
+// the file at fault, when any existing file is unreadable or malformed (even one whose entries
+// would not be used, as kubectl refuses it too) or the chosen context cannot be resolved.
+absl::StatusOr<RestConfig> LoadKubeconfigFiles(const std::vector<std::string>& paths,
+                                               const KubeconfigOptions& options = {});
+
 // Where a pod finds its API server and credentials. The caller reads KUBERNETES_SERVICE_HOST and
 // KUBERNETES_SERVICE_PORT (the library does not read the environment).
 struct InClusterOptions {

@@ -227,6 +227,162 @@ TEST(ParseKubeconfig, RejectsBadInputWithTheField) {
   }
 }
 
+// $KUBECONFIG=a:b:c, merged as kubectl merges it.
+class MergeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::filesystem::create_directories(dir_.path() + "/one/pki");
+    std::filesystem::create_directories(dir_.path() + "/two/pki");
+    dir_.Write("one/pki/ca.crt", kCa);
+    dir_.Write("two/pki/ca.crt", kCa);
+    dir_.Write("two/pki/client.crt", kCert);
+    dir_.Write("two/pki/client.key", kKey);
+    dir_.Write("two/token", "t0k3n\n");
+    one_ = dir_.Write("one/config", R"(apiVersion: v1
+kind: Config
+current-context: dev
+clusters:
+- name: shared
+  cluster:
+    server: https://one.example.com
+    certificate-authority: pki/ca.crt
+contexts:
+- name: dev
+  context:
+    cluster: shared
+    user: admin
+    namespace: team-one
+)");
+    two_ = dir_.Write("two/config", R"(apiVersion: v1
+kind: Config
+current-context: prod
+clusters:
+- name: shared
+  cluster:
+    server: https://two.example.com
+    insecure-skip-tls-verify: true
+- name: prod-cluster
+  cluster:
+    server: https://prod.example.com
+    certificate-authority: pki/ca.crt
+users:
+- name: admin
+  user:
+    client-certificate: pki/client.crt
+    client-key: pki/client.key
+- name: robot
+  user:
+    tokenFile: token
+contexts:
+- name: dev
+  context:
+    cluster: prod-cluster
+    user: robot
+- name: prod
+  context:
+    cluster: prod-cluster
+    user: robot
+    namespace: team-two
+)");
+  }
+
+  TempDir dir_;
+  std::string one_;
+  std::string two_;
+};
+
+TEST_F(MergeTest, FirstFileWinsForEachNameAndForCurrentContext) {
+  auto config = LoadKubeconfigFiles({one_, two_});
+  ASSERT_TRUE(config.ok()) << config.status();
+  // current-context "dev" and context "dev" come from the first file, not the second's "prod"/"dev".
+  EXPECT_EQ(config->context_name, "dev");
+  EXPECT_EQ(config->default_namespace, "team-one");
+  // Cluster "shared" is the first file's, whole: its CA, and not the second's insecure flag.
+  EXPECT_EQ(config->server, "https://one.example.com");
+  EXPECT_EQ(config->ca_pem, kCa);
+  EXPECT_FALSE(config->insecure_skip_tls_verify);
+  // User "admin" exists only in the second file: its relative paths are resolved against
+  // two/, where it was declared, not against one/ where the context is.
+  EXPECT_EQ(config->client_certificate_pem, kCert);
+  EXPECT_EQ(config->client_key_pem, kKey);
+}
+
+TEST_F(MergeTest, OrderDecides) {
+  auto config = LoadKubeconfigFiles({two_, one_});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->context_name, "prod");
+  EXPECT_EQ(config->server, "https://prod.example.com");
+  EXPECT_EQ(config->default_namespace, "team-two");
+  EXPECT_EQ(config->bearer_token_file, dir_.path() + "/two/token");
+
+  KubeconfigOptions dev;
+  dev.context = "dev";
+  config = LoadKubeconfigFiles({two_, one_}, dev);
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->server, "https://prod.example.com");  // the second file's "dev" lost
+  EXPECT_EQ(config->default_namespace, "default");
+}
+
+TEST_F(MergeTest, ContextFromOneFileUsesClusterAndUserOfAnother) {
+  KubeconfigOptions prod;
+  prod.context = "prod";
+  // "prod" is only in the second file; its cluster and user resolve in the merged whole.
+  auto config = LoadKubeconfigFiles({one_, two_}, prod);
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->server, "https://prod.example.com");
+  EXPECT_EQ(config->ca_pem, kCa);
+  EXPECT_EQ(config->bearer_token_file, dir_.path() + "/two/token");
+}
+
+TEST_F(MergeTest, MissingEmptyAndRepeatedEntriesAreSkipped) {
+  std::string empty = dir_.Write("empty", "");
+  auto config = LoadKubeconfigFiles({"", dir_.path() + "/nope", empty, two_, one_, two_});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->context_name, "prod");
+
+  auto none = LoadKubeconfigFiles({dir_.path() + "/nope", dir_.path() + "/neither"});
+  ASSERT_FALSE(none.ok());
+  EXPECT_TRUE(absl::IsNotFound(none.status())) << none.status();
+  EXPECT_THAT(none.status().message(), HasSubstr(dir_.path() + "/neither"));
+  EXPECT_TRUE(absl::IsNotFound(LoadKubeconfigFiles({}).status()));
+}
+
+TEST_F(MergeTest, ABadFileFailsTheLoadAndIsNamed) {
+  std::string bad = dir_.Write("bad", "clusters: {not: a list}\n");
+  auto config = LoadKubeconfigFiles({one_, bad, two_});
+  ASSERT_FALSE(config.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(config.status())) << config.status();
+  EXPECT_THAT(config.status().message(), HasSubstr(bad + ": kubeconfig: clusters: must be a list"));
+}
+
+TEST_F(MergeTest, ErrorsNameTheFileThatDeclaredTheEntry) {
+  std::string three = dir_.Write("three", R"(kind: Config
+current-context: broken
+contexts:
+- name: broken
+  context: {cluster: prod-cluster, user: lost}
+users:
+- name: lost
+  user: {client-key: nowhere.key, client-certificate: nowhere.crt}
+)");
+  auto config = LoadKubeconfigFiles({three, two_});
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(config.status().message(), HasSubstr(three + ": user \"lost\": client-certificate"));
+  EXPECT_THAT(config.status().message(), HasSubstr(dir_.path() + "/nowhere.crt"));
+
+  KubeconfigOptions other;
+  other.context = "staging";
+  config = LoadKubeconfigFiles({one_, two_}, other);
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(config.status().message(),
+              HasSubstr(absl::StrCat("context \"staging\" not found in ", one_, ", ", two_)));
+
+  // With one file left, messages about the whole still say which file was read.
+  config = LoadKubeconfigFiles({dir_.path() + "/nope", one_}, other);
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(config.status().message(), HasSubstr(absl::StrCat("context \"staging\" not found in ", one_)));
+}
+
 TEST(InClusterConfig, BuildsTheServiceUrlAndReadsTheServiceAccount) {
   TempDir dir;
   InClusterOptions o;
