@@ -1,5 +1,6 @@
-// draforge cdi generate|validate: CDI specs for the claims allocated on a node, and validation of
-// CDI spec files and directories as container runtimes read them.
+// draforge cdi generate|validate|audit: CDI specs for the claims allocated on a node, validation of
+// CDI spec files and directories as container runtimes read them, and the audit of a node's CDI
+// directory against the claims allocated on the node.
 #include <sys/stat.h>
 
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "cdi/audit.h"
 #include "cdi/directory.h"
 #include "cdi/node_specs.h"
 #include "cdi/spec_codec.h"
@@ -27,7 +29,8 @@ namespace {
 constexpr char kCdiUsage[] =
     "  draforge cdi generate --node NODE -f FILE... (--out DIR | --dry-run) [options]\n"
     "  draforge cdi validate [--strict] [--max-version V] [-o text|json] FILE|DIR...\n"
-    "Run `draforge cdi generate --help` or `draforge cdi validate --help` for flags.";
+    "  draforge cdi audit --node NODE -f FILE... [generate's spec flags] [-o text|json] DIR\n"
+    "Run `draforge cdi <command> --help` for flags.";
 
 using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
@@ -55,16 +58,34 @@ bool CheckVersion(const std::string& v, Io io) {
   return false;
 }
 
-int RunGenerate(const Args& args, Io io) {
-  auto specs = InputFlags();
-  specs.push_back({{"--node"}, true, "the node whose allocated claims get specs (required)"});
-  specs.push_back({{"--out"}, true, "the CDI directory to write (created 0755 if missing)"});
-  specs.push_back({{"--dry-run"}, false, "print the spec documents instead of writing them"});
+// The flags that decide which specs a node's claims get; generate and audit share them so that an
+// audit judges a directory by the rules it was written with.
+void AddBuildFlags(std::vector<FlagSpec>& specs) {
   specs.push_back({{"--driver"}, true, "only this driver's devices (repeatable; default: every driver)"});
   specs.push_back({{"--vendor"}, true, "the kind's vendor (default: k8s.<driver>)"});
   specs.push_back({{"--class"}, true, "the kind's class (default: draforge)"});
   specs.push_back({{"--metadata-dir"}, true, "also bind-mount DIR/<CDI device name>.json read-only at /var/run/draforge/devices/<request>/<device>.json"});
   specs.push_back({{"--max-version"}, true, "the newest cdiVersion the node's runtimes accept (default 0.5.0)"});
+}
+
+bool BuildOptionsFromFlags(const Flags& flags, Io io, cdi::BuildOptions& options) {
+  options.drivers = flags.All("--driver");
+  options.max_version = flags.GetOr("--max-version", cdi::kDefaultMaxVersion);
+  if (!CheckVersion(options.max_version, io)) return false;
+  cdi::DriverRule rule;
+  rule.vendor = flags.GetOr("--vendor", "");
+  rule.cdi_class = flags.GetOr("--class", rule.cdi_class);
+  rule.metadata_host_dir = flags.GetOr("--metadata-dir", "");
+  options.rules.push_back(rule);
+  return true;
+}
+
+int RunGenerate(const Args& args, Io io) {
+  auto specs = InputFlags();
+  specs.push_back({{"--node"}, true, "the node whose allocated claims get specs (required)"});
+  specs.push_back({{"--out"}, true, "the CDI directory to write (created 0755 if missing)"});
+  specs.push_back({{"--dry-run"}, false, "print the spec documents instead of writing them"});
+  AddBuildFlags(specs);
   specs.push_back({{"-o", "--output"}, true, "text (default) or json: the CDI device IDs per claim and request"});
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, "draforge cdi generate --node NODE -f FILE... (--out DIR | --dry-run)", io,
@@ -91,14 +112,7 @@ int RunGenerate(const Args& args, Io io) {
     return kExitBadInput;
   }
   cdi::BuildOptions options;
-  options.drivers = flags->All("--driver");
-  options.max_version = flags->GetOr("--max-version", cdi::kDefaultMaxVersion);
-  if (!CheckVersion(options.max_version, io)) return kExitBadInput;
-  cdi::DriverRule rule;
-  rule.vendor = flags->GetOr("--vendor", "");
-  rule.cdi_class = flags->GetOr("--class", rule.cdi_class);
-  rule.metadata_host_dir = flags->GetOr("--metadata-dir", "");
-  options.rules.push_back(rule);
+  if (!BuildOptionsFromFlags(*flags, io, options)) return kExitBadInput;
 
   store::Cluster cluster;
   if (!LoadIntoCluster(*flags, io, cluster)) return kExitBadInput;
@@ -289,6 +303,92 @@ int RunValidateSpecs(const Args& args, Io io) {
   return invalid == 0 ? kExitOk : kExitBadInput;
 }
 
+// Exit status of an audit that found differences: a result, like "unschedulable", not an error.
+constexpr int kExitDrift = 1;
+
+int RunAudit(const Args& args, Io io) {
+  auto specs = InputFlags();
+  specs.push_back({{"--node"}, true, "the node whose allocated claims the directory should hold (required)"});
+  AddBuildFlags(specs);
+  specs.push_back({{"-o", "--output"}, true, "text (default) or json"});
+  constexpr char kUsage[] = "draforge cdi audit --node NODE -f FILE... [flags] DIR";
+  int code = kExitOk;
+  auto flags = ParseOrUsage(args, specs, kUsage, io, code);
+  if (!flags) return code;
+  const std::string format = flags->GetOr("-o", "text");
+  if (format != "text" && format != "json") {
+    io.err << "error: --output: unknown format \"" << format << "\" (text, json)\n";
+    return kExitBadInput;
+  }
+  if (flags->positional().size() != 1) {
+    io.err << "error: give exactly one CDI directory\nusage: " << kUsage << "\n";
+    return kExitBadInput;
+  }
+  const std::string dir = flags->positional().front();
+  const std::string node = flags->GetOr("--node", "");
+  if (node.empty()) {
+    io.err << "error: --node is required\n";
+    return kExitBadInput;
+  }
+  cdi::BuildOptions options;
+  if (!BuildOptionsFromFlags(*flags, io, options)) return kExitBadInput;
+  store::Cluster cluster;
+  if (!LoadIntoCluster(*flags, io, cluster)) return kExitBadInput;
+  absl::StatusOr<cdi::AuditReport> report = cdi::AuditDirectory(dir, *cluster.snapshot(), node, options);
+  if (!report.ok()) {
+    io.err << "error: " << report.status().message() << "\n";
+    return absl::IsInvalidArgument(report.status()) ? kExitBadInput : kExitError;
+  }
+  const std::string prefix = dir + (dir.empty() || dir.back() != '/' ? "/" : "");
+  if (format == "json") {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.SetIndent(' ', 2);
+    w.StartObject();
+    w.Key("node");
+    JStr(w, node);
+    w.Key("directory");
+    JStr(w, dir);
+    w.Key("inSync");
+    w.StartArray();
+    for (const std::string& f : report->in_sync) JStr(w, f);
+    w.EndArray();
+    w.Key("findings");
+    w.StartArray();
+    for (const cdi::AuditFinding& f : report->findings) {
+      w.StartObject();
+      w.Key("status");
+      JStr(w, cdi::AuditStatusName(f.status));
+      w.Key("file");
+      JStr(w, f.file);
+      w.Key("namespace");
+      JStr(w, f.claim_namespace);
+      w.Key("name");
+      JStr(w, f.claim_name);
+      w.Key("uid");
+      JStr(w, f.claim_uid);
+      w.Key("driver");
+      JStr(w, f.driver);
+      w.Key("message");
+      JStr(w, f.message);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    io.out << buf.GetString() << "\n";
+  } else {
+    for (const cdi::AuditFinding& f : report->findings) {
+      io.out << (f.file.empty() ? std::string("(no file)") : prefix + f.file) << ": "
+             << cdi::AuditStatusName(f.status) << ": " << f.message << "\n";
+    }
+    io.out << report->in_sync.size() << " in sync, " << report->Count(cdi::AuditStatus::kStale) << " stale, "
+           << report->Count(cdi::AuditStatus::kMissing) << " missing, "
+           << report->Count(cdi::AuditStatus::kOutOfDate) << " out of date, "
+           << report->Count(cdi::AuditStatus::kFailed) << " failed\n";
+  }
+  return report->ok() ? kExitOk : kExitDrift;
+}
+
 }  // namespace
 
 int RunCdi(const Args& args, Io io) {
@@ -299,7 +399,8 @@ int RunCdi(const Args& args, Io io) {
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "generate") return RunGenerate(rest, io);
   if (args[0] == "validate") return RunValidateSpecs(rest, io);
-  io.err << "error: unknown cdi command \"" << args[0] << "\" (generate, validate)\nusage:\n" << kCdiUsage << "\n";
+  if (args[0] == "audit") return RunAudit(rest, io);
+  io.err << "error: unknown cdi command \"" << args[0] << "\" (generate, validate, audit)\nusage:\n" << kCdiUsage << "\n";
   return kExitBadInput;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`draforge cdi generate|validate` as a user runs them. Usage: cli_test.py DRAFORGE_CLI. Prints TAP."""
+"""`draforge cdi generate|validate|audit` as a user runs them. Usage: cli_test.py DRAFORGE_CLI. Prints TAP."""
 import json
 import os
 import shutil
@@ -75,6 +75,45 @@ def main():
         p = run("generate", "--node", "node-2", "-f", INPUT, "--out", out)
         check("the specs of claims no longer on the node are removed",
               p.returncode == 0 and "4 removed" in p.stdout and len(os.listdir(out)) == 1, p.stdout + p.stderr)
+
+        # The directory now holds node-2's spec only: audited for node-1, it is stale and node-1's are missing.
+        p = run("audit", "--node", "node-1", "-f", INPUT, out)
+        elsewhere = "k8s.gpu.sim.draforge.io-draforge_d1d2d3d4-0000-4000-8000-000000000002.json"
+        check("audit names the stale file with its claim and the missing ones, exit 1",
+              p.returncode == 1 and
+              "%s: stale: spec of ResourceClaim ml/elsewhere (UID d1d2d3d4-0000-4000-8000-000000000002), which is "
+              "no longer allocated on node \"node-1\"" % os.path.join(out, elsewhere) in p.stdout and
+              "%s: missing: ResourceClaim ml/train is allocated on node \"node-1\"" % os.path.join(out, TRAIN)
+              in p.stdout and "0 in sync, 1 stale, 4 missing, 0 out of date, 1 failed" in p.stdout,
+              p.stdout + p.stderr)
+        run("generate", "--node", "node-1", "-f", INPUT, "--out", out)
+        p = run("audit", "--node", "node-1", "-f", INPUT, "-o", "json", out)
+        rep = json.loads(p.stdout) if p.stdout.startswith("{") else {}
+        check("audit -o json after generate: everything in sync but the claim that cannot be built",
+              p.returncode == 1 and len(rep.get("inSync", [])) == 4 and
+              [(f["status"], f["name"]) for f in rep.get("findings", [])] == [("failed", "no-uid")],
+              p.stdout + p.stderr)
+        with open(os.path.join(out, TRAIN)) as f:
+            spec = json.load(f)
+        spec["devices"][0]["containerEdits"]["env"].append("EXTRA=1")
+        with open(os.path.join(out, TRAIN), "w") as f:
+            json.dump(spec, f)
+        p = run("audit", "--node", "node-1", "-f", INPUT, out)
+        check("audit reports a spec whose device edits changed as out of date",
+              p.returncode == 1 and "%s: out of date: spec of ResourceClaim ml/train" % os.path.join(out, TRAIN)
+              in p.stdout and "containerEdits differ (env)" in p.stdout, p.stdout + p.stderr)
+        p = run("audit", "--node", "node-1", "-f", INPUT, "--driver", "nic.sim.draforge.io", out)
+        check("audit limited to a driver in sync: exit 0",
+              p.returncode == 0 and "2 in sync, 0 stale, 0 missing, 0 out of date, 0 failed" in p.stdout,
+              p.stdout + p.stderr)
+        p = run("audit", "--node", "node-1", "-f", INPUT, "--class", "other", out)
+        check("audit judges by the writer's rules (another class: all missing, ours not touched)",
+              p.returncode == 1 and "0 in sync, 0 stale, 4 missing" in p.stdout,
+              p.stdout + p.stderr)
+        p = run("audit", "-f", INPUT, out)
+        check("audit without --node: exit 2", p.returncode == 2 and "--node is required" in p.stderr, p.stderr)
+        p = run("audit", "--node", "node-1", "-f", INPUT, os.path.join(tmp, "nope"))
+        check("audit of a missing directory: exit 3", p.returncode == 3 and "nope" in p.stderr, p.stderr)
 
         dup = os.path.join(tmp, "dup")
         os.mkdir(dup)
