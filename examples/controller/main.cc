@@ -2,23 +2,30 @@
 // on simulated devices, under Lease leader election. Only composition of library calls lives here:
 // expansion and reconcile plans are lib/sim's, allocation lib/alloc's, the API client lib/kube's.
 //
-// Loop (leader only, every --resync seconds):
-//   1. pools: list SimulatedDevicePools and the slices they own (owner reference); expand each pool;
-//      create / update / delete slices so that they match (lib/sim PlanSlices); write the pool's
-//      status. A pool that does not expand keeps its last good slices and gets Ready=False.
+// Loop (leader only): a round runs when a watch (SimulatedDevicePools, managed ResourceSlices,
+// ResourceClaims, DeviceClasses) reports a change, when this replica starts leading, at every simulation tick (the
+// clock of flap faults) and, as a safety net against a missed event, every --resync seconds. Rounds
+// read fresh lists (consistent reads), so a watch event only says "look again", never what to write.
+//   1. pools: list SimulatedDevicePools and the slices they own (owner reference); lib/sim PlanPools
+//      expands each pool and plans the slice writes that make them match; write the pool's status.
+//      A pool that does not expand keeps its last good slices and gets Ready=False.
 //   2. claims: allocate pending ResourceClaims that no pod references (pods are kube-scheduler's)
 //      against the simulated slices only, node by node, writing status.allocation with the read
 //      resourceVersion (a conflict skips the claim until the next round).
 //   3. binding conditions: for allocated devices with binding conditions, set them True in
-//      status.devices -- or, for devices of a binding-failure fault, the failure condition.
+//      status.devices -- or, for devices of a binding-failure fault, the failure condition (lib/sim
+//      PlanBindingConditions).
 // Every write is made only while this replica holds the Lease (checked right before the write), and
 // every update carries the resourceVersion it read: two replicas never both write the same object.
 #include <httplib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
+#include <functional>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -31,6 +38,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "alloc/allocator.h"
@@ -62,9 +70,13 @@ Usage: draforge-controller [flags]
   --lease-name NAME      Lease name (default: draforge-sim-controller)
   --address ADDR         health/metrics address (default 127.0.0.1)
   --port N               health/metrics port (default 8081; 0: none)
-  --resync SECONDS       seconds between reconcile rounds (default 2)
+  --resync SECONDS       safety-net period: a round at least this often (default 30); changes seen by
+                         the watches are reconciled at once
   --tick SECONDS         seconds per simulation tick, the clock of flap faults (default 10)
   --no-allocate          publish slices only; leave claims alone
+  --test-pause-between-writes MS
+                         test only: after every write of a round, log "test-pause: after write N of
+                         round R" and sleep MS milliseconds (lets a test kill the leader mid-round)
 Endpoints: /healthz (process up), /readyz (200 once the API answered a list), /metrics (Prometheus).)";
 
 std::atomic<bool> g_stop{false};
@@ -126,14 +138,100 @@ absl::StatusOr<api::Object> DecodeItem(rapidjson::Value& item, rapidjson::Docume
   return api::DecodeObject(item, api::DecodeOptions{}, nullptr);
 }
 
+// "Something may have changed": set by the watches and the elector, consumed by the main loop.
+class Trigger {
+ public:
+  void Notify() {
+    std::lock_guard<std::mutex> lock(mu_);
+    dirty_ = true;
+    cv_.notify_all();
+  }
+  // Waits until Notify() (since the last Take), `deadline` or `stop`; returns whether notified and
+  // clears the flag.
+  bool Take(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>& stop) {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!dirty_ && !stop.load() && std::chrono::steady_clock::now() < deadline) {
+      // Bounded waits: a signal handler cannot notify the condition variable.
+      cv_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+    const bool was = dirty_;
+    dirty_ = false;
+    return was;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool dirty_ = false;
+};
+
+// Watches one resource from a fresh list's resourceVersion and notifies `trigger` on every event
+// (bookmarks aside). A watch the server ends is resumed from the last version seen; an expired
+// version (410) or a failure relists (after a backoff) and notifies, since events may have been
+// missed. Returns when `stop` is set.
+void WatchLoop(kube::Client& client, const kube::Resource& resource, const std::string& label_selector,
+               Trigger& trigger, const std::atomic<bool>& stop) {
+  std::string rv;
+  int64_t backoff_ms = 500;
+  auto sleep = [&] {
+    for (int64_t waited = 0; waited < backoff_ms && !stop.load(); waited += 100) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    backoff_ms = std::min<int64_t>(backoff_ms * 2, 30000);
+  };
+  while (!stop.load()) {
+    if (rv.empty()) {
+      kube::ListOptions lo;
+      lo.label_selector = label_selector;
+      auto list = client.List(resource, "", lo);
+      if (!list.ok()) {
+        Log(absl::StrCat("list ", resource.resource, ": ", list.status().message()));
+        sleep();
+        continue;
+      }
+      rv = list->resource_version;
+      trigger.Notify();
+    }
+    kube::WatchOptions wo;
+    wo.resource_version = rv;
+    wo.label_selector = label_selector;
+    wo.timeout_seconds = 240;
+    absl::Status s = client.Watch(
+        resource, "", wo,
+        [&](kube::WatchEvent& e) {
+          if (e.object.IsObject() && e.object.HasMember("metadata") && e.object["metadata"].IsObject() &&
+              e.object["metadata"].HasMember("resourceVersion") && e.object["metadata"]["resourceVersion"].IsString()) {
+            rv = e.object["metadata"]["resourceVersion"].GetString();
+          }
+          if (e.type != "BOOKMARK") trigger.Notify();
+          backoff_ms = 500;
+          return !stop.load();
+        },
+        &stop);
+    if (stop.load()) break;
+    if (!s.ok()) {
+      if (!kube::IsApiGone(s)) Log(absl::StrCat("watch ", resource.resource, ": ", s.message()));
+      rv.clear();
+      sleep();
+    }
+  }
+}
+
 class Controller {
  public:
   Controller(kube::Client& client, kube::LeaderElector& elector, Metrics& metrics, int64_t tick_seconds,
-             bool allocate)
-      : client_(client), elector_(elector), metrics_(metrics), tick_seconds_(tick_seconds), allocate_(allocate) {}
+             bool allocate, int64_t test_pause_ms)
+      : client_(client),
+        elector_(elector),
+        metrics_(metrics),
+        tick_seconds_(tick_seconds),
+        allocate_(allocate),
+        test_pause_ms_(test_pause_ms) {}
 
   // One round; returns the first API error (the next round retries).
   absl::Status Round() {
+    ++round_;
+    writes_in_round_ = 0;
     absl::Status s = ReconcilePools();
     if (s.ok() && allocate_) s = AllocateClaims();
     if (s.ok()) s = BindingConditions();
@@ -143,6 +241,17 @@ class Controller {
  private:
   // A write is allowed only while the Lease is ours.
   bool MayWrite() const { return elector_.IsLeader() && !g_stop.load(); }
+
+  // Called after every successful write. With --test-pause-between-writes, the marker line tells a
+  // test that this replica is inside a round with a write done, so a kill now lands mid-round.
+  void Wrote() {
+    ++writes_in_round_;
+    if (test_pause_ms_ <= 0) return;
+    Log(absl::StrCat("test-pause: after write ", writes_in_round_, " of round ", round_));
+    for (int64_t waited = 0; waited < test_pause_ms_ && !g_stop.load(); waited += 50) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
 
   void CountConflict(const absl::Status& s, const std::string& what) {
     if (kube::IsApiConflict(s)) {
@@ -157,69 +266,38 @@ class Controller {
     managed.label_selector = absl::StrCat(sim::kManagedByLabel, "=", sim::kManagedByValue);
     ASSIGN_OR_RETURN(kube::ListResult slices, client_.List(*kube::ResourceFor(api::Kind::kResourceSlice), "", managed));
     metrics_.synced.store(true);
-    std::map<std::string, std::vector<api::ResourceSlice>> owned;  // pool name -> its slices
+    std::vector<api::ResourceSlice> managed_slices;
     for (auto& item : slices.list["items"].GetArray()) {
       auto o = DecodeItem(item, slices.list.GetAllocator(), *kube::ResourceFor(api::Kind::kResourceSlice));
-      if (!o.ok()) continue;
-      const auto& s = std::get<api::ResourceSlice>(o->value);
-      const std::string pool = sim::OwningPool(s);
-      if (!pool.empty()) owned[pool].push_back(s);
+      if (o.ok()) managed_slices.push_back(std::get<api::ResourceSlice>(o->value));
     }
-    std::set<std::string> seen;
-    int64_t invalid = 0;
     sim::ExpandOptions options;
     options.tick = tick_seconds_ > 0 ? absl::ToUnixSeconds(absl::Now()) / tick_seconds_ : 0;
-    std::vector<sim::SimulatedDevicePool> decoded;
-    for (auto& item : pools.list["items"].GetArray()) {
-      auto pool = sim::DecodeSimulatedDevicePool(item);
-      const std::string name = item["metadata"]["name"].GetString();
-      seen.insert(name);
-      absl::StatusOr<sim::Expansion> expansion = pool.ok() ? absl::StatusOr<sim::Expansion>(absl::UnknownError(""))
-                                                           : absl::StatusOr<sim::Expansion>(pool.status());
-      if (pool.ok()) {
-        options.owner = sim::OwnerFor(*pool);
-        expansion = sim::Expand(*pool, options);
-        // Two objects publishing the same pool: the older one (listed first) keeps it.
-        if (expansion.ok()) {
-          decoded.push_back(*pool);
-          auto all = sim::ExpandAll(decoded, options);
-          if (!all.ok()) {
-            decoded.pop_back();
-            expansion = all.status();
-          }
-        }
+    rapidjson::Value& items = pools.list["items"];
+    const sim::PoolsPlan plan = sim::PlanPools(items, managed_slices, options);
+    // Per pool: its slice writes, then its status, against the listed object (the plan keeps list
+    // order and skips only items without a name).
+    size_t next = 0;
+    for (auto& item : items.GetArray()) {
+      if (next >= plan.pools.size()) break;
+      const sim::PoolPlan& p = plan.pools[next];
+      if (!item.IsObject() || !item.HasMember("metadata") || !item["metadata"].IsObject() ||
+          !item["metadata"].HasMember("name") || !item["metadata"]["name"].IsString() ||
+          p.name != item["metadata"]["name"].GetString()) {
+        continue;
       }
-      if (expansion.ok()) {
-        for (const sim::SliceAction& action : sim::PlanSlices(expansion->slices, owned[name])) {
-          RETURN_IF_ERROR(Apply(action));
-        }
-      } else {
-        ++invalid;
-        Log(absl::StrCat("SimulatedDevicePool ", name, ": ", expansion.status().message()));
-      }
-      if (pool.ok()) {
-        RETURN_IF_ERROR(WriteStatus(item, *pool, expansion));
-      } else {
-        // Not even decodable (the CRD schema lets some mistakes through): still say why in the status.
-        sim::SimulatedDevicePool stub;
-        stub.metadata.name = name;
-        if (item["metadata"].HasMember("generation") && item["metadata"]["generation"].IsInt64()) {
-          stub.metadata.generation = item["metadata"]["generation"].GetInt64();
-        }
-        RETURN_IF_ERROR(WriteStatus(item, stub, expansion));
-      }
+      ++next;
+      for (const sim::SliceAction& action : p.actions) RETURN_IF_ERROR(Apply(action));
+      if (!p.expansion.ok()) Log(absl::StrCat("SimulatedDevicePool ", p.name, ": ", p.expansion.status().message()));
+      RETURN_IF_ERROR(WriteStatus(item, p.pool, p.expansion));
     }
     // Slices whose pool is gone (garbage collection does this too; not waiting for it keeps the
     // simulation prompt).
-    for (auto& [pool, list] : owned) {
-      if (seen.count(pool)) continue;
-      for (const api::ResourceSlice& s : list) RETURN_IF_ERROR(Apply({sim::SliceAction::Type::kDelete, s}));
-    }
-    metrics_.pools.store(static_cast<int64_t>(seen.size()));
-    metrics_.invalid_pools.store(invalid);
+    for (const api::ResourceSlice& s : plan.orphans) RETURN_IF_ERROR(Apply({sim::SliceAction::Type::kDelete, s}));
+    metrics_.pools.store(static_cast<int64_t>(plan.pools.size()));
+    metrics_.invalid_pools.store(plan.invalid);
     return absl::OkStatus();
   }
-
   absl::Status Apply(const sim::SliceAction& action) {
     if (!MayWrite()) return absl::AbortedError("lost the Lease");
     const kube::Resource r = *kube::ResourceFor(api::Kind::kResourceSlice);
@@ -234,6 +312,7 @@ class Controller {
       }
       ++metrics_.slices_deleted;
       Log("resourceslice " + name + " deleted");
+      Wrote();
       return absl::OkStatus();
     }
     api::Object o;
@@ -246,6 +325,7 @@ class Controller {
       if (c.ok()) {
         ++metrics_.slices_created;
         Log("resourceslice " + name + " created");
+        Wrote();
       }
       return absl::OkStatus();
     }
@@ -256,6 +336,7 @@ class Controller {
     }
     ++metrics_.slices_updated;
     Log("resourceslice " + name + " updated");
+    Wrote();
     return absl::OkStatus();
   }
 
@@ -279,6 +360,7 @@ class Controller {
       CountConflict(u.status(), "status of SimulatedDevicePool " + pool.metadata.name.value_or(""));
       return kube::IsApiConflict(u.status()) || kube::IsApiNotFound(u.status()) ? absl::OkStatus() : u.status();
     }
+    Wrote();
     return absl::OkStatus();
   }
 
@@ -342,21 +424,26 @@ class Controller {
     return absl::OkStatus();
   }
 
+  // Allocates pending claims one at a time, each from a fresh read (so each sees the ones before it
+  // without guessing the server's state), until none can be allocated.
   absl::Status AllocateClaims() {
+    // Bounded: a claim whose write conflicts is retried next round, not spun on here.
+    for (int i = 0; i < 1000; ++i) {
+      ASSIGN_OR_RETURN(bool progress, AllocateOne());
+      if (!progress) break;
+    }
+    return absl::OkStatus();
+  }
+
+  // Allocates the first claim (in namespace/name order) that fits; returns whether one was written.
+  absl::StatusOr<bool> AllocateOne() {
     World w;
     RETURN_IF_ERROR(Load(w));
     auto snapshot = w.cluster.snapshot();
     for (auto& [key, json] : w.claims_json) {
-      if (w.pod_claims.count(key)) continue;  // kube-scheduler allocates claims of pods
       const size_t slash = key.find('/');
       const api::ResourceClaim* claim = snapshot->GetResourceClaim(key.substr(0, slash), key.substr(slash + 1));
-      if (claim == nullptr || (claim->status && claim->status->allocation) || claim->metadata.deletion_timestamp) {
-        continue;
-      }
-      for (const api::OwnerReference& o : claim->metadata.owner_references) {
-        if (o.kind == "Pod") claim = nullptr;
-      }
-      if (claim == nullptr) continue;
+      if (claim == nullptr || !sim::ControllerAllocates(*claim, key, w.pod_claims)) continue;
       for (const alloc::NodeInfo& node : w.nodes) {
         alloc::AllocateResult r = alloc::Allocate(*snapshot, {claim}, node);
         if (r.outcome != alloc::Outcome::kAllocated) continue;
@@ -378,92 +465,28 @@ class Controller {
         }
         ++metrics_.claims_allocated;
         Log("resourceclaim " + key + " allocated on " + node.name);
-        // Later claims of this round must see it: start the next round from a fresh read instead of
-        // guessing the server's state.
-        return absl::OkStatus();
+        Wrote();
+        return true;
       }
     }
-    return absl::OkStatus();
+    return false;
   }
 
   absl::Status BindingConditions() {
     World w;
     RETURN_IF_ERROR(Load(w));
     auto snapshot = w.cluster.snapshot();
-    // Simulated devices with binding conditions: (driver/pool/device) -> the device.
-    std::map<std::string, api::Device> devices;
-    for (const auto& item : snapshot->ResourceSlices()) {
-      const api::ResourceSlice& s = *item;
-      if (!s.spec) continue;
-      for (const api::Device& d : s.spec->devices) {
-        if (d.binding_conditions.empty()) continue;
-        devices[absl::StrCat(s.spec->driver.value_or(""), "/", s.spec->pool->name.value_or(""), "/",
-                             d.name.value_or(""))] = d;
-      }
-    }
+    const std::map<std::string, const api::Device*> devices =
+        sim::DevicesWithBindingConditions(snapshot->ResourceSlices());
     if (devices.empty()) return absl::OkStatus();
     for (auto& [key, json] : w.claims_json) {
-      if (!json.HasMember("status") || !json["status"].HasMember("allocation")) continue;
-      const auto& results = json["status"]["allocation"]["devices"]["results"];
-      rapidjson::Document body;
-      body.CopyFrom(json, body.GetAllocator());
-      auto& a = body.GetAllocator();
-      rapidjson::Value& status = body["status"];
-      if (!status.HasMember("devices")) status.AddMember("devices", rapidjson::Value(rapidjson::kArrayType), a);
-      rapidjson::Value& entries = status["devices"];
-      bool changed = false;
-      for (const auto& r : results.GetArray()) {
-        const std::string id = absl::StrCat(r["driver"].GetString(), "/", r["pool"].GetString(), "/",
-                                            r["device"].GetString());
-        // Only results that carry binding conditions: the scheduler waits on those alone.
-        if (!r.HasMember("bindingConditions")) continue;
-        auto it = devices.find(id);
-        if (it == devices.end()) continue;
-        const api::Device& d = it->second;
-        const bool fail = std::find(d.binding_failure_conditions.begin(), d.binding_failure_conditions.end(),
-                                    sim::kBindingFailedCondition) != d.binding_failure_conditions.end();
-        std::vector<std::string> want = fail ? std::vector<std::string>{sim::kBindingFailedCondition}
-                                             : d.binding_conditions;
-        rapidjson::Value* entry = nullptr;
-        for (auto& e : entries.GetArray()) {
-          if (std::string(e["driver"].GetString()) == r["driver"].GetString() &&
-              std::string(e["pool"].GetString()) == r["pool"].GetString() &&
-              std::string(e["device"].GetString()) == r["device"].GetString()) {
-            entry = &e;
-          }
-        }
-        if (entry == nullptr) {
-          rapidjson::Value e(rapidjson::kObjectType);
-          e.AddMember("driver", rapidjson::Value(r["driver"], a), a);
-          e.AddMember("pool", rapidjson::Value(r["pool"], a), a);
-          e.AddMember("device", rapidjson::Value(r["device"], a), a);
-          if (r.HasMember("shareID")) e.AddMember("shareID", rapidjson::Value(r["shareID"], a), a);
-          e.AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), a);
-          entries.PushBack(e, a);
-          entry = &entries[entries.Size() - 1];
-        }
-        if (!entry->HasMember("conditions")) entry->AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), a);
-        rapidjson::Value& conditions = (*entry)["conditions"];
-        for (const std::string& type : want) {
-          bool present = false;
-          for (const auto& c : conditions.GetArray()) {
-            present |= std::string(c["type"].GetString()) == type && std::string(c["status"].GetString()) == "True";
-          }
-          if (present) continue;
-          rapidjson::Value c(rapidjson::kObjectType);
-          c.AddMember("type", rapidjson::Value(type.c_str(), a), a);
-          c.AddMember("status", "True", a);
-          c.AddMember("lastTransitionTime", rapidjson::Value(Now().c_str(), a), a);
-          c.AddMember("reason", rapidjson::StringRef(fail ? "SimulatedFailure" : "SimulatedReady"), a);
-          c.AddMember("message",
-                      rapidjson::StringRef(fail ? "draforge-sim: binding-failure fault on this device"
-                                                : "draforge-sim: simulated device is ready"),
-                      a);
-          conditions.PushBack(c, a);
-          changed = true;
-        }
+      auto plan = sim::PlanBindingConditions(json, devices, Now());
+      if (!plan.ok()) {
+        Log(std::string(plan.status().message()));
+        continue;
       }
-      if (!changed) continue;
+      if (!plan->has_value()) continue;
+      rapidjson::Document& body = **plan;
       if (!MayWrite()) return absl::AbortedError("lost the Lease");
       kube::WriteOptions options;
       options.subresource = "status";
@@ -475,6 +498,7 @@ class Controller {
       }
       ++metrics_.binding_updates;
       Log("resourceclaim " + key + ": binding conditions written");
+      Wrote();
     }
     return absl::OkStatus();
   }
@@ -484,13 +508,16 @@ class Controller {
   Metrics& metrics_;
   const int64_t tick_seconds_;
   const bool allocate_;
+  const int64_t test_pause_ms_;
+  int64_t round_ = 0;
+  int64_t writes_in_round_ = 0;
 };
 
 struct Flags {
   std::string kubeconfig, context, id, lease_namespace = "default", lease_name = "draforge-sim-controller";
   std::string address = "127.0.0.1";
   int port = 8081;
-  int64_t resync = 2, tick = 10;
+  int64_t resync = 30, tick = 10, test_pause_ms = 0;
   bool allocate = true;
 };
 
@@ -529,6 +556,8 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
       if (!number(f.resync) || f.resync == 0) return false;
     } else if (a == "--tick") {
       if (!number(f.tick)) return false;
+    } else if (a == "--test-pause-between-writes") {
+      if (!number(f.test_pause_ms)) return false;
     } else if (a == "--no-allocate") {
       f.allocate = false;
     } else {
@@ -540,14 +569,18 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
 }
 
 absl::StatusOr<kube::RestConfig> LoadConfig(const Flags& f) {
-  std::string path = f.kubeconfig;
+  const std::string& path = f.kubeconfig;
+  // $KUBECONFIG is a list of files, merged as kubectl merges them.
+  std::vector<std::string> env_paths;
   if (path.empty()) {
-    if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') path = env;
+    if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') {
+      env_paths = absl::StrSplit(env, ':', absl::SkipEmpty());
+    }
   }
-  if (!path.empty()) {
+  if (!path.empty() || !env_paths.empty()) {
     kube::KubeconfigOptions options;
     options.context = f.context;
-    auto config = kube::LoadKubeconfigFile(path, options);
+    auto config = path.empty() ? kube::LoadKubeconfigFiles(env_paths, options) : kube::LoadKubeconfigFile(path, options);
     // Exec credential plugins run with our environment (lib/kube never reads it).
     if (config.ok()) {
       for (char** e = environ; e != nullptr && *e != nullptr; ++e) config->exec_environment.emplace_back(*e);
@@ -616,8 +649,10 @@ int Main(int argc, char** argv) {
   le.lease_namespace = flags.lease_namespace;
   le.lease_name = flags.lease_name;
   le.identity = flags.id;
+  Trigger trigger;
   le.on_started_leading = [&] {
     metrics.leader.store(1);
+    trigger.Notify();  // a new leader reconciles at once
     Log(flags.id + ": started leading");
   };
   le.on_stopped_leading = [&] {
@@ -631,23 +666,51 @@ int Main(int argc, char** argv) {
     return 2;
   }
   Log(absl::StrCat(flags.id, ": campaigning for Lease ", flags.lease_namespace, "/", flags.lease_name));
-  Controller controller(**client, elector, metrics, flags.tick, flags.allocate);
+  Controller controller(**client, elector, metrics, flags.tick, flags.allocate, flags.test_pause_ms);
+  // Standbys watch too, so that a new leader's first round is not the only one it can rely on.
+  kube::ListOptions managed;
+  managed.label_selector = absl::StrCat(sim::kManagedByLabel, "=", sim::kManagedByValue);
+  std::vector<std::thread> watches;
+  watches.emplace_back(WatchLoop, std::ref(**client), PoolResource(), std::string(), std::ref(trigger),
+                       std::cref(g_stop));
+  watches.emplace_back(WatchLoop, std::ref(**client), *kube::ResourceFor(api::Kind::kResourceSlice),
+                       managed.label_selector, std::ref(trigger), std::cref(g_stop));
+  if (flags.allocate) {
+    // Claims (new, changed) and the objects that decide where they fit.
+    for (api::Kind k : {api::Kind::kResourceClaim, api::Kind::kDeviceClass}) {
+      watches.emplace_back(WatchLoop, std::ref(**client), *kube::ResourceFor(k), std::string(), std::ref(trigger),
+                           std::cref(g_stop));
+    }
+  }
+  auto next_round = std::chrono::steady_clock::time_point::max();
   while (!g_stop.load()) {
     if (elector.IsLeader()) {
       ++metrics.rounds;
       if (absl::Status s = controller.Round(); !s.ok()) {
         ++metrics.round_errors;
         Log(absl::StrCat("round: ", s.message()));
+        // An API error: retry soon even if nothing changes.
+        next_round = std::min(next_round, std::chrono::steady_clock::now() + std::chrono::seconds(1));
       }
     } else if (!metrics.synced.load()) {
       // A standby is ready once it can reach the API server.
       if ((*client)->List(PoolResource(), "", kube::ListOptions{"", "", 1, "", ""}).ok()) metrics.synced.store(true);
     }
-    for (int64_t i = 0; i < flags.resync * 10 && !g_stop.load(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // Next: a change, the resync period, or the next simulation tick (flap faults move with it).
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(flags.resync);
+    if (flags.tick > 0) {
+      const int64_t now_ms = absl::ToUnixMillis(absl::Now());
+      const int64_t tick_ms = flags.tick * 1000;
+      deadline = std::min(deadline, std::chrono::steady_clock::now() +
+                                        std::chrono::milliseconds(tick_ms - now_ms % tick_ms + 10));
     }
+    deadline = std::min(deadline, next_round);
+    trigger.Take(deadline, g_stop);
+    next_round = std::chrono::steady_clock::time_point::max();
   }
   Log(flags.id + ": stopping");
+  (*client)->Cancel();
+  for (std::thread& t : watches) t.join();
   elector.Stop();
   if (http_thread.joinable()) {
     http.stop();

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
 #include "sim/profiles.h"
@@ -28,6 +30,13 @@ api::ResourceSliceSpec Normalized(const api::ResourceSliceSpec& spec, const api:
 bool SameOwner(const api::OwnerReference& a, const api::OwnerReference& b) {
   return a.api_version == b.api_version && a.kind == b.kind && a.name == b.name && a.uid == b.uid &&
          a.controller.value_or(false) == b.controller.value_or(false);
+}
+
+// A string member of a JSON object, or null.
+const char* StringField(const rapidjson::Value& v, const char* name) {
+  if (!v.IsObject()) return nullptr;
+  auto it = v.FindMember(name);
+  return it != v.MemberEnd() && it->value.IsString() ? it->value.GetString() : nullptr;
 }
 
 }  // namespace
@@ -155,6 +164,196 @@ rapidjson::Document PoolStatus(const SimulatedDevicePool& pool, const absl::Stat
   conditions.PushBack(cond, a);
   d.AddMember("conditions", conditions, a);
   return d;
+}
+
+PoolsPlan PlanPools(const rapidjson::Value& items, const std::vector<api::ResourceSlice>& slices,
+                    ExpandOptions options) {
+  PoolsPlan out;
+  std::map<std::string, std::vector<api::ResourceSlice>> owned;  // pool name -> its slices
+  for (const api::ResourceSlice& s : slices) {
+    const std::string pool = OwningPool(s);
+    if (!pool.empty()) owned[pool].push_back(s);
+  }
+  std::set<std::string> seen;
+  std::vector<SimulatedDevicePool> accepted;  // expanded so far, to detect contested pools
+  if (!items.IsArray()) return out;
+  for (const rapidjson::Value& item : items.GetArray()) {
+    const char* name = item.IsObject() && item.HasMember("metadata") ? StringField(item["metadata"], "name") : nullptr;
+    if (name == nullptr) continue;
+    seen.insert(name);
+    PoolPlan plan;
+    plan.name = name;
+    absl::StatusOr<SimulatedDevicePool> pool = DecodeSimulatedDevicePool(item);
+    if (!pool.ok()) {
+      plan.pool.metadata.name = plan.name;
+      const rapidjson::Value& meta = item["metadata"];
+      if (meta.IsObject() && meta.HasMember("generation") && meta["generation"].IsInt64()) {
+        plan.pool.metadata.generation = meta["generation"].GetInt64();
+      }
+      plan.expansion = pool.status();
+    } else {
+      plan.pool = *pool;
+      options.owner = OwnerFor(*pool);
+      plan.expansion = Expand(*pool, options);
+      if (plan.expansion.ok()) {
+        // Two objects publishing the same pool: the one listed first keeps it.
+        accepted.push_back(*pool);
+        absl::StatusOr<Expansion> all = ExpandAll(accepted, options);
+        if (!all.ok()) {
+          accepted.pop_back();
+          plan.expansion = all.status();
+        }
+      }
+    }
+    if (plan.expansion.ok()) {
+      plan.actions = PlanSlices(plan.expansion->slices, owned[plan.name]);
+    } else {
+      ++out.invalid;
+    }
+    out.pools.push_back(std::move(plan));
+  }
+  for (const auto& [pool, list] : owned) {
+    if (seen.count(pool)) continue;
+    for (const api::ResourceSlice& s : list) out.orphans.push_back(s);
+  }
+  std::sort(out.orphans.begin(), out.orphans.end(), [](const api::ResourceSlice& a, const api::ResourceSlice& b) {
+    return a.metadata.name.value_or("") < b.metadata.name.value_or("");
+  });
+  return out;
+}
+
+bool ControllerAllocates(const api::ResourceClaim& claim, const std::string& key,
+                         const std::set<std::string>& referenced_by_pod) {
+  if (referenced_by_pod.count(key)) return false;
+  if ((claim.status && claim.status->allocation) || claim.metadata.deletion_timestamp) return false;
+  return std::none_of(claim.metadata.owner_references.begin(), claim.metadata.owner_references.end(),
+                      [](const api::OwnerReference& o) { return o.kind == "Pod"; });
+}
+
+std::string BindingDeviceKey(std::string_view driver, std::string_view pool, std::string_view device) {
+  return absl::StrCat(AV(driver), "/", AV(pool), "/", AV(device));
+}
+
+std::map<std::string, const api::Device*> DevicesWithBindingConditions(
+    const std::vector<const api::ResourceSlice*>& slices) {
+  std::map<std::string, const api::Device*> out;
+  for (const api::ResourceSlice* s : slices) {
+    if (s == nullptr || !s->spec || !s->spec->pool) continue;
+    for (const api::Device& d : s->spec->devices) {
+      if (d.binding_conditions.empty()) continue;
+      out[BindingDeviceKey(s->spec->driver.value_or(""), s->spec->pool->name.value_or(""), d.name.value_or(""))] = &d;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> WantedBindingConditions(const api::Device& device) {
+  const bool fail = std::find(device.binding_failure_conditions.begin(), device.binding_failure_conditions.end(),
+                              kBindingFailedCondition) != device.binding_failure_conditions.end();
+  return fail ? std::vector<std::string>{kBindingFailedCondition} : device.binding_conditions;
+}
+
+absl::StatusOr<std::optional<rapidjson::Document>> PlanBindingConditions(
+    const rapidjson::Value& claim, const std::map<std::string, const api::Device*>& devices, std::string_view now) {
+  std::string who = "ResourceClaim";
+  if (claim.IsObject() && claim.HasMember("metadata")) {
+    const char* ns = StringField(claim["metadata"], "namespace");
+    const char* name = StringField(claim["metadata"], "name");
+    who = absl::StrCat("ResourceClaim ", ns != nullptr ? ns : "", ns != nullptr ? "/" : "", name != nullptr ? name : "");
+  }
+  auto invalid = [&](std::string_view field, std::string_view what) {
+    return absl::InvalidArgumentError(absl::StrCat(who, ": ", AV(field), ": ", AV(what)));
+  };
+  if (!claim.IsObject()) return invalid("(object)", "not an object");
+  auto status_it = claim.FindMember("status");
+  if (status_it == claim.MemberEnd() || !status_it->value.IsObject() || !status_it->value.HasMember("allocation")) {
+    return std::optional<rapidjson::Document>();
+  }
+  const rapidjson::Value& allocation = status_it->value["allocation"];
+  if (!allocation.IsObject()) return invalid("status.allocation", "not an object");
+  if (!allocation.HasMember("devices")) return std::optional<rapidjson::Document>();
+  const rapidjson::Value& alloc_devices = allocation["devices"];
+  if (!alloc_devices.IsObject()) return invalid("status.allocation.devices", "not an object");
+  if (!alloc_devices.HasMember("results")) return std::optional<rapidjson::Document>();
+  if (!alloc_devices["results"].IsArray()) return invalid("status.allocation.devices.results", "not a list");
+  if (status_it->value.HasMember("devices") && !status_it->value["devices"].IsArray()) {
+    return invalid("status.devices", "not a list");
+  }
+
+  rapidjson::Document body;
+  body.CopyFrom(claim, body.GetAllocator());
+  auto& a = body.GetAllocator();
+  rapidjson::Value& status = body["status"];
+  if (!status.HasMember("devices")) status.AddMember("devices", rapidjson::Value(rapidjson::kArrayType), a);
+  rapidjson::Value& entries = status["devices"];
+  const rapidjson::Value& results = body["status"]["allocation"]["devices"]["results"];
+  bool changed = false;
+  for (rapidjson::SizeType i = 0; i < results.Size(); ++i) {
+    const rapidjson::Value& r = results[i];
+    const std::string field = absl::StrCat("status.allocation.devices.results[", i, "]");
+    const char* driver = StringField(r, "driver");
+    const char* pool = StringField(r, "pool");
+    const char* device = StringField(r, "device");
+    if (driver == nullptr || pool == nullptr || device == nullptr) {
+      return invalid(field, "driver, pool and device must be strings");
+    }
+    // Only results that carry binding conditions: the scheduler waits on those alone.
+    if (!r.HasMember("bindingConditions")) continue;
+    auto it = devices.find(BindingDeviceKey(driver, pool, device));
+    if (it == devices.end() || it->second == nullptr) continue;
+    const char* share = StringField(r, "shareID");
+    rapidjson::Value* entry = nullptr;
+    for (rapidjson::SizeType j = 0; j < entries.Size(); ++j) {
+      rapidjson::Value& e = entries[j];
+      const char* ed = StringField(e, "driver");
+      const char* ep = StringField(e, "pool");
+      const char* ev = StringField(e, "device");
+      if (ed == nullptr || ep == nullptr || ev == nullptr) {
+        return invalid(absl::StrCat("status.devices[", j, "]"), "driver, pool and device must be strings");
+      }
+      const char* es = StringField(e, "shareID");
+      if (std::string_view(ed) == driver && std::string_view(ep) == pool && std::string_view(ev) == device &&
+          std::string_view(es != nullptr ? es : "") == std::string_view(share != nullptr ? share : "")) {
+        entry = &e;
+      }
+    }
+    if (entry == nullptr) {
+      rapidjson::Value e(rapidjson::kObjectType);
+      e.AddMember("driver", JsonString(driver, a), a);
+      e.AddMember("pool", JsonString(pool, a), a);
+      e.AddMember("device", JsonString(device, a), a);
+      if (share != nullptr) e.AddMember("shareID", JsonString(share, a), a);
+      e.AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), a);
+      entries.PushBack(e, a);
+      entry = &entries[entries.Size() - 1];
+    }
+    if (!entry->HasMember("conditions")) entry->AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), a);
+    rapidjson::Value& conditions = (*entry)["conditions"];
+    if (!conditions.IsArray()) return invalid("status.devices[].conditions", "not a list");
+    const std::vector<std::string> want = WantedBindingConditions(*it->second);
+    const bool fail = want.size() == 1 && want[0] == kBindingFailedCondition;
+    for (const std::string& type : want) {
+      const bool present = std::any_of(conditions.Begin(), conditions.End(), [&](const rapidjson::Value& c) {
+        const char* t = StringField(c, "type");
+        const char* st = StringField(c, "status");
+        return t != nullptr && st != nullptr && type == t && std::string_view(st) == "True";
+      });
+      if (present) continue;
+      rapidjson::Value c(rapidjson::kObjectType);
+      c.AddMember("type", JsonString(type, a), a);
+      c.AddMember("status", "True", a);
+      c.AddMember("lastTransitionTime", JsonString(now, a), a);
+      c.AddMember("reason", rapidjson::StringRef(fail ? "SimulatedFailure" : "SimulatedReady"), a);
+      c.AddMember("message",
+                  rapidjson::StringRef(fail ? "draforge-sim: binding-failure fault on this device"
+                                            : "draforge-sim: simulated device is ready"),
+                  a);
+      conditions.PushBack(c, a);
+      changed = true;
+    }
+  }
+  if (!changed) return std::optional<rapidjson::Document>();
+  return std::optional<rapidjson::Document>(std::move(body));
 }
 
 }  // namespace draforge::sim
