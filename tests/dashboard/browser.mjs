@@ -7,51 +7,32 @@
 // Every expectation is taken from the server's own API answers, never written into the test: the
 // page must show what /api/v1 says. Live changes are made through --watch-dir (the server's test
 // mechanism, examples/server/README.md). Screenshots of every view, light and dark, go to
-// --screenshots (default <repo>/build/dashboard-screenshots).
+// --screenshots (default <repo>/build/dashboard-screenshots). The same views against a real
+// control plane: cluster.mjs.
 
-import { createRequire } from 'node:module';
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, renameSync, statSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { api, startServer } from './server.mjs';
 import { bigScenario } from './big_scenario.mjs';
+import * as h from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const require = createRequire(path.join(repo, 'examples/dashboard/package.json'));
-const { chromium } = require('playwright-core');
-
-function arg(name, fallback) {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+const { repo, arg, AssertionError, assert, assertEq, waitLive } = h;
 const serverBin = path.resolve(arg('server', process.env.DRAFORGE_SERVER ?? path.join(repo, 'build/examples/server/draforge-server')));
 const staticDir = path.resolve(arg('static-dir', path.join(repo, 'examples/dashboard/dist')));
 const shotDir = path.resolve(arg('screenshots', path.join(repo, 'build/dashboard-screenshots')));
 const chromiumPath = arg('chromium', process.env.CHROMIUM ?? '/usr/bin/chromium');
 const only = arg('only', '');
 
-// ---- a tiny TAP harness -------------------------------------------------------------------------
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
-class AssertionError extends Error {}
-function assert(cond, message) {
-  if (!cond) throw new AssertionError(message);
-}
-function assertEq(actual, expected, what) {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new AssertionError(`${what}: got ${a}, want ${e}`);
-}
 
 // ---- fixtures -----------------------------------------------------------------------------------
 const work = mkdtempSync(path.join(tmpdir(), 'draforge-dashboard-'));
 const watchDir = path.join(work, 'live');
 mkdirSync(watchDir);
 mkdirSync(shotDir, { recursive: true });
-// Failure pictures of an earlier run would mislead whoever reads the artifacts.
-for (const f of readdirSync(shotDir)) if (/^FAILED-\d+\.png$/.test(f)) rmSync(path.join(shotDir, f));
+h.removeFailureShots(shotDir);
 
 /** Writes a file into the watch dir atomically (the server must never read half a file). */
 function writeLive(name, text) {
@@ -60,45 +41,16 @@ function writeLive(name, text) {
   renameSync(tmp, path.join(watchDir, name));
 }
 
-const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
-
 let server;
 let browser;
 /** The page a failing case should photograph (its own, when it opened one). */
 let failPage;
 let context;
 let page;
-const requestMethods = new Map();
-const pageErrors = [];
-
-async function newPage(colorScheme = 'light') {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme, deviceScaleFactor: 1 });
-  const p = await ctx.newPage();
-  p.on('request', (r) => requestMethods.set(r.method(), (requestMethods.get(r.method()) ?? 0) + 1));
-  p.on('pageerror', (e) => pageErrors.push(String(e)));
-  p.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource|EventSource|ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE_CHUNKED/.test(m.text())) pageErrors.push(m.text());
-  });
-  return { ctx, p };
-}
-
-async function goto(p, hash) {
-  await p.goto(`${server.url}/#/${hash}`);
-  await p.waitForSelector('main h1', { timeout: 15000 });
-}
-
-/** Waits until the live indicator says Live (the EventSource is open). */
-async function waitLive(p, timeout = 15000) {
-  await p.waitForFunction(() => document.querySelector('.live')?.getAttribute('data-state') === 'live', null, { timeout });
-}
-
-async function shot(p, name) {
-  const file = path.join(shotDir, `${name}.png`);
-  await p.waitForTimeout(150); // let the last layout settle (fonts, bars)
-  await p.screenshot({ path: file, fullPage: false });
-  assert(statSync(file).size > 10000, `screenshot ${file} is (nearly) empty`);
-}
-
+let pages;
+const newPage = (scheme) => pages.newPage(scheme);
+const goto = (p, hash) => h.goto(p, server.url, hash);
+const shot = (p, name) => h.shot(p, shotDir, name);
 const text = (p, sel) => p.locator(sel).innerText();
 
 // ---- the tests ----------------------------------------------------------------------------------
@@ -584,13 +536,13 @@ test('5,000 devices: the list stays virtualised, search finds one device, the gr
 });
 
 test('the dashboard only ever reads: every request it made was a GET', async () => {
-  const methods = [...requestMethods.keys()];
-  assert(requestMethods.get('GET') > 0, 'requests were seen');
+  const methods = [...pages.requestMethods.keys()];
+  assert(pages.requestMethods.get('GET') > 0, 'requests were seen');
   assertEq(methods.filter((m) => m !== 'GET'), [], 'non-GET methods');
 });
 
 test('no script errors in any page', async () => {
-  assertEq(pageErrors, [], 'page errors');
+  assertEq(pages.pageErrors, [], 'page errors');
 });
 
 // ---- run ----------------------------------------------------------------------------------------
@@ -599,45 +551,26 @@ function serverArgs() {
   return ['--demo', '--static-dir', staticDir, '--watch-dir', watchDir, '--rate-limit', '1000'];
 }
 
-async function main() {
-  const selected = only ? tests.filter((t) => t.name.includes(only)) : tests;
-  console.log('TAP version 13');
-  console.log(`1..${selected.length}`);
-  let failed = 0;
-  try {
-    server = await startServer(serverBin, serverArgs());
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: launchArgs });
-    ({ ctx: context, p: page } = await newPage('light'));
-  } catch (e) {
-    selected.forEach((t, i) => console.log(`not ok ${i + 1} - ${t.name}\n  # setup failed: ${String(e.stack ?? e).split('\n').join('\n  # ')}`));
-    await server?.stop();
-    await browser?.close();
-    rmSync(work, { recursive: true, force: true });
-    process.exitCode = 1;
-    return;
-  }
-  for (const [i, t] of selected.entries()) {
+const selected = (only ? tests.filter((t) => t.name.includes(only)) : tests).map((t) => ({
+  name: t.name,
+  fn: async () => {
     failPage = undefined;
-    try {
-      await t.fn();
-      console.log(`ok ${i + 1} - ${t.name}`);
-    } catch (e) {
-      failed++;
-      console.log(`not ok ${i + 1} - ${t.name}`);
-      console.log(String(e instanceof AssertionError ? e.message : e.stack ?? e).split('\n').map((l) => `  # ${l}`).join('\n'));
-      try {
-        await (failPage ?? page).screenshot({ path: path.join(shotDir, `FAILED-${i + 1}.png`) });
-      } catch {
-        // The page itself may be gone.
-      }
-    }
-  }
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-  rmSync(work, { recursive: true, force: true });
-  console.log(`# screenshots in ${shotDir}`);
-  if (failed) process.exitCode = 1;
-}
-
-main();
+    await t.fn();
+  },
+}));
+h.runTap(selected, {
+  shotDir,
+  failPage: () => failPage ?? page,
+  async setup() {
+    server = await startServer(serverBin, serverArgs());
+    browser = await h.launchBrowser(chromiumPath);
+    pages = h.pageFactory(browser);
+    ({ ctx: context, p: page } = await newPage('light'));
+  },
+  async teardown() {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  },
+});

@@ -29,6 +29,8 @@ function truncate(s: string, n: number): string {
 
 /** Above this many devices the graph starts with allocated devices only (the user can switch). */
 const kAllDevicesUpTo = 1000;
+/** Width of the strip at the right that the floating zoom buttons cover (12px inset + 34px buttons). */
+const kControlsInset = 46;
 
 function nodeLabel(n: GraphNode): string {
   if (n.kind === 'Device' && typeof n.pool === 'string') return `${n.pool}/${n.name}`;
@@ -115,7 +117,9 @@ export function GraphView({ params }: { params: URLSearchParams }) {
     return () => ro.disconnect();
   }, []);
 
-  const fit = useCallback(() => setView(fitView(layout.width, layout.height, size.w, size.h)), [layout.width, layout.height, size.w, size.h]);
+  // The zoom buttons float over the right edge (.graph-controls: 12px + 34px wide): a fit leaves
+  // that strip free, or the last column (nodes) would sit under them.
+  const fit = useCallback(() => setView(fitView(layout.width, layout.height, size.w - kControlsInset, size.h)), [layout.width, layout.height, size.w, size.h]);
 
   // Fit when the graph of new filters arrives; live refreshes keep the user's pan and zoom.
   useEffect(() => {
