@@ -25,9 +25,10 @@ Commands:
   explain     why a claim is pending:       draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]
   cel         DRA CEL selectors: draforge cel eval [--device FILE] [--] EXPR | cel check EXPR |
                 cel explain EXPR -f FILE...
-  cdi         CDI specs for a node's claims, and validation of CDI files as runtimes read them:
+  cdi         CDI specs for a node's claims, validation of CDI files as runtimes read them, and audit of a node's CDI directory:
                 draforge cdi generate --node NODE -f FILE... (--out DIR | --dry-run) [--driver D]... [--max-version V] [-o text|json]
                 draforge cdi validate [--strict] [--max-version V] [-o text|json] FILE|DIR...
+                draforge cdi audit --node NODE -f FILE... [--driver D]... [--max-version V] [-o text|json] DIR
   place       on which nodes a pod fits, or how many more claims like one fit:
                 draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] [-o text|json|yaml]
                 draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] -f FILE... [-o text|json|yaml]
@@ -42,7 +43,7 @@ Commands:
 `-f -` reads standard input; `-f DIR` reads every .yaml, .yml and .json file in DIR.
 get, graph, explain, allocate, place and cdi generate read a live cluster instead of -f with
 --kubeconfig FILE [--context NAME] (without -f and --kubeconfig: $KUBECONFIG, ~/.kube/config, in-cluster).
-Exit status: 0 success, 1 unschedulable (allocate, place), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
+Exit status: 0 success, 1 unschedulable (allocate, place) or drift found (cdi audit), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
 )";
 
 }  // namespace
