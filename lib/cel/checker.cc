@@ -105,6 +105,15 @@ class Checker {
         return;
       }
       case ExprKind::kSelect: {
+        if (auto t = QualifiedTypeIdent(e)) {
+          // `net.IP`, `net.CIDR`: the type names the IP and CIDR libraries declare.
+          e.kind = ExprKind::kConst;
+          e.text = FormatType(*t);
+          e.constant = Value::Type(e.text);
+          e.type = Type::TypeOf(*t);
+          e.args.clear();
+          return;
+        }
         Check(*e.args[0]);
         Type t = Resolve(e.args[0]->type);
         e.type = SelectType(e, t, e.name);
@@ -177,6 +186,20 @@ class Checker {
     if (n == "map") return Type::Map(Type::Dyn(), Type::Dyn());
     if (n == "type") return Type::TypeType();
     if (n == "dyn") return Type::Dyn();
+    return std::nullopt;
+  }
+
+  // A qualified type name written as a selection on an undeclared identifier, or nothing.
+  std::optional<Type> QualifiedTypeIdent(const Expr& e) const {
+    if (e.test_only || e.args.size() != 1 || e.args[0]->kind != ExprKind::kIdent || e.args[0]->name != "net") {
+      return std::nullopt;
+    }
+    for (const auto& s : scopes_) {
+      if (s.name == "net") return std::nullopt;
+    }
+    if (env_.variables.count("net") != 0) return std::nullopt;
+    if (e.name == "IP") return Type::IP();
+    if (e.name == "CIDR") return Type::CIDR();
     return std::nullopt;
   }
 

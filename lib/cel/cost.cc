@@ -410,6 +410,56 @@ class Estimator {
     return sum.Add(fn_cost);
   }
 
+  // ext/costs.go nodeAsUintValue: a constant int argument (negative: 0), else `fallback`.
+  static uint64_t ConstantUint(const ArgNode& n, uint64_t fallback) {
+    if (n.expr == nullptr || n.expr->kind != ExprKind::kConst || n.expr->constant.kind() != ValueKind::kInt) {
+      return fallback;
+    }
+    int64_t v = n.expr->constant.int_value();
+    return v < 0 ? 0 : static_cast<uint64_t>(v);
+  }
+  // ext/lists.go estimateAllocatingListCall: size * factor + 1 + 10, result of `size`.
+  static CallEstimate AllocatingListCall(double factor, Est size) {
+    return CallEstimate{size.By(factor).Add(kOne).Add(Est{10, 10}), size};
+  }
+  static std::optional<CallEstimate> ListsCost(const std::string& id, const ArgNode* target,
+                                               const std::vector<ArgNode>& args) {
+    if (id == "list_slice" && target != nullptr && args.size() == 2) {
+      Est sz = K8sSize(*target);
+      uint64_t start = ConstantUint(args[0], 0), end = ConstantUint(args[1], sz.max);
+      uint64_t n = end - start;  // Go's unsigned arithmetic wraps, as upstream's does
+      return AllocatingListCall(1, Est{n, n});
+    }
+    if (id == "lists_range" && target == nullptr && args.size() == 1) {
+      uint64_t n = ConstantUint(args[0], kMax);
+      return AllocatingListCall(1, Est{n, n});
+    }
+    if (id == "list_reverse" && target != nullptr && args.empty()) return AllocatingListCall(1, K8sSize(*target));
+    if ((id == "list_flatten" || id == "list_flatten_int") && target != nullptr && args.size() <= 1) {
+      uint64_t depth = args.size() == 1 ? ConstantUint(args[0], kMax) : 1;
+      return AllocatingListCall(static_cast<double>(depth), K8sSize(*target));
+    }
+    if (id == "list_distinct" && target != nullptr && args.empty()) {
+      Est sz = K8sSize(*target);
+      return AllocatingListCall(2.0, sz.Mul(sz));
+    }
+    if (id.size() > 10 && id.compare(0, 5, "list_") == 0 && id.compare(id.size() - 5, 5, "_sort") == 0 &&
+        target != nullptr && args.empty()) {
+      // estimateListSortCost: string and bytes elements cost a traversal more per comparison.
+      Est sz = K8sSize(*target);
+      bool text = id == "list_string_sort" || id == "list_bytes_sort";
+      return AllocatingListCall(text ? 2.0 + kStringTraversal : 2.0, sz.Mul(sz));
+    }
+    if (id.size() > 26 && id.compare(id.size() - 21, 21, "_sortByAssociatedKeys") == 0 && target != nullptr &&
+        args.size() == 1) {
+      // estimateListSortBy: the keys list.
+      Est sz = K8sSize(args[0]);
+      bool text = id == "list_string_sortByAssociatedKeys" || id == "list_bytes_sortByAssociatedKeys";
+      return AllocatingListCall(text ? 2.0 + kStringTraversal : 2.0, sz.Mul(sz));
+    }
+    return std::nullopt;
+  }
+
   // functionCost: the extension estimators, then the Kubernetes estimator, then cel-go's defaults.
   CallEstimate FunctionCost(const Expr& e, const std::string& id, const ArgNode* target,
                             const std::vector<ArgNode>& args, const std::vector<Est>& arg_costs) {
@@ -423,7 +473,9 @@ class Estimator {
       Est c = K8sSize(args[0]).Mul(K8sSize(args[1])).By(factor).Add(kOne);
       return {c.Add(arg_sum), std::nullopt};
     }
-    if (auto k = KubernetesCost(fn, target, args)) {
+    // ext.Lists overload estimators (version 3): allocating list calls.
+    if (auto l = ListsCost(id, target, args)) return {l->cost.Add(arg_sum), l->result_size};
+    if (auto k = KubernetesCost(fn, id, target, args)) {
       return {k->cost.Add(arg_sum), k->result_size};
     }
     if (id == "string_format" && target != nullptr) {
@@ -494,7 +546,7 @@ class Estimator {
 
   // library.CostEstimator.EstimateCallCost (the functions of this environment), without the
   // argument costs.
-  std::optional<CallEstimate> KubernetesCost(const std::string& fn, const ArgNode* target,
+  std::optional<CallEstimate> KubernetesCost(const std::string& fn, const std::string& id, const ArgNode* target,
                                              const std::vector<ArgNode>& args) {
     if (fn == "isSorted" || fn == "sum" || fn == "max" || fn == "min" || fn == "indexOf" || fn == "lastIndexOf" ||
         fn == "includes") {
@@ -573,9 +625,31 @@ class Estimator {
         fn == "major" || fn == "minor" || fn == "patch") {
       return CallEstimate{kOne, std::nullopt};
     }
+    // IP and CIDR (library/cost.go): parsing is a string traversal, accessors are nominal, and
+    // containment compares address bytes (4 to 16 of them) and parses a string argument.
+    if ((fn == "cidr" || fn == "isIP" || fn == "isCIDR" || id == "string_to_ip") && !args.empty()) {
+      return CallEstimate{K8sSize(args[0]).By(kStringTraversal), std::nullopt};
+    }
+    if (fn == "ip.isCanonical" && !args.empty()) {
+      return CallEstimate{K8sSize(args[0]).By(2 * kStringTraversal), std::nullopt};
+    }
+    if (id == "cidr_ip" || fn == "masked" || fn == "prefixLength" || fn == "family" || fn == "isUnspecified" ||
+        fn == "isLoopback" || fn == "isLinkLocalMulticast" || fn == "isLinkLocalUnicast" || fn == "isGlobalUnicast") {
+      return CallEstimate{kOne, std::nullopt};
+    }
+    if ((fn == "containsIP" || fn == "containsCIDR") && !args.empty()) {
+      constexpr Est kAddressBytes{4, 16};
+      Est cost = kAddressBytes.Add(kAddressBytes).By(kStringTraversal);
+      if (fn == "containsCIDR") cost = cost.Add(kAddressBytes.By(kStringTraversal)).Add(kOne);
+      if (id == "cidr_contains_ip_string" || id == "cidr_contains_cidr_string") {
+        cost = cost.Add(K8sSize(args[0]).By(kStringTraversal));
+      }
+      return CallEstimate{cost, std::nullopt};
+    }
     if (fn == "_==_" && args.size() == 2 && *args[0].type == *args[1].type &&
         args[0].type->kind == TypeKind::kOpaque &&
-        (args[0].type->name == "kubernetes.Quantity" || args[0].type->name == "kubernetes.Semver")) {
+        (args[0].type->name == "kubernetes.Quantity" || args[0].type->name == "kubernetes.Semver" ||
+         args[0].type->name == "net.IP" || args[0].type->name == "net.CIDR")) {
       return CallEstimate{kOne, std::nullopt};
     }
     return std::nullopt;

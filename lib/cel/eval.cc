@@ -236,6 +236,16 @@ void Format(std::string& out, const Value& v) {
       GoQuote(out, v.semver()->String());
       out += ')';
       return;
+    case ValueKind::kIP:
+      out += "ip(";
+      GoQuote(out, v.ip()->String());
+      out += ')';
+      return;
+    case ValueKind::kCIDR:
+      out += "cidr(";
+      GoQuote(out, v.cidr()->String());
+      out += ')';
+      return;
     case ValueKind::kTimestamp:
       out += "timestamp(\"" + internal::FormatTimestamp(v) + "\")";
       return;

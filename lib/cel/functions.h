@@ -70,6 +70,8 @@ void RegisterStringsLibrary(FunctionRegistry& r);
 void RegisterStringsFormat(FunctionRegistry& r);  // library_strings_format.cc
 void RegisterTimeLibrary(FunctionRegistry& r);    // library_time.cc
 void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options);
+void RegisterNetLibraries(FunctionRegistry& r);   // library_net.cc: IP and CIDR
+void RegisterListsExtension(FunctionRegistry& r); // library_lists.cc: ext.Lists
 
 // The runtime ValueKind a declared parameter type requires, or -1.
 int RuntimeKind(const Type& t);

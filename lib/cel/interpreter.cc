@@ -22,11 +22,17 @@ uint64_t ActualSize(const Value& v) {
     case ValueKind::kBytes: return v.str().size();
     case ValueKind::kList: return v.list()->size();
     case ValueKind::kMap: return v.map()->size();
+    // IP.Size and CIDR.Size in k8s.io/apiserver/pkg/cel: address bytes, prefix bytes.
+    case ValueKind::kIP: return static_cast<uint64_t>(v.ip()->BitLen() / 8);
+    case ValueKind::kCIDR: return static_cast<uint64_t>((v.cidr()->bits + 7) / 8);
     default: return 1;
   }
 }
 
 uint64_t SatMulU(uint64_t a, uint64_t b) { return (a != 0 && b > UINT64_MAX / a) ? UINT64_MAX - 1 : a * b; }
+uint64_t SatAddU(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+// Go's uint64(float64) for the values cost trackers produce (non-negative; saturated above).
+uint64_t GoFloatToUint(double d) { return d >= 18446744073709551615.0 ? UINT64_MAX : static_cast<uint64_t>(d); }
 uint64_t CeilTenth(uint64_t n) { return (n + 9) / 10; }
 
 // The Kubernetes traversalCost (truncating, as upstream).
@@ -66,6 +72,14 @@ enum class CostClass : uint8_t {
   kMinSize,       // ceil(min(size(a), size(b)) * 0.1)
   kAddStrings,    // ceil((size(a) + size(b)) * 0.1)
   kContains,      // ceil(size(a) * 0.1) * ceil(size(b) * 0.1)
+  kContainsIP,    // ceil(2 * size(cidr) * 0.1)
+  kContainsIPString,    // kContainsIP + ceil(size(string) * 0.1)
+  kContainsCIDR,        // kContainsIP + ceil(size(cidr) * 0.1) + 1
+  kContainsCIDRString,  // kContainsCIDR + ceil(size(string) * 0.1)
+  kListOutput,    // ext.Lists: size(result) + 1 + 10 (list creation)
+  kListFlatten,   // ext.Lists: trunc(size(args[0]) * depth) + 11
+  kListDistinct,  // ext.Lists: trunc(size^2 * (2 or 2.1 for strings/bytes)) + 11
+  kListSortBy,    // kListDistinct on the keys (args[1])
 };
 
 CostClass ClassifyCall(const std::string& fn, const std::string& id) {
@@ -84,6 +98,24 @@ CostClass ClassifyCall(const std::string& fn, const std::string& id) {
       fn == "major" || fn == "minor" || fn == "patch") {
     return CostClass::kOne;
   }
+  if (fn == "cidr" || fn == "isIP" || fn == "isCIDR" || id == "string_to_ip") return CostClass::kTenth;
+  if (fn == "ip.isCanonical") return CostClass::kTwoTenths;
+  if (fn == "masked" || fn == "prefixLength" || fn == "family" || fn == "isUnspecified" || fn == "isLoopback" ||
+      fn == "isLinkLocalMulticast" || fn == "isLinkLocalUnicast" || fn == "isGlobalUnicast" || id == "cidr_ip") {
+    return CostClass::kOne;
+  }
+  // Upstream charges the string parse by overload id, which a call dispatched at runtime (dyn
+  // arguments) does not have.
+  if (fn == "containsIP") return id == "cidr_contains_ip_string" ? CostClass::kContainsIPString : CostClass::kContainsIP;
+  if (fn == "containsCIDR") {
+    return id == "cidr_contains_cidr_string" ? CostClass::kContainsCIDRString : CostClass::kContainsCIDR;
+  }
+  if (id == "list_slice" || id == "lists_range" || id == "list_reverse") return CostClass::kListOutput;
+  if (id == "list_flatten" || id == "list_flatten_int") return CostClass::kListFlatten;
+  if (id == "list_distinct" || (fn == "sort" && id.size() > 5 && id.compare(id.size() - 5, 5, "_sort") == 0)) {
+    return CostClass::kListDistinct;
+  }
+  if (fn == "@sortByAssociatedKeys" && id != kNoOverloadId) return CostClass::kListSortBy;
   if (fn == "_==_") return CostClass::kEquals;
   if (fn == "sets.contains" || fn == "sets.intersects") return CostClass::kSets;
   if (fn == "sets.equivalent") return CostClass::kSetsEquivalent;
@@ -118,7 +150,10 @@ uint64_t CallCost(CostClass c, const Value* args, size_t n, const Value& result)
     }
     case CostClass::kOne: return 1;
     case CostClass::kEquals:
-      if (n == 2 && (args[0].kind() == ValueKind::kQuantity || args[0].kind() == ValueKind::kSemver)) return 1;
+      if (n == 2 && (args[0].kind() == ValueKind::kQuantity || args[0].kind() == ValueKind::kSemver ||
+                     args[0].kind() == ValueKind::kIP || args[0].kind() == ValueKind::kCIDR)) {
+        return 1;
+      }
       return CeilTenth(std::min(ActualSize(args[0]), ActualSize(args[1])));
     case CostClass::kSets:
     case CostClass::kSetsEquivalent: {
@@ -132,6 +167,33 @@ uint64_t CallCost(CostClass c, const Value* args, size_t n, const Value& result)
     case CostClass::kMinSize: return CeilTenth(std::min(ActualSize(args[0]), ActualSize(args[1])));
     case CostClass::kAddStrings: return CeilTenth(ActualSize(args[0]) + ActualSize(args[1]));
     case CostClass::kContains: return CeilTenth(ActualSize(args[0])) * CeilTenth(ActualSize(args[1]));
+    case CostClass::kListOutput: return SatAddU(ActualSize(result), 11);
+    case CostClass::kListFlatten: {
+      double depth = n == 2 && args[1].kind() == ValueKind::kInt ? static_cast<double>(args[1].int_value()) : 1.0;
+      if (depth < 0) depth = 1.0;
+      return SatAddU(GoFloatToUint(static_cast<double>(ActualSize(args[0])) * depth), 11);
+    }
+    case CostClass::kListDistinct:
+    case CostClass::kListSortBy: {
+      const Value& l = c == CostClass::kListSortBy && n == 2 ? args[1] : args[0];
+      const uint64_t sz = ActualSize(l);
+      double factor = 2.0;
+      if (sz > 0 && l.kind() == ValueKind::kList) {
+        ValueKind k = l.list()->Get(0).kind();
+        if (k == ValueKind::kString || k == ValueKind::kBytes) factor += 0.1;
+      }
+      return SatAddU(GoFloatToUint(static_cast<double>(SatMulU(sz, sz)) * factor), 11);
+    }
+    case CostClass::kContainsIP:
+    case CostClass::kContainsIPString:
+    case CostClass::kContainsCIDR:
+    case CostClass::kContainsCIDRString: {
+      const uint64_t cidr = ActualSize(args[0]);
+      uint64_t cost = CeilTenth(2 * cidr);
+      if (c == CostClass::kContainsCIDR || c == CostClass::kContainsCIDRString) cost += CeilTenth(cidr) + 1;
+      if (c == CostClass::kContainsIPString || c == CostClass::kContainsCIDRString) cost += CeilTenth(ActualSize(args[1]));
+      return cost;
+    }
   }
   return 1;
 }
@@ -290,8 +352,9 @@ class Interpreter {
             AddCost(30);
             return v;
           }
+          // cel-go also accepts the hashable Kubernetes IP and CIDR values as literal keys.
           if (k.kind() != ValueKind::kString && k.kind() != ValueKind::kInt && k.kind() != ValueKind::kUint &&
-              k.kind() != ValueKind::kBool) {
+              k.kind() != ValueKind::kBool && k.kind() != ValueKind::kIP && k.kind() != ValueKind::kCIDR) {
             return Error(Cat("unsupported key type: ", TypeName(k)));
           }
           if (IsOptionalIndex(e, i / 2)) {
@@ -322,6 +385,10 @@ class Interpreter {
     *found = false;
     switch (v.kind()) {
       case ValueKind::kMap: {
+        if (key.kind() == ValueKind::kIP || key.kind() == ValueKind::kCIDR) {
+          // Such keys can be iterated and tested with `in`, but cel-go cannot qualify by them.
+          return Error(Cat("invalid qualifier type: ", GoTypeName(key)));
+        }
         Value out;
         if (v.map()->Find(key, &out)) {
           *found = true;

@@ -95,6 +95,34 @@ Token Lexer::Next() {
     else t.kind = Tok::kIdent;
     return t;
   }
+  if (c == '`') {
+    // cel-go's ESC_IDENTIFIER: letters, digits and `_.-/ ` between backticks, for field selection.
+    size_t p = pos_ + 1;
+    while (p < src_.size() && (IsIdentStart(src_[p]) || IsDigit(src_[p]) || src_[p] == '.' || src_[p] == '-' ||
+                               src_[p] == '/' || src_[p] == ' ')) {
+      ++p;
+    }
+    if (p > pos_ + 1 && p < src_.size() && src_[p] == '`') {
+      pos_ = p + 1;
+      t.kind = Tok::kEscIdent;
+      t.text = src_.substr(start, pos_ - start);
+      t.value = std::string(src_.substr(start + 1, p - start - 1));
+      return t;
+    }
+    // ANTLR's error names everything it consumed, up to and including the first character that
+    // cannot continue the name.
+    size_t len = 0;
+    if (p < src_.size()) {
+      unsigned char uc = static_cast<unsigned char>(src_[p]);
+      len = uc >= 0xF0 ? 4 : uc >= 0xE0 ? 3 : uc >= 0xC0 ? 2 : 1;
+      if (p + len > src_.size()) len = src_.size() - p;
+    }
+    pos_ = p + len;
+    t.kind = Tok::kError;
+    t.text = src_.substr(start, pos_ - start);
+    t.error = "token recognition error at: '" + std::string(t.text) + "'";
+    return t;
+  }
   if (IsDigit(c) || (c == '.' && IsDigit(peek(1)))) return LexNumber(start);
   if (c == '"' || c == '\'') return LexString(start, false, false);
   switch (c) {

@@ -90,6 +90,7 @@ Value SumOf(EvalContext& ctx, const Value* a) {
   if (a[0].list()->size() == 0) {
     if constexpr (kZero == ValueKind::kUint) return Value::Uint(0);
     if constexpr (kZero == ValueKind::kDouble) return Value::Double(0);
+    if constexpr (kZero == ValueKind::kDuration) return Value::Duration(0);
     return Value::Int(0);
   }
   return Sum(ctx, a);
@@ -115,6 +116,12 @@ Value Sum(EvalContext& ctx, const Value* a) {
         break;
       }
       case ValueKind::kDouble: acc = Value::Double(acc.double_value() + x.double_value()); break;
+      case ValueKind::kDuration: {
+        int64_t r;
+        if (__builtin_add_overflow(acc.duration_nanos(), x.duration_nanos(), &r)) return Err(ctx, "integer overflow");
+        acc = Value::Duration(r);
+        break;
+      }
       default: return Err(ctx, "no such overload");
     }
   }
@@ -257,8 +264,10 @@ void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options)
   r.Add("patch", "semver_patch", {Sv}, I, true, SPatch);
 
   // Lists: comparable / summable element types.
-  for (const Type& t : {Type::Int(), Type::Uint(), Type::Double(), Type::Bool(), Type::String(), Type::Bytes(), Q, Sv}) {
-    std::string n = FormatType(t);
+  for (const Type& t : {Type::Int(), Type::Uint(), Type::Double(), Type::Bool(), Type::Duration(), Type::Timestamp(),
+                        Type::String(), Type::Bytes(), Q, Sv}) {
+    // Upstream's overload ids name durations and timestamps in short.
+    std::string n = t.kind == TypeKind::kDuration ? "duration" : t.kind == TypeKind::kTimestamp ? "timestamp" : FormatType(t);
     r.Add("isSorted", "list_" + n + "_is_sorted_bool", {Type::List(t)}, Bo, true, IsSorted);
     r.Add("min", "list_" + n + "_min", {Type::List(t)}, t, true, MinMax<true>);
     r.Add("max", "list_" + n + "_max", {Type::List(t)}, t, true, MinMax<false>);
@@ -266,6 +275,7 @@ void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options)
   r.Add("sum", "list_int_sum", {Type::List(Type::Int())}, Type::Int(), true, SumOf<ValueKind::kInt>);
   r.Add("sum", "list_uint_sum", {Type::List(Type::Uint())}, Type::Uint(), true, SumOf<ValueKind::kUint>);
   r.Add("sum", "list_double_sum", {Type::List(Type::Double())}, Type::Double(), true, SumOf<ValueKind::kDouble>);
+  r.Add("sum", "list_duration_sum", {Type::List(Type::Duration())}, Type::Duration(), true, SumOf<ValueKind::kDuration>);
   r.Add("indexOf", "list_a_index_of_int", {Type::List(A), A}, I, true, ListIndexOf);
   r.Add("lastIndexOf", "list_a_last_index_of_int", {Type::List(A), A}, I, true, ListLastIndexOf);
   if (options.list_type_attributes) {
@@ -280,6 +290,8 @@ void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options)
   r.Add("sets.equivalent", "list_sets_equivalent_list", {Type::List(A), Type::List(A)}, Bo, false, SetsEquivalent);
   r.Add("sets.intersects", "list_sets_intersects_list", {Type::List(A), Type::List(A)}, Bo, false, SetsIntersects);
   (void)Regex;
+  RegisterNetLibraries(r);
+  RegisterListsExtension(r);
 }
 
 }  // namespace draforge::cel

@@ -36,6 +36,8 @@ int RuntimeKind(const Type& t) {
     case TypeKind::kOpaque:
       if (t.name == "kubernetes.Quantity") return static_cast<int>(ValueKind::kQuantity);
       if (t.name == "kubernetes.Semver") return static_cast<int>(ValueKind::kSemver);
+      if (t.name == "net.IP") return static_cast<int>(ValueKind::kIP);
+      if (t.name == "net.CIDR") return static_cast<int>(ValueKind::kCIDR);
       return -1;
     case TypeKind::kTimestamp: return static_cast<int>(ValueKind::kTimestamp);
     case TypeKind::kDuration: return static_cast<int>(ValueKind::kDuration);
@@ -263,10 +265,11 @@ Value Compare(EvalContext& ctx, const Value* a) {
 }
 Value Equals(EvalContext& ctx, const Value* a) {
   // cel-go asks the left operand: the Kubernetes Quantity and Semver types answer "no such
-  // overload" for an operand of another type (types.MaybeNoSuchOverloadErr) where the built-in
+  // overload" for an operand of another type (so do IP and CIDR) (types.MaybeNoSuchOverloadErr) where the built-in
   // types answer false. `!=` negates "is equal" and stays false/true.
   const ValueKind k = a[0].kind();
-  if ((k == ValueKind::kQuantity || k == ValueKind::kSemver) && (a[1].kind() != k || a[1].is_quantity_pointer())) {
+  if ((k == ValueKind::kQuantity || k == ValueKind::kSemver || k == ValueKind::kIP || k == ValueKind::kCIDR) &&
+      (a[1].kind() != k || a[1].is_quantity_pointer())) {
     return internal::Err(ctx, "no such overload");
   }
   return Value::Bool(ValueEquals(a[0], a[1]));

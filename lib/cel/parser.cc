@@ -126,6 +126,25 @@ class Parser {
     v.push_back(std::move(b));
     return Call(offset, std::move(fn), std::move(v));
   }
+  // A deep copy of a parsed expression with fresh ids (cel-go's MacroExprFactory.Copy).
+  std::unique_ptr<Expr> Clone(const Expr& e) {
+    auto c = NewExpr(e.kind, e.offset);
+    c->text = e.text;
+    c->constant = e.constant;
+    // String and bytes constants point into their expression's own text.
+    if (e.constant.kind() == ValueKind::kString && e.kind == ExprKind::kConst) c->constant = Value::String(c->text);
+    if (e.constant.kind() == ValueKind::kBytes && e.kind == ExprKind::kConst) c->constant = Value::Bytes(c->text);
+    c->name = e.name;
+    c->test_only = e.test_only;
+    c->receiver_style = e.receiver_style;
+    c->optional_indices = e.optional_indices;
+    c->iter_var = e.iter_var;
+    c->iter_var2 = e.iter_var2;
+    c->accu_var = e.accu_var;
+    c->accumulates = e.accumulates;
+    for (const auto& a : e.args) c->args.push_back(Clone(*a));
+    return c;
+  }
   std::unique_ptr<Expr> Ident(int32_t offset, std::string_view name) {
     auto e = NewExpr(ExprKind::kIdent, offset);
     e->name = std::string(name);
@@ -325,6 +344,23 @@ class Parser {
         if (tok_.kind == Tok::kQuestion) {
           opt = true;
           Advance();
+        }
+        if (tok_.kind == Tok::kEscIdent) {
+          // a.`b-c`: a field selection only (cel-go's grammar has no escaped method names).
+          std::string field = tok_.value;
+          Advance();
+          if (opt) {
+            auto name = NewExpr(ExprKind::kConst, off);
+            name->text = field;
+            name->constant = Value::String(name->text);
+            operand = Call2(off, "_?._", std::move(operand), std::move(name));
+          } else {
+            auto sel = NewExpr(ExprKind::kSelect, off);
+            sel->name = field;
+            sel->args.push_back(std::move(operand));
+            operand = std::move(sel);
+          }
+          continue;
         }
         if (tok_.kind != Tok::kIdent) {
           if (tok_.kind == Tok::kEof || tok_.kind == Tok::kIn || tok_.kind == Tok::kTrue ||
@@ -638,9 +674,46 @@ class Parser {
       }
       if ((target->name == "optional" && (fn == "of" || fn == "none" || fn == "ofNonZeroValue")) ||
           (target->name == "sets" && (fn == "contains" || fn == "equivalent" || fn == "intersects")) ||
-          (target->name == "strings" && fn == "quote")) {
+          (target->name == "strings" && fn == "quote") || (target->name == "ip" && fn == "isCanonical") ||
+          (target->name == "lists" && fn == "range")) {
         return Call(off, target->name + "." + fn, std::move(args));
       }
+    }
+    if (fn == "sortBy" && n == 2) {
+      // ext.Lists: cel.bind(@__sortBy_input__, target,
+      //   @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(v, key))).
+      if (target->kind != ExprKind::kList && target->kind != ExprKind::kSelect && target->kind != ExprKind::kIdent &&
+          target->kind != ExprKind::kComprehension && target->kind != ExprKind::kCall) {
+        Fail(target->offset, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+      }
+      if (args[0]->kind != ExprKind::kIdent) Fail(args[0]->offset, "argument is not an identifier");
+      constexpr std::string_view kInput = "@__sortBy_input__";
+      auto keys = ReceiverCallOrMacro(off, "map", Ident(off, kInput), std::move(args));
+      auto sorted = Call2(off, "@sortByAssociatedKeys", Ident(off, kInput), std::move(keys));
+      sorted->receiver_style = true;
+      return Comprehension(off, "#unused", "", NewExpr(ExprKind::kList, off), std::string(kInput), std::move(target),
+                           BoolConst(off, false), Ident(off, kInput), std::move(sorted));
+    }
+    if ((fn == "optMap" || fn == "optFlatMap") && n == 2) {
+      // cel-go's optional macros: target.hasValue() ? [optional.of](cel.bind(v, target.value(), e))
+      // : optional.none().
+      if (args[0]->kind != ExprKind::kIdent) {
+        Fail(args[0]->offset, fn + "() variable name must be a simple identifier");
+      }
+      std::string var = args[0]->name;
+      auto value = Call1(off, "value", Clone(*target));
+      value->receiver_style = true;
+      std::unique_ptr<Expr> mapped =
+          Comprehension(off, "#unused", "", NewExpr(ExprKind::kList, off), var, std::move(value),
+                        BoolConst(off, false), Ident(off, var), std::move(args[1]));
+      if (fn == "optMap") mapped = Call1(off, "optional.of", std::move(mapped));
+      auto has = Call1(off, "hasValue", std::move(target));
+      has->receiver_style = true;
+      std::vector<std::unique_ptr<Expr>> v;
+      v.push_back(std::move(has));
+      v.push_back(std::move(mapped));
+      v.push_back(Call(off, "optional.none", {}));
+      return Call(off, "_?_:_", std::move(v));
     }
     if ((fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne") && n == 2) {
       std::string v = SimpleName(*args[0]);

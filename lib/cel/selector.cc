@@ -15,6 +15,29 @@ using internal::Cat;
 
 namespace {
 
+// Why a non-bool selector result does not convert: the text of each cel-go type's ConvertToNative.
+std::string BoolConversionError(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kInt: return "unsupported type conversion from 'int' to bool";
+    case ValueKind::kUint: return "unsupported type conversion from 'uint' to bool";
+    case ValueKind::kDouble: return "type conversion error from Double to 'bool'";
+    case ValueKind::kBytes: return "type conversion error from Bytes to 'bool'";
+    case ValueKind::kNull: return "type conversion error from 'null_type' to 'bool'";
+    case ValueKind::kList: return "type conversion error from list to 'bool'";
+    case ValueKind::kMap: return "type conversion error from map to 'bool'";
+    case ValueKind::kTimestamp: return "type conversion error from 'Timestamp' to 'bool'";
+    case ValueKind::kDuration: return "type conversion error from 'Duration' to 'bool'";
+    case ValueKind::kQuantity: return "type conversion error from 'Quantity' to 'bool'";
+    case ValueKind::kSemver: return "type conversion error from 'Semver' to 'bool'";
+    case ValueKind::kIP: return "type conversion error from 'IP' to 'bool'";
+    case ValueKind::kCIDR: return "type conversion error from 'CIDR' to 'bool'";
+    case ValueKind::kType: return "type conversion not supported for 'type'";
+    case ValueKind::kOptional: return "optional.none() dereference";
+    default: return Cat("unsupported native conversion from ", TypeName(v), " to 'bool'");
+  }
+}
+
+
 // Per-evaluation state of one device: parsed semantic versions, by attribute index.
 struct DeviceState {
   const DeviceInput* input;
@@ -89,8 +112,9 @@ class DomainMap final : public MapValue {
     std::string_view id = key.str();
     const auto* m = Entries();
     if (m == nullptr) return false;
-    // Unqualified names belong to the driver's domain.
-    if (domain_ == st_->input->driver) {
+    // Unqualified names belong to the driver's domain. An ID never holds a '/': a qualified name
+    // of another domain ("other.example.com/name") is not a key here.
+    if (domain_ == st_->input->driver && id.find('/') == std::string_view::npos) {
       if (Lookup(id, out)) return true;
     }
     char buf[160];
@@ -323,13 +347,15 @@ class CompiledSelector final : public DeviceSelector {
       out.error = absl::InvalidArgumentError(std::string(r.value.error()->message));
       return out;
     }
-    if (r.value.kind() != ValueKind::kBool) {
+    // cel-go converts the result with ConvertToNative(bool), which unwraps a present optional.
+    Value result = r.value;
+    if (result.kind() == ValueKind::kOptional && result.optional() != nullptr) result = result.optional()->value;
+    if (result.kind() != ValueKind::kBool) {
       out.error = absl::InvalidArgumentError(Cat("CEL result of type ", TypeName(r.value),
-                                                 " could not be converted to bool: unsupported native conversion from ",
-                                                 TypeName(r.value), " to 'bool'"));
+                                                 " could not be converted to bool: ", BoolConversionError(result)));
       return out;
     }
-    out.matches = r.value.bool_value();
+    out.matches = result.bool_value();
     return out;
   }
 

@@ -49,6 +49,10 @@ bool Occurs(const std::string& param, const Type& t, const TypeSubst& subst) {
 }  // namespace
 
 bool IsAssignable(const Type& formal, const Type& actual, TypeSubst& subst) {
+  // A type variable is assignable to itself (bound or not); the occurs check below must not see it.
+  if (formal.kind == TypeKind::kTypeParam && actual.kind == TypeKind::kTypeParam && formal.name == actual.name) {
+    return true;
+  }
   if (formal.kind == TypeKind::kTypeParam) {
     auto it = subst.find(formal.name);
     if (it != subst.end()) {

@@ -24,7 +24,7 @@ enum class TypeKind {
   kMap,       // params[0]: key, params[1]: value
   kType,      // params[0]: the type (optional)
   kOptional,  // params[0]
-  kOpaque,    // name: kubernetes.Quantity, kubernetes.Semver
+  kOpaque,    // name: kubernetes.Quantity, kubernetes.Semver, net.IP, net.CIDR
   kObject,    // name: kubernetes.DRADevice
   kTypeParam, // name: A, B, K, V ...
   kDuration,
@@ -58,6 +58,8 @@ struct Type {
   static Type Param(std::string n) { return {TypeKind::kTypeParam, std::move(n), {}}; }
   static Type Quantity() { return Opaque("kubernetes.Quantity"); }
   static Type Semver() { return Opaque("kubernetes.Semver"); }
+  static Type IP() { return Opaque("net.IP"); }
+  static Type CIDR() { return Opaque("net.CIDR"); }
 
   bool IsDynLike() const {
     return kind == TypeKind::kDyn || kind == TypeKind::kAny || kind == TypeKind::kError;

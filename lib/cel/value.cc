@@ -225,6 +225,8 @@ bool ValueEquals(const Value& a, const Value& b) {
     }
     case ValueKind::kQuantity: return a.quantity()->Compare(*b.quantity()) == 0;
     case ValueKind::kSemver: return a.semver()->Compare(*b.semver()) == 0;
+    case ValueKind::kIP: return *a.ip() == *b.ip();
+    case ValueKind::kCIDR: return *a.cidr() == *b.cidr();
     case ValueKind::kTimestamp: return a.seconds() == b.seconds() && a.nanos() == b.nanos();
     case ValueKind::kDuration: return a.duration_nanos() == b.duration_nanos();
     default: return false;
@@ -266,6 +268,8 @@ std::string_view TypeName(const Value& v) {
     case ValueKind::kOptional: return "optional_type";
     case ValueKind::kQuantity: return "kubernetes.Quantity";
     case ValueKind::kSemver: return "kubernetes.Semver";
+    case ValueKind::kIP: return "net.IP";
+    case ValueKind::kCIDR: return "net.CIDR";
     case ValueKind::kTimestamp: return "google.protobuf.Timestamp";
     case ValueKind::kDuration: return "google.protobuf.Duration";
     case ValueKind::kError: return "*types.Err";
@@ -288,6 +292,8 @@ std::string_view GoTypeName(const Value& v) {
     case ValueKind::kOptional: return "*types.Optional";
     case ValueKind::kQuantity: return "cel.Quantity";
     case ValueKind::kSemver: return "cel.Semver";
+    case ValueKind::kIP: return "cel.IP";
+    case ValueKind::kCIDR: return "cel.CIDR";
     case ValueKind::kTimestamp: return "types.Timestamp";
     case ValueKind::kDuration: return "types.Duration";
     case ValueKind::kError: return "*types.Err";
@@ -341,6 +347,8 @@ std::string DebugString(const Value& v) {
       return v.optional() ? "optional(" + DebugString(v.optional()->value) + ")" : "optional.none()";
     case ValueKind::kQuantity: return v.quantity()->String();
     case ValueKind::kSemver: return v.semver()->String();
+    case ValueKind::kIP: return v.ip()->String();
+    case ValueKind::kCIDR: return v.cidr()->String();
     case ValueKind::kTimestamp: return internal::FormatTimestamp(v);
     case ValueKind::kDuration: return internal::FormatDuration(v);
     case ValueKind::kError: return std::string(v.error()->message);

@@ -23,6 +23,7 @@
 
 #include "api/quantity.h"
 #include "api/semver.h"
+#include "cel/net.h"
 
 namespace draforge::cel {
 
@@ -87,6 +88,8 @@ enum class ValueKind : uint8_t {
   kSemver,
   kTimestamp,  // seconds since the Unix epoch (int) and nanoseconds (size field), UTC
   kDuration,   // nanoseconds (int), as Go's time.Duration that cel-go wraps
+  kIP,         // net.IP (Kubernetes IP library)
+  kCIDR,       // net.CIDR (Kubernetes CIDR library)
   kError,
 };
 
@@ -125,6 +128,8 @@ class Value {
     v.size_ = nanos;
     return v;
   }
+  static Value IP(const NetAddr* a) { Value v(ValueKind::kIP); v.ip_ = a; return v; }
+  static Value CIDR(const NetPrefix* p) { Value v(ValueKind::kCIDR); v.cidr_ = p; return v; }
   static Value Duration(int64_t nanos) { Value v(ValueKind::kDuration); v.i_ = nanos; return v; }
   static Value Error(const ErrorValue* e) { Value v(ValueKind::kError); v.err_ = e; return v; }
 
@@ -144,6 +149,8 @@ class Value {
   const OptionalValue* optional() const { return opt_; }
   const api::Quantity* quantity() const { return q_; }
   const api::Semver* semver() const { return sv_; }
+  const NetAddr* ip() const { return ip_; }
+  const NetPrefix* cidr() const { return cidr_; }
   int64_t seconds() const { return i_; }       // timestamp
   uint32_t nanos() const { return size_; }     // timestamp, 0..999999999
   int64_t duration_nanos() const { return i_; }
@@ -171,6 +178,8 @@ class Value {
     const OptionalValue* opt_;
     const api::Quantity* q_;
     const api::Semver* sv_;
+    const NetAddr* ip_;
+    const NetPrefix* cidr_;
     const ErrorValue* err_;
   };
 };

@@ -575,6 +575,36 @@ const Case kCases[] = {
     {"device.attributes[\"dra.example.com\"].memory + 1 == 41", Outcome::kMatch, true, "", 6u, 6, true},
     {"device.attributes[\"dra.example.com\"].memory > 39.5", Outcome::kMatch, true, "", 5u, 5, true},
     {"device.attributes[\"dra.example.com\"].memory == 40u", Outcome::kMatch, true, "", 5u, 5, true},
+    // The Kubernetes IP and CIDR libraries (estimates use the DRA string size of attributes).
+    {"isIP(device.attributes[\"dra.example.com\"].model)", Outcome::kMatch, false, "", 11u, 5, true},
+    {"isCIDR(device.attributes[\"dra.example.com\"].model + \"/8\")", Outcome::kMatch, false, "", 18u, 6, true},
+    {"ip.isCanonical(\"10.0.0.1\") && !isIP(device.attributes[\"dra.example.com\"].model)", Outcome::kMatch, true, "", 14u, 8, true},
+    {"cidr(\"10.0.0.0/8\").containsIP(\"10.1.2.3\")", Outcome::kMatch, true, "", 6u, 3, true},
+    {"cidr(\"2001:db8::/32\").containsCIDR(cidr(\"2001:db8:1::/48\"))", Outcome::kMatch, true, "", 11u, 7, true},
+    {"cidr(\"10.0.0.0/8\").containsCIDR(\"10.0.0.0/8\")", Outcome::kMatch, true, "", 9u, 5, true},
+    {"ip(\"fe80::1\").isLinkLocalUnicast() && ip(\"ff02::1\").isLinkLocalMulticast()", Outcome::kMatch, true, "", 4u, 4, true},
+    {"ip(\"192.168.0.1\").family() == 4 && ip(\"::1\").isLoopback()", Outcome::kMatch, true, "", 6u, 6, true},
+    {"cidr(\"192.168.0.1/24\").masked() == cidr(\"192.168.0.0/24\")", Outcome::kMatch, true, "", 6u, 6, true},
+    {"cidr(\"192.168.0.1/24\").ip() == ip(\"192.168.0.1\")", Outcome::kMatch, true, "", 6u, 6, true},
+    {"string(cidr(\"2001:db8:1::/32\").masked()) == \"2001:db8::/32\"", Outcome::kMatch, true, "", 6u, 6, true},
+    {"cidr(\"10.0.0.0/8\").prefixLength() == device.attributes[\"dra.example.com\"].memory - 32", Outcome::kMatch, true, "", 8u, 8, true},
+    {"type(ip(\"1.2.3.4\")) == net.IP && type(cidr(\"::/0\")) == net.CIDR", Outcome::kMatch, true, "", 3689348814741910534u, 6, true},
+    {"isIP(cidr(\"10.0.0.0/8\"))", Outcome::kCompileError, false, "compilation failed: ERROR: <input>:1:5: found no matching overload for 'isIP' applied to '(net.CIDR)'", 0u, 0, true},
+    {"[ip(\"10.0.0.1\"), ip(\"10.0.0.2\")].all(i, cidr(\"10.0.0.0/24\").containsIP(i))", Outcome::kMatch, true, "", 33u, 27, true},
+    // cel-go's list extension (ext.Lists v3), with its cost estimators and trackers.
+    {"device.attributes[\"dra.example.com\"].strs.reverse() == [\"b\", \"a\"]", Outcome::kMatch, true, "", 90u, 18, true},
+    {"device.attributes[\"dra.example.com\"].ints.distinct().size() == 3", Outcome::kMatch, true, "", 8209u, 35, true},
+    {"device.attributes[\"dra.example.com\"].ints.slice(0, 2) == [3, 1]", Outcome::kMatch, true, "", 28u, 18, true},
+    {"device.attributes[\"dra.example.com\"].ints.sort() == [1, 2, 3]", Outcome::kMatch, true, "", 8628u, 6, true},
+    {"device.attributes[\"dra.example.com\"].strs.sort()[0] == \"a\"", Outcome::kMatch, true, "", 8619u, 8, true},
+    {"lists.range(device.attributes[\"dra.example.com\"].memory).size() == 40", Outcome::kMatch, true, "", 18446744073709551615u, 57, true},
+    {"[device.attributes[\"dra.example.com\"].ints, [4]].flatten().size() == 4", Outcome::kCompileError, false, "compilation failed: ERROR: <input>:1:45: expected type 'dyn' but found 'list(int)'", 0u, 0, true},
+    {"device.attributes[\"dra.example.com\"].ints.slice(1, device.attributes[\"dra.example.com\"].memory - 38) == [1]", Outcome::kMatch, true, "", 94u, 22, true},
+    {"lists.range(3).map(x, x * 2) == [0, 2, 4]", Outcome::kMatch, true, "", 78u, 58, true},
+    {"[[1, 2], [3]].flatten(1).reverse().slice(0, 2) == [3, 2]", Outcome::kMatch, true, "", 80u, 41, true},
+    {"\"abc\".reverse() == \"cba\"", Outcome::kCompileError, false, "compilation failed: ERROR: <input>:1:14: found no matching overload for 'reverse' applied to 'string.()'", 0u, 0, true},
+    {"device.attributes[\"dra.example.com\"].strs.sortBy(s, s == \"a\" ? 1 : 0) == [\"b\", \"a\"]", Outcome::kMatch, true, "", 9137u, 55, true},
+    {"device.attributes[\"dra.example.com\"].ints.sortBy(i, -i) == [3, 2, 1]", Outcome::kMatch, true, "", 9547u, 51, true},
 };
 
 class ConformanceTest : public ::testing::TestWithParam<Case> {
@@ -671,8 +701,6 @@ struct Gap {
   const char* reason;
 };
 constexpr Gap kNotImplemented[] = {
-    {"k8s_ip", "DRAForge gap: the Kubernetes IP library (ip, isIP, ...) is not implemented"},
-    {"k8s_cidr", "DRAForge gap: the Kubernetes CIDR library is not implemented"},
     {"k8s_format", "DRAForge gap: the Kubernetes format.named library is not implemented"},
     {"url(", "DRAForge gap: the Kubernetes URL library is not implemented"},
     {"isURL(", "DRAForge gap: the Kubernetes URL library is not implemented"},
@@ -683,16 +711,9 @@ constexpr Gap kNotImplemented[] = {
     {"Australia/", "DRAForge gap: named time zones need a time zone database, which lib/ does not read"},
     {"google.protobuf", "DRAForge gap: protobuf well-known type names are not declared"},
     {"format.named", "DRAForge gap: the Kubernetes format.named library is not implemented"},
-    {"ip(", "DRAForge gap: the Kubernetes IP library is not implemented"},
-    {"isIP(", "DRAForge gap: the Kubernetes IP library is not implemented"},
-    {"cidr(", "DRAForge gap: the Kubernetes CIDR library is not implemented"},
-    {"isCIDR(", "DRAForge gap: the Kubernetes CIDR library is not implemented"},
-    {"optMap(", "DRAForge gap: the optMap/optFlatMap macros are not implemented"},
-    {"optFlatMap(", "DRAForge gap: the optMap/optFlatMap macros are not implemented"},
     {"optional_type", "DRAForge gap: the optional_type identifier is not declared"},
-    {"`", "DRAForge gap: backtick-quoted field names (cel-go v0.29 syntax) are not parsed"},
-    {".reverse()", "DRAForge gap: cel-go's list extension (ext.Lists v3: reverse, slice, flatten, sort, ...) is not implemented, so the error for a string receiver differs"},
     {"\").isInteger()", "known divergence quantity-int64-representation (tests/parity/known-divergences/cel-expressions.yaml): isInteger() follows apimachinery's internal representation upstream"},
+    {"dyn('a').reverse()", "DRAForge gap: a call that fails runtime dispatch says \"no such overload\" without cel-go's argument types (\"no such overload: reverse(string)\")"},
     {"dyn(b'')]", "DRAForge gap: a constant bytes index is not rejected at plan time (\"invalid qualifier type\")"},
 };
 

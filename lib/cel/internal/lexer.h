@@ -12,6 +12,7 @@ enum class Tok {
   kEof,
   kError,  // unrecognized character (text = the offending text)
   kIdent,
+  kEscIdent,  // a backtick-quoted field name (value: the name without the backticks)
   kInt,     // text: digits (decimal or 0x hex), without sign
   kUint,    // text: digits without the u suffix
   kDouble,  // text: the literal

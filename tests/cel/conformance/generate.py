@@ -5,7 +5,11 @@ Sources (read, never copied: only each case's name and expression are taken):
   * cel-spec tests/simple/testdata/*.textproto (github.com/google/cel-spec): every test without
     variable bindings, type environment, container or disabled checking/macros;
   * Kubernetes' CEL library tests, k8s.io/apiserver v0.37.2 pkg/cel/library/{quantity,semver,cost,
-    format,ip,cidr}_test.go: every `expr:` string.
+    format,ip,cidr}_test.go: every `expr:` string;
+  * DRAForge's own edge cases (draforge_*.yaml, written below): Go's net/netip parse errors, the
+    IP/CIDR predicates on both families, IP/CIDR values in lists and maps; ext.Lists errors and
+    element types. cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
+    the oracle gives Kubernetes' answers (IPv4-mapped addresses are errors there).
 
 The expected outcome of each case is what upstream's DRA CEL environment (`dra-cel`, tests/oracle:
 k8s.io/dynamic-resource-allocation v0.37.2 on cel-go v0.29.2, DRAListTypeAttributes on, no device)
@@ -38,7 +42,6 @@ SKIP_FILES = {
     "block_ext": "cel.@block (not enabled in Kubernetes)",
     "math_ext": "the math extension (not enabled in Kubernetes)",
     "encoders_ext": "base64 encoders (not enabled in Kubernetes)",
-    "network_ext": "the cel-spec network extension (Kubernetes has its own ip/cidr library)",
     "broken": "tests of the test runner itself",
 }
 
@@ -140,6 +143,69 @@ def k8s_cases(apiserver_dir):
             yield ("k8s_" + base, base + "_test.go", f"{base}_{i}", expr, None)
 
 
+# Addresses and prefixes that reach every branch of Go's netip parsers and of the predicates.
+NET_ADDRS = ["1.2.3.4", "01.2.3.4", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1..2.3", "1.2.3.", "a.b.c.d", "1.2.3.4 ",
+             "::", "::1", "1::", "::ffff:1.2.3.4", "fe80::1%eth0", "fe80::1%", "%eth0", "1:2:3:4:5:6:7:8",
+             "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7::", "1::2::3", "12345::", "1:2:3:4:5:6:1.2.3.4", "::1.2.3.4",
+             "1:2:3:4:5:6:7:1.2.3.4", "ABCD:EF01::", "2001:db8:0:0:1:0:0:1", "2001:0:0:1:0:0:0:1", "fffff::", "1:",
+             "1:2", "", "x", "\u00e9::1", "ff05::1", "224.0.0.251", "239.1.1.1", "fc00::1", "febf::1", "fec0::1",
+             "255.255.255.255", "0.0.0.0", "127.255.255.255", "::2", "ff0e::1"]
+NET_CIDRS = ["10.0.0.0/8", "10.1.2.3/8", "1.2.3.4/0", "1.2.3.4/32", "1.2.3.4/33", "1.2.3.4/-1", "1.2.3.4/08",
+             "1.2.3.4/+8", "1.2.3.4", "::/0", "::/129", "2001:db8::1/64", "fe80::1%eth0/64", "::ffff:1.2.3.4/120",
+             "1.2.3.4/99999999999999999999", "1.2.3.4/9223372036854775807", "/8", "2001:db8::/3a"]
+NET_MISC = ["ip('1.2.3.4') == 1", "dyn(ip('1.2.3.4')) == dyn('1.2.3.4')", "1 == dyn(ip('1.2.3.4'))",
+            "[ip('1.2.3.4'), ip('::1')].exists(x, x.family() == 6)", "ip('1.2.3.4') in [ip('1.2.3.4')]",
+            "{ip('1.2.3.4'): 1}", "{ip('1.2.3.4'): 1}[ip('1.2.3.4')]", "ip('1.2.3.4') in {ip('1.2.3.4'): 1}",
+            "{cidr('1.0.0.0/8'): 1, cidr('1.0.0.0/8'): 2}", "size(ip('1.2.3.4'))", "ip(cidr('1.0.0.0/8'))",
+            "net.IP", "net.CIDR", "net.Foo", "type(ip('::1')) == type(cidr('::/0'))", "ip('::1') < ip('::2')",
+            "[1].map(ip, ip + 1)", "[1].map(net, net.IP)", "dyn(cidr('1.0.0.0/8')).containsIP(dyn('1.0.0.1'))",
+            "dyn(cidr('1.0.0.0/8')).containsCIDR(dyn('1.0.0.0/9'))", "cidr('1.2.3.4/24') == cidr('1.2.3.0/24')",
+            "string(dyn(ip('1.2.3.4')))", "ip('1.2.3.4').ip()", "cidr('1.0.0.0/8').family()",
+            "optional.of(ip('1.2.3.4')).value().family()", "cidr('0.0.0.0/0').containsCIDR('::/0')",
+            "cidr('10.0.0.0/8').containsCIDR(cidr('10.0.0.0/8'))"]
+
+
+LIST_EXPRS = ["[1,2,3,4].slice(1,3)", "[1,2,3].slice(-1,2)", "[1,2,3].slice(2,1)", "[1,2,3].slice(0,4)", "[].slice(0,0)",
+              "[1,2,3].slice(1, size([1]))", "[[1],[2,[3]]].flatten()", "[[1],[2,[3]]].flatten(2)", "[[1],[2,[3]]].flatten(-1)",
+              "[[1],[2,[3]]].flatten(0)", "[1,[2]].flatten()", "dyn([1,[2]]).flatten()", "[1,2].flatten()", "lists.range(5)",
+              "lists.range(0)", "lists.range(-1)", "[1,2,3].reverse()", "[].reverse()", "'abc'.reverse()",
+              "[1,2,1,3,2].distinct()", "['a','b','a'].distinct()", "[].distinct()", "[1, 1.0, 1u].distinct()",
+              "lists.range(3).map(x, x * 2) == [0,2,4]", "[[1,2],[3]].flatten(1).reverse().slice(0,2)", "lists.range",
+              "[1].slice(0)", "dyn([1,2]).slice(0,1)", "dyn('a').reverse()", "[[['a']]].flatten(3)", "[dyn([1]), 2].flatten()",
+              "[3,1,2].sort()", "['b','a','c'].sort()", "[b'b', b'a'].sort()", "[2.5, 1.0, -0.0, 0.0].sort()",
+              "[true, false].sort()", "[3u, 1u].sort()", "[duration('2s'), duration('1s')].sort()",
+              "[timestamp('2020-01-01T00:00:00Z'), timestamp('2019-01-01T00:00:00Z')].sort()", "[].sort()", "[[1]].sort()",
+              "[1, 'a'].sort()", "dyn([1, 2.0]).sort()", "dyn([[1],[0]]).sort()", "dyn([{}]).sort()", "[dyn(1)].sort()",
+              "['a'].sort()", "dyn(['b','a']).sort()", "[ip('::1')].reverse()", "[cidr('::/0'), cidr('::/0')].distinct()",
+              "[3,1,2].sortBy(x, -x)", "['a', 'c', 'b', 'first'].sortBy(e, e == 'first' ? '' : e)",
+              "[1,2].sortBy(x, [x])", "[1,2].sortBy(x, x == 1 ? 1 : 'a')", "1.sortBy(x, x)", "[].sortBy(x, x)",
+              "[{'a': 2}, {'a': 1}].sortBy(m, m.a)", "[2,1].sortBy(1, 2)", "dyn([2, 1]).sortBy(x, x)",
+              # Kubernetes' list library on durations and timestamps.
+              "[duration('1s'), duration('2s')].sum()", "[duration('2s'), duration('1s')].isSorted()",
+              "[duration('9223372036s'), duration('1s')].sum()", "[duration('2s'), duration('1s')].min()",
+              "[timestamp('2020-01-01T00:00:00Z'), timestamp('2021-01-01T00:00:00Z')].max()"]
+
+
+def draforge_cases():
+    exprs = []
+    for a in NET_ADDRS:
+        q = json.dumps(a)
+        exprs += [f"ip({q})", f"isIP({q})", f"ip.isCanonical({q})", f"string(ip({q}))"]
+        exprs += [f"ip({q}).{m}()" for m in ("family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
+                                              "isLinkLocalUnicast", "isGlobalUnicast")]
+    for c in NET_CIDRS:
+        q = json.dumps(c)
+        exprs += [f"cidr({q})", f"isCIDR({q})", f"string(cidr({q}))", f"cidr({q}).ip()", f"cidr({q}).masked()",
+                  f"cidr({q}).prefixLength()", f"cidr({q}).containsIP('10.1.1.1')",
+                  f"cidr({q}).containsIP(ip('2001:db8::5'))", f"cidr({q}).containsCIDR('10.0.0.0/16')",
+                  f"cidr({q}).containsCIDR(cidr('2001:db8::/48'))", f"cidr({q}) == cidr({q}).masked()",
+                  f"cidr({q}).containsIP('bad')", f"cidr({q}).containsCIDR('bad/1')"]
+    for i, e in enumerate(exprs + NET_MISC):
+        yield ("draforge_net", "", f"net_{i}", e, None)
+    for i, e in enumerate(LIST_EXPRS):
+        yield ("draforge_lists", "", f"lists_{i}", e, None)
+
+
 NOT_ENABLED_RX = re.compile(r"undeclared reference to '([^']*)'|unknown type|no such overload|found no matching overload for '(isURL|url|ip|cidr|isIP|isCIDR|format\.[a-z0-9]+)'")
 
 
@@ -151,7 +217,7 @@ def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     spec_dir, apiserver_dir, oracle = sys.argv[1:]
-    cases = list(spec_cases(spec_dir)) + list(k8s_cases(apiserver_dir))
+    cases = list(spec_cases(spec_dir)) + list(k8s_cases(apiserver_dir)) + list(draforge_cases())
     run = [c for c in cases if not c[4]]
     lines = "".join(json.dumps({"expression": c[3]}, ensure_ascii=False) + "\n" for c in run)
     out = subprocess.run([oracle, "--feature-gates", "DRAListTypeAttributes=true"], input=lines, capture_output=True,
@@ -164,12 +230,13 @@ def main():
         path = os.path.join(HERE, base + ".yaml")
         with open(path, "w", encoding="utf-8") as f:
             src = (f"k8s.io/apiserver v0.37.2 pkg/cel/library/{cs[0][1]}" if base.startswith("k8s_")
+                   else "its own edge-case lists" if base.startswith("draforge_")
                    else f"github.com/google/cel-spec tests/simple/testdata/{base}.textproto")
             f.write(f"# Generated by generate.py from {src} (names and expressions only).\n"
                     "# Expected: what cel-go v0.29.2 in Kubernetes 1.37's DRA CEL environment produces (dra-cel).\n"
                     "cases:\n")
             for c in cs:
-                name = f"{c[1]}/{c[2]}" if c[1] and not base.startswith("k8s_") else c[2]
+                name = f"{c[1]}/{c[2]}" if c[1] and not base.startswith(("k8s_", "draforge_")) else c[2]
                 f.write(f"- name: {yaml_str(name)}\n  expr: {yaml_str(c[3])}\n")
                 if c[4]:
                     f.write(f"  skip: {yaml_str(c[4])}\n")
