@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "api/codec.h"
+#include "api/standalone_device.h"
 #include "capi/internal.h"
 #include "cel/eval.h"
 #include "cel/selector.h"
@@ -36,56 +37,13 @@ absl::StatusOr<cel::CompileOptions> CompileOptionsOf(const draforge_cel_options*
   return out;
 }
 
-struct Device {
-  std::string driver;
-  api::Device device;
-};
-
-// Decodes {"driver", <v1 Device fields>} with the ResourceSlice decoder (strict), so a device is
-// checked exactly as the API server checks one in a slice. Field paths are made device-relative.
-absl::StatusOr<Device> DecodeDevice(std::string_view json) {
+// Decodes {"driver", <v1 Device fields>} as the API server checks a device in a slice.
+absl::StatusOr<api::StandaloneDevice> DecodeDevice(std::string_view json) {
   ASSIGN_OR_RETURN(rapidjson::Document v, api::ParseJson(json));
   if (!v.IsObject()) return absl::InvalidArgumentError("device: must be a JSON object");
-  Device out;
-  rapidjson::Document slice(rapidjson::kObjectType);
-  auto& a = slice.GetAllocator();
-  rapidjson::Value device(rapidjson::kObjectType);
-  bool has_name = false;
-  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    const std::string_view key(it->name.GetString(), it->name.GetStringLength());
-    if (key == "driver") {
-      if (!it->value.IsString()) return absl::InvalidArgumentError("device: driver: must be a string");
-      out.driver.assign(it->value.GetString(), it->value.GetStringLength());
-      continue;
-    }
-    if (key == "name") has_name = true;
-    device.AddMember(rapidjson::Value(it->name, a), rapidjson::Value(it->value, a), a);
-  }
-  if (!has_name) device.AddMember("name", "device", a);
-  rapidjson::Value devices(rapidjson::kArrayType);
-  devices.PushBack(device, a);
-  rapidjson::Value spec(rapidjson::kObjectType);
-  spec.AddMember("driver", rapidjson::Value(out.driver.empty() ? "device.example.com" : out.driver.c_str(), a), a);
-  spec.AddMember("devices", devices, a);
-  rapidjson::Value meta(rapidjson::kObjectType);
-  meta.AddMember("name", "device", a);
-  slice.AddMember("apiVersion", "resource.k8s.io/v1", a);
-  slice.AddMember("kind", "ResourceSlice", a);
-  slice.AddMember("metadata", meta, a);
-  slice.AddMember("spec", spec, a);
-  api::DecodeOptions options;
-  options.strict = true;
-  std::vector<std::string> warnings;
-  auto obj = api::DecodeObject(slice, options, &warnings);
-  if (!obj.ok()) {
-    std::string msg(obj.status().message());
-    for (std::string_view prefix : {"ResourceSlice \"device\": ", "spec.devices[0].", "spec.devices[0]"}) {
-      for (size_t pos; (pos = msg.find(prefix)) != std::string::npos;) msg.erase(pos, prefix.size());
-    }
-    return absl::InvalidArgumentError(absl::StrCat("device: ", msg));
-  }
-  out.device = std::get<api::ResourceSlice>(obj->value).spec->devices.front();
-  return out;
+  auto device = api::DecodeStandaloneDevice(v);
+  if (!device.ok()) return absl::InvalidArgumentError(absl::StrCat("device: ", device.status().message()));
+  return device;
 }
 
 std::string Quoted(std::string_view s) {

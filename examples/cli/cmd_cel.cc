@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "alloc/features.h"
 #include "api/codec.h"
+#include "api/standalone_device.h"
 #include "api/yaml.h"
 #include "cel/eval.h"
 #include "cel/references.h"
@@ -89,57 +90,12 @@ std::optional<std::string> ExpressionArg(const Flags& flags, const std::string& 
 
 // A device given as JSON: {"driver", "attributes", "capacity", "allowMultipleAllocations", ...}
 // (the v1 Device fields plus `driver`), decoded with the ResourceSlice decoder.
-struct LoadedDevice {
-  std::string driver;
-  api::Device device;
-};
+using LoadedDevice = api::StandaloneDevice;
 
 absl::StatusOr<LoadedDevice> DecodeDevice(const rapidjson::Value& v, bool require_driver) {
   if (!v.IsObject()) return absl::InvalidArgumentError("the device must be an object");
-  LoadedDevice out;
-  rapidjson::Document slice;
-  slice.SetObject();
-  auto& a = slice.GetAllocator();
-  rapidjson::Value device(rapidjson::kObjectType);
-  bool has_name = false;
-  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    std::string_view key(it->name.GetString(), it->name.GetStringLength());
-    if (key == "driver") {
-      if (!it->value.IsString()) return absl::InvalidArgumentError("driver: must be a string");
-      out.driver.assign(it->value.GetString(), it->value.GetStringLength());
-      continue;
-    }
-    if (key == "name") has_name = true;
-    device.AddMember(rapidjson::Value(it->name, a), rapidjson::Value(it->value, a), a);
-  }
   if (require_driver && !v.HasMember("driver")) return absl::InvalidArgumentError("missing \"driver\"");
-  if (!has_name) device.AddMember("name", "device", a);
-  rapidjson::Value devices(rapidjson::kArrayType);
-  devices.PushBack(device, a);
-  rapidjson::Value spec(rapidjson::kObjectType);
-  spec.AddMember("driver", rapidjson::Value(out.driver.data(), static_cast<rapidjson::SizeType>(out.driver.size()), a), a);
-  spec.AddMember("devices", devices, a);
-  rapidjson::Value meta(rapidjson::kObjectType);
-  meta.AddMember("name", "device", a);
-  slice.AddMember("apiVersion", "resource.k8s.io/v1", a);
-  slice.AddMember("kind", "ResourceSlice", a);
-  slice.AddMember("metadata", meta, a);
-  slice.AddMember("spec", spec, a);
-  api::DecodeOptions options;
-  options.strict = true;
-  std::vector<std::string> warnings;
-  auto obj = api::DecodeObject(slice, options, &warnings);
-  if (!obj.ok()) {
-    // Field paths are relative to the wrapper slice: make them relative to the device.
-    std::string msg(obj.status().message());
-    for (std::string_view prefix : {"ResourceSlice \"device\": ", "spec.devices[0].", "spec.devices[0]"}) {
-      for (size_t pos; (pos = msg.find(prefix)) != std::string::npos;) msg.erase(pos, prefix.size());
-    }
-    return absl::InvalidArgumentError(msg);
-  }
-  const auto& rs = std::get<api::ResourceSlice>(obj->value);
-  out.device = rs.spec->devices.front();
-  return out;
+  return api::DecodeStandaloneDevice(v);
 }
 
 cel::DeviceInput InputOf(const LoadedDevice& d, const cel::CompileOptions& options) {
