@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "draforge/alloc.h"
 #include "rapidjson/document.h"
+#include "common/json_string.h"
 
 struct draforge_allocation_result {
   int outcome = DRAFORGE_OUTCOME_UNSCHEDULABLE;
@@ -61,8 +62,7 @@ absl::StatusOr<alloc::NodeInfo> NodeOf(const store::Snapshot& snapshot, std::str
 }
 
 rapidjson::Value Str(std::string_view s, rapidjson::Document::AllocatorType& a) {
-  // rapidjson asserts on a null pointer even for length 0, and an empty string_view may have one.
-  return rapidjson::Value(s.empty() ? "" : s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
+  return JsonString(s, a);
 }
 
 std::string ExplanationJson(const alloc::Explanation& ex) {

@@ -14,6 +14,7 @@
 #include "common/status.h"
 #include "draforge/cdi.h"
 #include "rapidjson/document.h"
+#include "common/json_string.h"
 
 struct draforge_cdi_specs {
   std::string node;
@@ -37,8 +38,7 @@ std::string MaxVersion(const draforge_cdi_options& o) {
 }
 
 rapidjson::Value S(std::string_view s, rapidjson::Document::AllocatorType& a) {
-  // rapidjson asserts on a null pointer even for length 0.
-  return rapidjson::Value(s.empty() ? "" : s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
+  return JsonString(s, a);
 }
 
 rapidjson::Value Strings(const std::vector<std::string>& v, rapidjson::Document::AllocatorType& a) {

@@ -15,6 +15,7 @@
 #include "draforge/cluster.h"
 #include "graph/graph.h"
 #include "rapidjson/document.h"
+#include "common/json_string.h"
 
 struct draforge_cluster {
   explicit draforge_cluster(draforge::store::ClusterOptions options) : cluster(std::move(options)) {}
@@ -310,10 +311,7 @@ int draforge_snapshot_pools_json(draforge_buffer* out, const draforge_snapshot* 
     const store::Snapshot& s = *snapshot->snapshot;
     rapidjson::Document list(rapidjson::kArrayType);
     auto& a = list.GetAllocator();
-    // rapidjson asserts on a null pointer even for length 0, and an empty string_view may have one.
-    auto str = [&](std::string_view v) {
-      return rapidjson::Value(v.empty() ? "" : v.data(), static_cast<rapidjson::SizeType>(v.size()), a);
-    };
+    auto str = [&](std::string_view v) { return JsonString(v, a); };
     for (const store::PoolInfo& p : s.Pools()) {
       int64_t allocated = 0;
       for (const api::ResourceSlice* slice : p.slices) {

@@ -30,6 +30,7 @@
 #include "output.h"
 #include "rapidjson/document.h"
 #include "store/cluster.h"
+#include "common/json_string.h"
 
 namespace draforge::cli {
 namespace {
@@ -134,7 +135,7 @@ absl::StatusOr<LoadedDevice> LoadDeviceFile(const std::string& path) {
 
 // --- eval --batch -------------------------------------------------------------------------------
 
-std::string JsonString(std::string_view s) {
+std::string JsonQuoted(std::string_view s) {
   rapidjson::Value v(rapidjson::StringRef(s.data(), static_cast<rapidjson::SizeType>(s.size())));
   return api::WriteJson(v, false);
 }
@@ -174,10 +175,10 @@ int RunBatch(const cel::CompileOptions& options, std::istream& in, Io io) {
     if (device == nullptr) {
       cel::ExpressionResult r = cel::EvaluateExpression(expression, options);
       switch (r.outcome) {
-        case cel::ExpressionResult::Outcome::kCompileError: out = "{\"compileError\":" + JsonString(r.error) + "}"; break;
-        case cel::ExpressionResult::Outcome::kRuntimeError: out = "{\"runtimeError\":" + JsonString(r.error) + "}"; break;
+        case cel::ExpressionResult::Outcome::kCompileError: out = "{\"compileError\":" + JsonQuoted(r.error) + "}"; break;
+        case cel::ExpressionResult::Outcome::kRuntimeError: out = "{\"runtimeError\":" + JsonQuoted(r.error) + "}"; break;
         case cel::ExpressionResult::Outcome::kValue:
-          out = absl::StrCat("{\"result\":", JsonString(r.value), ",\"cost\":", r.cost,
+          out = absl::StrCat("{\"result\":", JsonQuoted(r.value), ",\"cost\":", r.cost,
                              ",\"estimatedCost\":", r.estimated_cost, "}");
       }
     } else {
@@ -191,11 +192,11 @@ int RunBatch(const cel::CompileOptions& options, std::istream& in, Io io) {
       if (it == cache.end()) it = cache.emplace(expression, cel::DeviceSelector::Compile(expression, options)).first;
       const auto& selector = it->second;
       if (!selector.ok()) {
-        out = "{\"compileError\":" + JsonString(std::string(selector.status().message())) + "}";
+        out = "{\"compileError\":" + JsonQuoted(std::string(selector.status().message())) + "}";
       } else {
         cel::SelectorResult r = (*selector)->Evaluate(InputOf(*d, options));
         if (!r.error.ok()) {
-          out = "{\"runtimeError\":" + JsonString(std::string(r.error.message())) + "}";
+          out = "{\"runtimeError\":" + JsonQuoted(std::string(r.error.message())) + "}";
         } else {
           uint64_t estimate = static_cast<uint64_t>((*selector)->estimated_cost());
           if ((*selector)->estimated_cost() == INT64_MAX) {
@@ -405,9 +406,7 @@ int RunCelExplain(const Args& args, Io io) {
     rapidjson::Document& doc = docs.front();
     doc.SetObject();
     auto& a = doc.GetAllocator();
-    auto str = [&](std::string_view s) {
-      return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
-    };
+    auto str = [&](std::string_view s) { return JsonString(s, a); };
     doc.AddMember("expression", str(*expression), a);
     doc.AddMember("devices", rapidjson::Value(static_cast<uint64_t>(rows.size())), a);
     doc.AddMember("matching", rapidjson::Value(static_cast<uint64_t>(matched)), a);
