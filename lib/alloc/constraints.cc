@@ -32,10 +32,8 @@ class MatchAttribute : public Constraint {
  public:
   MatchAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
       : Constraint(std::move(requests), std::move(attribute), list_types) {}
-  bool Add(std::string_view request, std::string_view sub, const api::Device& device,
-           std::string_view driver) override {
+  bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
-    const api::DeviceAttribute* attr = LookupAttribute(device, driver, attribute_);
     if (attr == nullptr) return false;
     if (list_types_) {
       std::vector<std::string> set = AttributeValueSet(*attr);
@@ -78,10 +76,8 @@ class DistinctAttribute : public Constraint {
  public:
   DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
       : Constraint(std::move(requests), std::move(attribute), list_types) {}
-  bool Add(std::string_view request, std::string_view sub, const api::Device& device,
-           std::string_view driver) override {
+  bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
-    const api::DeviceAttribute* attr = LookupAttribute(device, driver, attribute_);
     if (attr == nullptr) return false;
     std::vector<std::string> set = list_types_ ? AttributeValueSet(*attr) : std::vector<std::string>{};
     std::string scalar = list_types_ ? std::string() : AttributeScalar(*attr);
