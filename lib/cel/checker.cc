@@ -95,7 +95,7 @@ class Checker {
         }
         if (auto t = TypeIdent(e.name)) {
           e.kind = ExprKind::kConst;
-          e.text = e.name;
+          e.text = e.name;  // "optional_type" prints without its parameter
           e.constant = Value::Type(e.text);
           e.type = Type::TypeOf(*t);
           return;
@@ -106,7 +106,17 @@ class Checker {
       }
       case ExprKind::kSelect: {
         if (auto t = QualifiedTypeIdent(e)) {
-          // `net.IP`, `net.CIDR`: the type names the IP and CIDR libraries declare.
+          // `net.IP`, `net.CIDR`: the type names the IP and CIDR libraries declare;
+          // `google.protobuf.Timestamp`, ...: the well-known types cel-go's registry declares.
+          if (t->kind == TypeKind::kInt) {
+            // google.protobuf.NullValue.NULL_VALUE: an enum constant, which cel-go folds to 0.
+            e.kind = ExprKind::kConst;
+            e.constant = Value::Int(0);
+            e.text = "google.protobuf.NullValue.NULL_VALUE";  // cost.cc charges it as the identifier it was
+            e.type = Type::Int();
+            e.args.clear();
+            return;
+          }
           e.kind = ExprKind::kConst;
           e.text = FormatType(*t);
           e.constant = Value::Type(e.text);
@@ -186,20 +196,42 @@ class Checker {
     if (n == "map") return Type::Map(Type::Dyn(), Type::Dyn());
     if (n == "type") return Type::TypeType();
     if (n == "dyn") return Type::Dyn();
+    // cel-go's OptionalTypes() declares the type identifier, unparameterised.
+    if (n == "optional_type") return Type::Optional(Type::Dyn());
     return std::nullopt;
   }
 
   // A qualified type name written as a selection on an undeclared identifier, or nothing.
+  // An enum constant comes back as Type::Int() (the caller folds it to its value).
   std::optional<Type> QualifiedTypeIdent(const Expr& e) const {
-    if (e.test_only || e.args.size() != 1 || e.args[0]->kind != ExprKind::kIdent || e.args[0]->name != "net") {
-      return std::nullopt;
+    if (e.test_only) return std::nullopt;
+    // Flatten the selection chain `a.b.c` into its qualified name; the root must be an identifier
+    // that no variable or comprehension shadows.
+    std::string name = e.name;
+    const Expr* x = &e;
+    while (x->kind == ExprKind::kSelect && x->args.size() == 1 && !x->test_only) {
+      x = x->args[0].get();
+      if (x->kind == ExprKind::kIdent) {
+        name = Cat(x->name, ".", name);
+        break;
+      }
+      if (x->kind != ExprKind::kSelect) return std::nullopt;
+      name = Cat(x->name, ".", name);
     }
+    if (x->kind != ExprKind::kIdent) return std::nullopt;
     for (const auto& s : scopes_) {
-      if (s.name == "net") return std::nullopt;
+      if (s.name == x->name) return std::nullopt;
     }
-    if (env_.variables.count("net") != 0) return std::nullopt;
-    if (e.name == "IP") return Type::IP();
-    if (e.name == "CIDR") return Type::CIDR();
+    if (env_.variables.count(x->name) != 0) return std::nullopt;
+    if (name == "net.IP") return Type::IP();
+    if (name == "net.CIDR") return Type::CIDR();
+    // The well-known types that cel-go's default registry resolves as identifiers (the wrappers,
+    // Any, Struct, Value and ListValue are declared too but fail at program planning upstream:
+    // "reference to undefined type"; they stay undeclared here).
+    if (name == "google.protobuf.Timestamp") return Type::Timestamp();
+    if (name == "google.protobuf.Duration") return Type::Duration();
+    if (name == "google.protobuf.Empty") return Type::Object(name);
+    if (name == "google.protobuf.NullValue.NULL_VALUE") return Type::Int();
     return std::nullopt;
   }
 
@@ -603,6 +635,7 @@ absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view sourc
   p->estimated_cost_ = p->ComputeEstimatedCost();
   RETURN_IF_ERROR(p->FoldConversions(*p->parsed_.root));
   p->FoldConstants(*p->parsed_.root);
+  RETURN_IF_ERROR(p->CheckConstantQualifiers(*p->parsed_.root));
   PlanCalls(*p->parsed_.root);
   return p;
 }
@@ -645,7 +678,47 @@ absl::Status Program::FoldConversions(Expr& e) {
     e.args.clear();
     return absl::OkStatus();
   }
+  // No overload takes the constant (its static type was dyn): cel-go's planner reports it.
+  bool any_accepts = false;
+  for (int idx : e.overloads) {
+    const Overload& o = f->overloads[idx];
+    any_accepts = any_accepts || o.kinds.empty() || o.kinds[0] < 0 || o.kinds[0] == static_cast<int>(arg.kind());
+  }
+  if (!any_accepts && n != "dyn" && n != "type") {
+    return absl::InvalidArgumentError(Cat("program instantiation failed: no such overload: ", n, "(", TypeName(arg), ")"));
+  }
   return absl::OkStatus();
+}
+
+absl::Status Program::CheckConstantQualifiers(const Expr& e) const {
+  for (const auto& a : e.args) RETURN_IF_ERROR(CheckConstantQualifiers(*a));
+  if (e.kind != ExprKind::kCall || (e.name != "_[_]" && e.name != "_[?_]") || e.args.size() != 2) {
+    return absl::OkStatus();
+  }
+  // dyn() is the identity for the planner: `m[dyn(b'')]` has a constant key too.
+  const Expr* key = e.args[1].get();
+  while (key->kind == ExprKind::kCall && key->name == "dyn" && !key->receiver_style && key->args.size() == 1) {
+    key = key->args[0].get();
+  }
+  Value v;
+  if (key->kind == ExprKind::kConst) {
+    v = key->constant;
+  } else if (auto it = folded_.find(key); it != folded_.end()) {
+    v = it->second;
+  } else {
+    return absl::OkStatus();
+  }
+  switch (v.kind()) {
+    case ValueKind::kString:
+    case ValueKind::kInt:
+    case ValueKind::kUint:
+    case ValueKind::kBool:
+    case ValueKind::kDouble:
+      return absl::OkStatus();
+    default:
+      return absl::InvalidArgumentError(
+          Cat("program instantiation failed: invalid qualifier type: ", GoTypeName(v)));
+  }
 }
 
 // cel-go plans list and map literals whose elements are all constants as constants (no runtime

@@ -252,8 +252,11 @@ class Estimator {
   Est Cost(const Expr& e) {
     switch (e.kind) {
       // A type name (`int`, `list`) is an identifier in cel-go, which charges it; the parser turns
-      // it into a constant here.
-      case ExprKind::kConst: return e.constant.kind() == ValueKind::kType ? kOne : Est{};
+      // it into a constant here (so does the checker with an enum constant, which keeps its name).
+      case ExprKind::kConst:
+        return e.constant.kind() == ValueKind::kType || (e.constant.kind() == ValueKind::kInt && !e.text.empty())
+                   ? kOne
+                   : Est{};
       case ExprKind::kIdent: {
         const Local* l = Peek(e.name);
         paths_[&e] = l != nullptr ? l->path : std::vector<std::string>{e.name};
@@ -645,6 +648,25 @@ class Estimator {
         cost = cost.Add(K8sSize(args[0]).By(kStringTraversal));
       }
       return CallEstimate{cost, std::nullopt};
+    }
+    if (fn == "validate" && !args.empty()) {
+      // cel.MaxNameFormatRegexSize (128) * RegexStringLengthCostFactor (0.25).
+      return CallEstimate{K8sSize(args[0]).By(kStringTraversal).By(128 * 0.25), std::nullopt};
+    }
+    if (fn == "format.named" || fn == "getScheme" || fn == "getHostname" || fn == "getHost" || fn == "getPort" ||
+        fn == "getEscapedPath" || fn == "getQuery") {
+      return CallEstimate{kOne, std::nullopt};
+    }
+    if (fn == "_==_" && args.size() == 2 && *args[0].type == *args[1].type &&
+        args[0].type->kind == TypeKind::kObject && args[0].type->name == "kubernetes.NamedFormat") {
+      return CallEstimate{Est{1, 64}.By(kStringTraversal), std::nullopt};  // cel.MaxFormatSize
+    }
+    if (fn == "_==_" && args.size() == 2 && *args[0].type == *args[1].type &&
+        args[0].type->kind == TypeKind::kObject && args[0].type->name == "kubernetes.URL") {
+      // Upstream takes both sizes from the right operand.
+      Est size{1, 1};
+      if (args[1].size) size = args[1].size->Union(*args[1].size);
+      return CallEstimate{Est{1, size.max}.By(kStringTraversal), std::nullopt};
     }
     if (fn == "_==_" && args.size() == 2 && *args[0].type == *args[1].type &&
         args[0].type->kind == TypeKind::kOpaque &&

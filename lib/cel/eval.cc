@@ -9,7 +9,9 @@
 
 #include "cel/internal/str.h"
 #include "cel/internal/values.h"
+#include "cel/named_format.h"
 #include "cel/program.h"
+#include "cel/url.h"
 
 namespace draforge::cel {
 
@@ -244,6 +246,12 @@ void Format(std::string& out, const Value& v) {
     case ValueKind::kCIDR:
       out += "cidr(";
       GoQuote(out, v.cidr()->String());
+      out += ')';
+      return;
+    case ValueKind::kFormat: out += FormatValueString(*v.format()); return;
+    case ValueKind::kURL:
+      out += "url(";
+      GoQuote(out, v.url()->String());
       out += ')';
       return;
     case ValueKind::kTimestamp:

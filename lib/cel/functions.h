@@ -72,6 +72,8 @@ void RegisterTimeLibrary(FunctionRegistry& r);    // library_time.cc
 void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options);
 void RegisterNetLibraries(FunctionRegistry& r);   // library_net.cc: IP and CIDR
 void RegisterListsExtension(FunctionRegistry& r); // library_lists.cc: ext.Lists
+void RegisterFormatLibrary(FunctionRegistry& r);  // library_format.cc: format.named, validate
+void RegisterUrlLibrary(FunctionRegistry& r);     // library_url.cc: url, isURL, getScheme, ...
 
 // The runtime ValueKind a declared parameter type requires, or -1.
 int RuntimeKind(const Type& t);

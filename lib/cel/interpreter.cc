@@ -5,6 +5,7 @@
 
 #include "cel/internal/str.h"
 #include "cel/internal/values.h"
+#include "cel/named_format.h"
 #include "cel/program.h"
 
 namespace draforge::cel {
@@ -80,6 +81,7 @@ enum class CostClass : uint8_t {
   kListFlatten,   // ext.Lists: trunc(size(args[0]) * depth) + 11
   kListDistinct,  // ext.Lists: trunc(size^2 * (2 or 2.1 for strings/bytes)) + 11
   kListSortBy,    // kListDistinct on the keys (args[1])
+  kValidate,      // format validate: ceil((1 + size(string)) * 0.1) * ceil(MaxRegexSize * 0.25)
 };
 
 CostClass ClassifyCall(const std::string& fn, const std::string& id) {
@@ -99,6 +101,12 @@ CostClass ClassifyCall(const std::string& fn, const std::string& id) {
     return CostClass::kOne;
   }
   if (fn == "cidr" || fn == "isIP" || fn == "isCIDR" || id == "string_to_ip") return CostClass::kTenth;
+  if (fn == "url") return CostClass::kTenth;
+  if (fn == "validate") return CostClass::kValidate;
+  if (fn == "format.named" || fn == "getScheme" || fn == "getHostname" || fn == "getHost" || fn == "getPort" ||
+      fn == "getEscapedPath" || fn == "getQuery") {
+    return CostClass::kOne;
+  }
   if (fn == "ip.isCanonical") return CostClass::kTwoTenths;
   if (fn == "masked" || fn == "prefixLength" || fn == "family" || fn == "isUnspecified" || fn == "isLoopback" ||
       fn == "isLinkLocalMulticast" || fn == "isLinkLocalUnicast" || fn == "isGlobalUnicast" || id == "cidr_ip") {
@@ -151,7 +159,8 @@ uint64_t CallCost(CostClass c, const Value* args, size_t n, const Value& result)
     case CostClass::kOne: return 1;
     case CostClass::kEquals:
       if (n == 2 && (args[0].kind() == ValueKind::kQuantity || args[0].kind() == ValueKind::kSemver ||
-                     args[0].kind() == ValueKind::kIP || args[0].kind() == ValueKind::kCIDR)) {
+                     args[0].kind() == ValueKind::kIP || args[0].kind() == ValueKind::kCIDR ||
+                     args[0].kind() == ValueKind::kFormat || args[0].kind() == ValueKind::kURL)) {
         return 1;
       }
       return CeilTenth(std::min(ActualSize(args[0]), ActualSize(args[1])));
@@ -183,6 +192,12 @@ uint64_t CallCost(CostClass c, const Value* args, size_t n, const Value& result)
         if (k == ValueKind::kString || k == ValueKind::kBytes) factor += 0.1;
       }
       return SatAddU(GoFloatToUint(static_cast<double>(SatMulU(sz, sz)) * factor), 11);
+    }
+    case CostClass::kValidate: {
+      if (n != 2 || args[0].kind() != ValueKind::kFormat) return 1;
+      const uint64_t str = static_cast<uint64_t>(std::ceil((1.0 + static_cast<double>(ActualSize(args[1]))) * 0.1));
+      const uint64_t re = static_cast<uint64_t>(std::ceil(args[0].format()->max_regex_size * 0.25));
+      return str * re;
     }
     case CostClass::kContainsIP:
     case CostClass::kContainsIPString:
@@ -244,6 +259,11 @@ bool IsAttributeChain(const Expr& e) {
   if (e.kind == ExprKind::kSelect && !e.test_only) return IsAttributeChain(*e.args[0]);
   if (e.kind == ExprKind::kCall && e.name == "_[_]") return IsAttributeChain(*e.args[0]);
   return false;
+}
+
+// True when `e` is a select or an index: a failure inside it was charged to its attribute already.
+bool IsQualified(const Expr& e) {
+  return (e.kind == ExprKind::kSelect && !e.test_only) || (e.kind == ExprKind::kCall && e.name == "_[_]");
 }
 
 }  // namespace
@@ -429,7 +449,11 @@ class Interpreter {
   Value EvalSelect(const Expr& e) {
     const Expr& operand = *e.args[0];
     Value v = Eval(operand);
-    if (v.IsError()) return v;
+    if (v.IsError()) {
+      // The relative attribute of a select on a computed operand is charged even when it fails.
+      if (!e.test_only && !IsAttributeChain(operand) && !IsQualified(operand)) AddCost(1);
+      return cancelled_ ? Value::Error(&cancel_error_) : v;
+    }
     // A presence test has no cost of its own (PresenceTestHasCost(false) in Kubernetes).
     if (!e.test_only) {
       if (!IsAttributeChain(operand)) AddCost(1);
@@ -501,13 +525,27 @@ class Interpreter {
     }
     if (kind == CallKind::kIndex || kind == CallKind::kOptIndex) {
       const Expr& operand = *e.args[0];
+      // A relative attribute (an index on a computed operand) is charged even when its operand or
+      // key fails; its constant qualifier is not.
       Value v = Eval(operand);
-      if (v.IsError()) return v;
-      Value k = Eval(*e.args[1]);
-      if (k.IsError()) return k;
+      if (v.IsError()) {
+        if (!IsAttributeChain(operand) && !IsQualified(operand)) AddCost(1);
+        return cancelled_ ? Value::Error(&cancel_error_) : v;
+      }
+      const Expr& key = *e.args[1];
+      // A computed key that is not an attribute is planned as a relative attribute of its own.
+      const bool relative_key = key.kind != ExprKind::kConst && !IsAttributeChain(key) && !IsQualified(key) &&
+                                p_.folded_.find(&key) == p_.folded_.end();
+      Value k = Eval(key);
+      if (k.IsError()) {
+        if (!IsAttributeChain(operand)) AddCost(1);
+        if (relative_key) AddCost(1);
+        return cancelled_ ? Value::Error(&cancel_error_) : k;
+      }
       if (!IsAttributeChain(operand)) AddCost(1);
-      // Only constant qualifiers are charged; a computed key is charged through its own evaluation.
-      if (e.args[1]->kind == ExprKind::kConst) AddCost(1);
+      // A constant qualifier is charged; an attribute key is charged through its own evaluation, a
+      // relative one once more.
+      if (key.kind == ExprKind::kConst || relative_key) AddCost(1);
       if (cancelled_) return Value::Error(&cancel_error_);
       bool optional_index = kind == CallKind::kOptIndex;
       if (v.kind() == ValueKind::kOptional) {
@@ -566,6 +604,27 @@ class Interpreter {
     return CallStrict(e, args, n);
   }
 
+  // The error of a call no overload accepts at runtime. cel-go's declared functions guard their
+  // bindings and name the function and the argument types (decls.MaybeNoSuchOverload); the
+  // operators and a few standard functions check traits instead and say less.
+  Value NoSuchOverload(const std::string& fn, const Value* args, size_t n) {
+    if (fn.empty() || fn[0] == '_' || fn[0] == '!' || fn[0] == '-' || fn[0] == '@' || fn == "matches" ||
+        fn == "startsWith" || fn == "endsWith" || fn == "contains" || fn == "find" || fn == "findAll" || fn == "or" ||
+        fn == "orValue") {
+      return Error("no such overload");
+    }
+    if (fn == "size" || fn == "sort") return Error(Cat("no such overload: ", fn));
+    // ext.Lists' flatten names its receiver type.
+    const bool receiver = fn == "flatten" && n > 0;
+    std::string msg = receiver ? Cat("no such overload: ", TypeName(args[0]), ".", fn, "(") : Cat("no such overload: ", fn, "(");
+    for (size_t i = receiver ? 1 : 0; i < n; ++i) {
+      if (i > (receiver ? 1u : 0u)) msg += ", ";
+      msg += TypeName(args[i]);
+    }
+    msg += ")";
+    return Error(msg);
+  }
+
   // A strict call on evaluated arguments.
   Value CallStrict(const Expr& e, Value* args, size_t n) {
     if (cancelled_) return Value::Error(&cancel_error_);
@@ -595,7 +654,7 @@ class Interpreter {
     }
     if (chosen == nullptr || chosen->impl == nullptr) {
       AddCost(CallCost(cost_class, args, n, Value()));
-      return Error("no such overload");
+      return chosen == nullptr ? NoSuchOverload(f->name, args, n) : Error("no such overload");
     }
     Value result = chosen->impl(ctx_, args);
     AddCost(CallCost(cost_class, args, n, result));

@@ -99,6 +99,8 @@ Value Sum(EvalContext& ctx, const Value* a) {
   const ListValue* l = a[0].list();
   if (l->size() == 0) return Value::Int(0);
   Value acc = l->Get(0);
+  // Upstream starts from the zero value: 0.0 + -0.0 is 0.0.
+  if (acc.kind() == ValueKind::kDouble) acc = Value::Double(0.0 + acc.double_value());
   for (size_t i = 1; i < l->size(); ++i) {
     Value x = l->Get(i);
     if (acc.kind() != x.kind()) return Err(ctx, "no such overload");
@@ -292,6 +294,8 @@ void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options)
   (void)Regex;
   RegisterNetLibraries(r);
   RegisterListsExtension(r);
+  RegisterFormatLibrary(r);
+  RegisterUrlLibrary(r);
 }
 
 }  // namespace draforge::cel

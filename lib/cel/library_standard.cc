@@ -39,6 +39,10 @@ int RuntimeKind(const Type& t) {
       if (t.name == "net.IP") return static_cast<int>(ValueKind::kIP);
       if (t.name == "net.CIDR") return static_cast<int>(ValueKind::kCIDR);
       return -1;
+    case TypeKind::kObject:
+      if (t.name == "kubernetes.NamedFormat") return static_cast<int>(ValueKind::kFormat);
+      if (t.name == "kubernetes.URL") return static_cast<int>(ValueKind::kURL);
+      return -1;
     case TypeKind::kTimestamp: return static_cast<int>(ValueKind::kTimestamp);
     case TypeKind::kDuration: return static_cast<int>(ValueKind::kDuration);
     default: return -1;
@@ -268,7 +272,8 @@ Value Equals(EvalContext& ctx, const Value* a) {
   // overload" for an operand of another type (so do IP and CIDR) (types.MaybeNoSuchOverloadErr) where the built-in
   // types answer false. `!=` negates "is equal" and stays false/true.
   const ValueKind k = a[0].kind();
-  if ((k == ValueKind::kQuantity || k == ValueKind::kSemver || k == ValueKind::kIP || k == ValueKind::kCIDR) &&
+  if ((k == ValueKind::kQuantity || k == ValueKind::kSemver || k == ValueKind::kIP || k == ValueKind::kCIDR ||
+       k == ValueKind::kFormat || k == ValueKind::kURL) &&
       (a[1].kind() != k || a[1].is_quantity_pointer())) {
     return internal::Err(ctx, "no such overload");
   }

@@ -1,14 +1,17 @@
 // Timestamps and durations of cel-go's standard library (the DRA environment declares them: they are
 // part of cel.StdLib). Semantics follow cel-go v0.29: timestamps span 0001-01-01T00:00:00Z ..
 // 9999-12-31T23:59:59.999999999Z, durations are Go time.Durations (int64 nanoseconds), strings are
-// RFC 3339 and Go duration syntax. Time zones: "UTC" and fixed offsets ("+05:30", "-01:00"); a
-// named IANA zone needs a time zone database, which lib/ does not read (an error, see README).
+// RFC 3339 and Go duration syntax. Time zones: fixed offsets ("+05:30", "-01:00") and IANA zone
+// names, looked up in the system time zone database as Go's time.LoadLocation does
+// (internal/time_zone.h).
 #include <cstdint>
 #include <string>
 
 #include "absl/numeric/int128.h"
 #include "cel/functions.h"
 #include "cel/internal/str.h"
+#include "cel/internal/time_zone.h"
+#include "cel/net.h"
 #include "cel/internal/values.h"
 
 namespace draforge::cel {
@@ -176,21 +179,57 @@ Value MakeTimestamp(EvalContext& ctx, absl::int128 total_nanos) {
 
 absl::int128 TotalNanos(const Value& t) { return static_cast<absl::int128>(t.seconds()) * kNanosPerSecond + t.nanos(); }
 
-// The UTC offset in seconds of a time zone argument, or false.
-bool ZoneOffset(std::string_view tz, int64_t* offset) {
-  if (tz == "UTC" || tz == "Z" || tz.empty()) {
-    *offset = 0;
-    return true;
+// Go's strconv.Atoi on a 64-bit platform: the value, or its error text in *error.
+bool GoAtoi(std::string_view s, int64_t* out, std::string* error) {
+  const std::string_view s0 = s;
+  const auto fail = [&](const char* why) {
+    *error = Cat("strconv.Atoi: parsing ", GoQuoted(s0), ": ", why);
+    return false;
+  };
+  bool neg = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
   }
-  size_t i = 0;
-  int sign = 1;
-  if (tz[0] == '+' || tz[0] == '-') {
-    sign = tz[0] == '-' ? -1 : 1;
-    i = 1;
+  if (s.empty()) return fail("invalid syntax");
+  uint64_t n = 0;
+  for (char c : s) {
+    // ParseUint reports the first problem it meets: a non-digit, or the overflow.
+    if (c < '0' || c > '9') return fail("invalid syntax");
+    if (n >= UINT64_MAX / 10 + 1) return fail("value out of range");
+    n *= 10;
+    const uint64_t n1 = n + static_cast<uint64_t>(c - '0');
+    if (n1 < n) return fail("value out of range");
+    n = n1;
   }
-  int64_t h, m;
-  if (!Digits(tz, i, 2, &h) || tz.size() != i + 5 || tz[i + 2] != ':' || !Digits(tz, i + 3, 2, &m)) return false;
-  *offset = sign * (h * 3600 + m * 60);
+  const uint64_t limit = uint64_t{1} << 63;
+  if ((!neg && n >= limit) || (neg && n > limit)) return fail("value out of range");
+  *out = neg ? static_cast<int64_t>(0 - n) : static_cast<int64_t>(n);
+  return true;
+}
+
+// The UTC offset in seconds of timestamp `t` in time zone `tz` as cel-go's inTimeZone computes it
+// (common/stdlib/standard.go): a name without ':' is an IANA zone (time.LoadLocation), anything
+// else is "[+-]H:M" parsed with strconv.Atoi, minutes not range-checked. False with cel-go's error
+// text in *error.
+bool ZoneOffset(const Value& t, std::string_view tz, int64_t* offset, std::string* error) {
+  const size_t colon = tz.find(':');
+  if (colon == std::string_view::npos) {
+    if (tz.empty() || tz == "UTC") {
+      *offset = 0;
+      return true;
+    }
+    return internal::ZoneOffsetAt(tz, t.seconds(), offset, error);
+  }
+  int64_t hr, min;
+  if (!GoAtoi(tz.substr(0, colon), &hr, error) || !GoAtoi(tz.substr(colon + 1), &min, error)) return false;
+  // Go's int arithmetic wraps; time.Duration(offset) * time.Minute wraps too, and Seconds()
+  // goes through float64 before the int conversion.
+  const uint64_t minutes = tz[0] == '-' ? static_cast<uint64_t>(hr) * 60 - static_cast<uint64_t>(min)
+                                        : static_cast<uint64_t>(hr) * 60 + static_cast<uint64_t>(min);
+  const int64_t nanos = static_cast<int64_t>(minutes * 60000000000ULL);
+  const double seconds = static_cast<double>(nanos) / 1e9;
+  *offset = static_cast<int64_t>(seconds);
   return true;
 }
 
@@ -268,10 +307,8 @@ enum class Field { kFullYear, kMonth, kDate, kDayOfMonth, kDayOfYear, kDayOfWeek
 
 Value TimestampField(EvalContext& ctx, const Value& t, std::string_view tz, Field f) {
   int64_t offset;
-  if (!ZoneOffset(tz, &offset)) {
-    return Err(ctx, Cat("unknown time zone ", std::string(tz),
-                        " (DRAForge supports UTC and fixed offsets such as \"+05:30\")"));
-  }
+  std::string error;
+  if (!ZoneOffset(t, tz, &offset, &error)) return Err(ctx, error);
   const int64_t local = t.seconds() + offset;
   const int64_t days = FloorDiv(local, 86400);
   const int64_t secs = local - days * 86400;

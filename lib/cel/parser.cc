@@ -10,6 +10,7 @@
 #include "cel/ast.h"
 #include "cel/internal/lexer.h"
 #include "cel/internal/str.h"
+#include "cel/named_format.h"
 #include "common/status.h"
 
 namespace draforge::cel {
@@ -24,6 +25,10 @@ namespace {
 constexpr std::string_view kPrimaryExpected =
     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, "
     "BYTES, IDENTIFIER}";
+
+// The qualified functions of the Kubernetes format library: `format.named(...)` and the constants
+// `format.dns1123Label()`, ...
+bool IsFormatFunction(std::string_view fn) { return fn == "named" || FindNamedFormat(fn) != nullptr; }
 
 bool IsReserved(std::string_view s) {
   static constexpr std::string_view kReserved[] = {
@@ -675,7 +680,7 @@ class Parser {
       if ((target->name == "optional" && (fn == "of" || fn == "none" || fn == "ofNonZeroValue")) ||
           (target->name == "sets" && (fn == "contains" || fn == "equivalent" || fn == "intersects")) ||
           (target->name == "strings" && fn == "quote") || (target->name == "ip" && fn == "isCanonical") ||
-          (target->name == "lists" && fn == "range")) {
+          (target->name == "lists" && fn == "range") || (target->name == "format" && IsFormatFunction(fn))) {
         return Call(off, target->name + "." + fn, std::move(args));
       }
     }

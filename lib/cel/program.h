@@ -71,6 +71,9 @@ class Program {
   // Resolves every call's evaluation kind and runtime cost rule once (interpreter.cc).
   static void PlanCalls(Expr& e);
   absl::Status FoldConversions(Expr& e);
+  // cel-go's planner turns a constant index into an attribute qualifier, which only strings, ints,
+  // uints, bools and doubles can be: any other constant key fails program instantiation.
+  absl::Status CheckConstantQualifiers(const Expr& e) const;
   uint64_t ComputeEstimatedCost() const;
   uint64_t estimated_cost_ = 0;
   ParsedExpr parsed_;

@@ -31,6 +31,8 @@ std::string BoolConversionError(const Value& v) {
     case ValueKind::kSemver: return "type conversion error from 'Semver' to 'bool'";
     case ValueKind::kIP: return "type conversion error from 'IP' to 'bool'";
     case ValueKind::kCIDR: return "type conversion error from 'CIDR' to 'bool'";
+    case ValueKind::kFormat: return "type conversion error from 'Format' to 'bool'";
+    case ValueKind::kURL: return "type conversion error from 'URL' to 'bool'";
     case ValueKind::kType: return "type conversion not supported for 'type'";
     case ValueKind::kOptional: return "optional.none() dereference";
     default: return Cat("unsupported native conversion from ", TypeName(v), " to 'bool'");

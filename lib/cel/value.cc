@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cel/internal/values.h"
+#include "cel/named_format.h"
+#include "cel/url.h"
 
 namespace draforge::cel {
 
@@ -227,6 +229,8 @@ bool ValueEquals(const Value& a, const Value& b) {
     case ValueKind::kSemver: return a.semver()->Compare(*b.semver()) == 0;
     case ValueKind::kIP: return *a.ip() == *b.ip();
     case ValueKind::kCIDR: return *a.cidr() == *b.cidr();
+    case ValueKind::kFormat: return a.format()->go_name == b.format()->go_name;
+    case ValueKind::kURL: return a.url()->String() == b.url()->String();
     case ValueKind::kTimestamp: return a.seconds() == b.seconds() && a.nanos() == b.nanos();
     case ValueKind::kDuration: return a.duration_nanos() == b.duration_nanos();
     default: return false;
@@ -270,6 +274,8 @@ std::string_view TypeName(const Value& v) {
     case ValueKind::kSemver: return "kubernetes.Semver";
     case ValueKind::kIP: return "net.IP";
     case ValueKind::kCIDR: return "net.CIDR";
+    case ValueKind::kFormat: return "kubernetes.NamedFormat";
+    case ValueKind::kURL: return "kubernetes.URL";
     case ValueKind::kTimestamp: return "google.protobuf.Timestamp";
     case ValueKind::kDuration: return "google.protobuf.Duration";
     case ValueKind::kError: return "*types.Err";
@@ -294,6 +300,8 @@ std::string_view GoTypeName(const Value& v) {
     case ValueKind::kSemver: return "cel.Semver";
     case ValueKind::kIP: return "cel.IP";
     case ValueKind::kCIDR: return "cel.CIDR";
+    case ValueKind::kFormat: return "cel.Format";
+    case ValueKind::kURL: return "cel.URL";
     case ValueKind::kTimestamp: return "types.Timestamp";
     case ValueKind::kDuration: return "types.Duration";
     case ValueKind::kError: return "*types.Err";
@@ -349,6 +357,8 @@ std::string DebugString(const Value& v) {
     case ValueKind::kSemver: return v.semver()->String();
     case ValueKind::kIP: return v.ip()->String();
     case ValueKind::kCIDR: return v.cidr()->String();
+    case ValueKind::kFormat: return FormatValueString(*v.format());
+    case ValueKind::kURL: return v.url()->String();
     case ValueKind::kTimestamp: return internal::FormatTimestamp(v);
     case ValueKind::kDuration: return internal::FormatDuration(v);
     case ValueKind::kError: return std::string(v.error()->message);

@@ -90,11 +90,15 @@ enum class ValueKind : uint8_t {
   kDuration,   // nanoseconds (int), as Go's time.Duration that cel-go wraps
   kIP,         // net.IP (Kubernetes IP library)
   kCIDR,       // net.CIDR (Kubernetes CIDR library)
+  kFormat,     // kubernetes.NamedFormat (Kubernetes format library): a constant of the library
+  kURL,        // kubernetes.URL (Kubernetes URL library)
   kError,
 };
 
 class ListValue;
 class MapValue;
+struct NamedFormat;  // library_format.cc
+struct Url;          // url.h
 struct ErrorValue;
 struct OptionalValue;
 
@@ -130,6 +134,9 @@ class Value {
   }
   static Value IP(const NetAddr* a) { Value v(ValueKind::kIP); v.ip_ = a; return v; }
   static Value CIDR(const NetPrefix* p) { Value v(ValueKind::kCIDR); v.cidr_ = p; return v; }
+  // `f` is one of the format library's constants (static storage).
+  static Value Format(const NamedFormat* f) { Value v(ValueKind::kFormat); v.fmt_ = f; return v; }
+  static Value URL(const Url* u) { Value v(ValueKind::kURL); v.url_ = u; return v; }
   static Value Duration(int64_t nanos) { Value v(ValueKind::kDuration); v.i_ = nanos; return v; }
   static Value Error(const ErrorValue* e) { Value v(ValueKind::kError); v.err_ = e; return v; }
 
@@ -151,6 +158,8 @@ class Value {
   const api::Semver* semver() const { return sv_; }
   const NetAddr* ip() const { return ip_; }
   const NetPrefix* cidr() const { return cidr_; }
+  const NamedFormat* format() const { return fmt_; }
+  const Url* url() const { return url_; }
   int64_t seconds() const { return i_; }       // timestamp
   uint32_t nanos() const { return size_; }     // timestamp, 0..999999999
   int64_t duration_nanos() const { return i_; }
@@ -180,6 +189,8 @@ class Value {
     const api::Semver* sv_;
     const NetAddr* ip_;
     const NetPrefix* cidr_;
+    const NamedFormat* fmt_;
+    const Url* url_;
     const ErrorValue* err_;
   };
 };

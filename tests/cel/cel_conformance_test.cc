@@ -701,20 +701,8 @@ struct Gap {
   const char* reason;
 };
 constexpr Gap kNotImplemented[] = {
-    {"k8s_format", "DRAForge gap: the Kubernetes format.named library is not implemented"},
-    {"url(", "DRAForge gap: the Kubernetes URL library is not implemented"},
-    {"isURL(", "DRAForge gap: the Kubernetes URL library is not implemented"},
-    {"America/", "DRAForge gap: named time zones need a time zone database, which lib/ does not read"},
-    {"Europe/", "DRAForge gap: named time zones need a time zone database, which lib/ does not read"},
-    {"Asia/", "DRAForge gap: named time zones need a time zone database, which lib/ does not read"},
-    {"US/", "DRAForge gap: named time zones need a time zone database, which lib/ does not read"},
-    {"Australia/", "DRAForge gap: named time zones need a time zone database, which lib/ does not read"},
-    {"google.protobuf", "DRAForge gap: protobuf well-known type names are not declared"},
-    {"format.named", "DRAForge gap: the Kubernetes format.named library is not implemented"},
-    {"optional_type", "DRAForge gap: the optional_type identifier is not declared"},
+    {"Value{", "DRAForge gap: protobuf message construction (google.protobuf wrapper and Value messages) is not implemented"},
     {"\").isInteger()", "known divergence quantity-int64-representation (tests/parity/known-divergences/cel-expressions.yaml): isInteger() follows apimachinery's internal representation upstream"},
-    {"dyn('a').reverse()", "DRAForge gap: a call that fails runtime dispatch says \"no such overload\" without cel-go's argument types (\"no such overload: reverse(string)\")"},
-    {"dyn(b'')]", "DRAForge gap: a constant bytes index is not rejected at plan time (\"invalid qualifier type\")"},
 };
 
 std::vector<SpecCase> LoadSpecCases() {

@@ -272,5 +272,49 @@ TEST(SelectorTest, ConcurrentEvaluation) {
   EXPECT_EQ(ok.load(), 4000);
 }
 
+// The Kubernetes URL and format libraries and named time zones on device attributes: what a
+// DeviceClass author writes to vet an endpoint, a name or a maintenance window. Expected results
+// and costs are cel-go's (dra-cel).
+TEST(SelectorTest, UrlFormatAndTimeZoneLibrariesOnAttributes) {
+  Dev d;
+  d.attrs.Set("endpoint", Str("https://user@gpu-0.example.com:8443/v1/metrics?window=5m&window=1h"));
+  d.attrs.Set("model", Str("A100 80GB"));
+  d.attrs.Set("window", Str("2021-03-14T10:00:00Z"));
+  struct Want {
+    const char* expr;
+    bool match;
+    int64_t cost;
+    int64_t estimate;
+  };
+  const Want wants[] = {
+      {R"(isURL(device.attributes["dra.example.com"].endpoint))", true, 5, 5},
+      {R"(url(device.attributes["dra.example.com"].endpoint).getHostname() == "gpu-0.example.com")", true, 14, 14},
+      {R"(url(device.attributes["dra.example.com"].endpoint).getPort() == "8443")", true, 13, 13},
+      {R"(url(device.attributes["dra.example.com"].endpoint).getQuery()["window"] == ["5m", "1h"])", true, 15, 24},
+      {R"(format.dns1123Label().validate(device.attributes["dra.example.com"].model).hasValue())", true, 14, 230},
+      {R"(format.named("uuid").hasValue() && !format.named("nope").hasValue())", true, 5, 5},
+      {R"(timestamp(device.attributes["dra.example.com"].window).getHours("America/Los_Angeles") == 3)", true, 7, 7},
+      {R"(timestamp(device.attributes["dra.example.com"].window).getHours("+05:30") == 15)", true, 7, 7},
+  };
+  for (const Want& w : wants) {
+    auto sel = DeviceSelector::Compile(w.expr);
+    ASSERT_TRUE(sel.ok()) << w.expr << ": " << sel.status();
+    SelectorResult r = (*sel)->Evaluate(d.Input());
+    ASSERT_TRUE(r.error.ok()) << w.expr << ": " << r.error;
+    EXPECT_EQ(r.matches, w.match) << w.expr;
+    EXPECT_EQ(r.actual_cost, w.cost) << w.expr;
+    EXPECT_EQ((*sel)->estimated_cost(), w.estimate) << w.expr;
+  }
+  // A zone the database does not have is the device's error, with Go's text.
+  auto sel = DeviceSelector::Compile(R"(timestamp("2021-03-14T10:00:00Z").getHours("Mars/Olympus") == 1)");
+  ASSERT_TRUE(sel.ok());
+  EXPECT_EQ((*sel)->Evaluate(d.Input()).error.message(), "unknown time zone Mars/Olympus");
+  // A URL that does not parse fails the device, as upstream.
+  sel = DeviceSelector::Compile(R"(url(device.attributes["dra.example.com"].model).getScheme() == "https")");
+  ASSERT_TRUE(sel.ok());
+  EXPECT_THAT(std::string((*sel)->Evaluate(d.Input()).error.message()),
+              HasSubstr("URL parse error during conversion from string: parse \"A100 80GB\": invalid URI for request"));
+}
+
 }  // namespace
 }  // namespace draforge::cel

@@ -8,7 +8,9 @@ Sources (read, never copied: only each case's name and expression are taken):
     format,ip,cidr}_test.go: every `expr:` string;
   * DRAForge's own edge cases (draforge_*.yaml, written below): Go's net/netip parse errors, the
     IP/CIDR predicates on both families, IP/CIDR values in lists and maps; ext.Lists errors and
-    element types. cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
+    element types; the Kubernetes URL library (Go net/url parsing, printing, accessors; urls.go has
+    no upstream test file); timestamp getters in named time zones and numeric offsets; every named
+    format on a common set of inputs. cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
     the oracle gives Kubernetes' answers (IPv4-mapped addresses are errors there).
 
 The expected outcome of each case is what upstream's DRA CEL environment (`dra-cel`, tests/oracle:
@@ -18,6 +20,7 @@ environment does not enable (cel-go itself reports an undeclared function/type o
 is written with `skip:` and the reason, and listed by the test.
 
 Usage: generate.py CEL_SPEC_DIR K8S_APISERVER_DIR DRA_CEL
+       generate.py --draforge-only DRA_CEL   (only the draforge_*.yaml files)
   CEL_SPEC_DIR:      a checkout of github.com/google/cel-spec (tests/simple/testdata under it)
   K8S_APISERVER_DIR: k8s.io/apiserver@v0.37.2 (e.g. the Go module cache copy)
   DRA_CEL:           the oracle binary (tests/oracle/build)
@@ -30,14 +33,15 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# cel-spec files whose tests need what the DRA environment does not have at all.
+# cel-spec files whose tests need what the DRA environment does not have at all (or, marked "DRAForge
+# gap", what it has and DRAForge does not implement).
 SKIP_FILES = {
     "proto2": "protobuf messages (the DRA environment declares no message types)",
     "proto2_ext": "protobuf messages and extensions",
     "proto3": "protobuf messages",
-    "wrappers": "protobuf wrapper types",
+    "wrappers": "DRAForge gap: constructing protobuf wrapper messages (google.protobuf.Int32Value{...}; cel-go's default type registry declares them)",
     "enums": "protobuf enums",
-    "dynamic": "protobuf well-known types (google.protobuf.Struct, Value, Any)",
+    "dynamic": "DRAForge gap: constructing protobuf well-known messages (google.protobuf.Struct, Value, ListValue, Any; cel-go's default type registry declares them)",
     "unknowns": "partial evaluation with unknowns (not used by the scheduler)",
     "block_ext": "cel.@block (not enabled in Kubernetes)",
     "math_ext": "the math extension (not enabled in Kubernetes)",
@@ -186,6 +190,35 @@ LIST_EXPRS = ["[1,2,3,4].slice(1,3)", "[1,2,3].slice(-1,2)", "[1,2,3].slice(2,1)
               "[timestamp('2020-01-01T00:00:00Z'), timestamp('2021-01-01T00:00:00Z')].max()"]
 
 
+# The Kubernetes URL library (urls.go has no test file upstream): Go net/url's parsing and printing.
+URL_STRS = ["https://example.com", "http://user:pass@host:8080/p/a/t/h?query=1&q=2#frag",
+            "HTTPS://EXAMPLE.COM/%7Euser", "/relative/path?x=1", "mailto:a@b.c", "ftp://[::1]:21/",
+            "http://[fe80::1%25en0]:80/", "http://a b", "", "*", "example.com", "http://h:x/", "http://a:b:80/",
+            "ftp://a:b:80/", "https://a/%zz", "https://a/b%2Fc%20d", "http://[1.2.3.4]/", "http://h/?a=1;b=2&c=3",
+            "http://h/?a=%41&a=+b&c&=d", "http://h/p?", "http://h/p#f%20g", "https://u@h@x/", "http://[::1",
+            "http://%41/", "//host/path", "https://h/\u00fc", "http://h:/", "s3://bucket/key?versionId=7",
+            "http://h/a\tb", "http://u:p%zz@h/", "http://[::1]x/", "http://h/?q=%", "http://h/#%zz"]
+URL_MISC = ["url('https://a') == url('https://a')", "url('https://a/b') == url('https://a/b#')",
+            "url('https://a') == url('HTTPS://a')", "type(url('https://a'))", "[url('https://a'), url('/b')]",
+            "dyn(url('https://a')) == dyn('https://a')", "dyn(1).getScheme()", "url(dyn(1))"]
+
+# Named time zones and offsets in the timestamp getters (Go's time.LoadLocation, strconv.Atoi).
+TIME_ZONES = ["UTC", "", "America/Los_Angeles", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe",
+              "Asia/Kathmandu", "Pacific/Chatham", "Etc/GMT+5", "US/Pacific", "+05:30", "-08:00", "5:3",
+              "-0:30", "1:99", "x:1", "1:", "+99999999999999999999:00", "Nowhere/Zone", "America", "../x",
+              "/etc/localtime", "zone.tab", "Z", "utc"]
+TIMESTAMPS = ["2009-02-13T23:31:30Z", "2021-03-14T10:00:00Z", "1969-12-31T23:59:59.999Z", "0001-01-01T00:00:00Z"]
+
+# The format library beyond upstream's format_test.go: every format on the same inputs.
+FORMAT_NAMES = ["dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
+                "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue", "uri", "uuid", "byte", "date",
+                "datetime"]
+FORMAT_INPUTS = ["my-name", "a b", "abc-", "-abc", "Example.com", "a.b.c", "1abc", "123e4567-e89b-12d3-a456-426614174000",
+                 "123E4567E89B12D3A456426614174000", "aGVsbG8=", "aGk=", "2020-02-29", "2021-02-29",
+                 "2021-01-01T10:00:00Z", "2021-01-01t10:00:00.5+05:00", "2021-01-01T24:00:00Z", "http://x",
+                 "example.com/name", "my_value", "", "a" * 64, "a.-"]
+
+
 def draforge_cases():
     exprs = []
     for a in NET_ADDRS:
@@ -204,6 +237,27 @@ def draforge_cases():
         yield ("draforge_net", "", f"net_{i}", e, None)
     for i, e in enumerate(LIST_EXPRS):
         yield ("draforge_lists", "", f"lists_{i}", e, None)
+    exprs = []
+    for u in URL_STRS:
+        q = json.dumps(u)
+        exprs += [f"url({q})", f"isURL({q})"]
+        exprs += [f"url({q}).{m}()" for m in ("getScheme", "getHost", "getHostname", "getPort", "getEscapedPath",
+                                               "getQuery")]
+    for i, e in enumerate(exprs + URL_MISC):
+        yield ("draforge_url", "", f"url_{i}", e, None)
+    exprs = []
+    for tz in TIME_ZONES:
+        for ts in TIMESTAMPS:
+            exprs += [f"timestamp({json.dumps(ts)}).{g}({json.dumps(tz)})"
+                      for g in ("getFullYear", "getDayOfYear", "getHours", "getMinutes")]
+    for i, e in enumerate(exprs):
+        yield ("draforge_time_zones", "", f"tz_{i}", e, None)
+    exprs = []
+    for n in FORMAT_NAMES:
+        exprs += [f"format.{n}().validate({json.dumps(v)})" for v in FORMAT_INPUTS]
+        exprs += [f"format.named({json.dumps(n)}).value() == format.{n}()", f"type(format.{n}())"]
+    for i, e in enumerate(exprs):
+        yield ("draforge_format", "", f"format_{i}", e, None)
 
 
 NOT_ENABLED_RX = re.compile(r"undeclared reference to '([^']*)'|unknown type|no such overload|found no matching overload for '(isURL|url|ip|cidr|isIP|isCIDR|format\.[a-z0-9]+)'")
@@ -214,10 +268,15 @@ def yaml_str(s):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) == 3 and sys.argv[1] == "--draforge-only":
+        # Only DRAForge's own edge-case files (no cel-spec or apiserver checkout needed).
+        oracle = sys.argv[2]
+        cases = list(draforge_cases())
+    elif len(sys.argv) == 4:
+        spec_dir, apiserver_dir, oracle = sys.argv[1:]
+        cases = list(spec_cases(spec_dir)) + list(k8s_cases(apiserver_dir)) + list(draforge_cases())
+    else:
         sys.exit(__doc__)
-    spec_dir, apiserver_dir, oracle = sys.argv[1:]
-    cases = list(spec_cases(spec_dir)) + list(k8s_cases(apiserver_dir)) + list(draforge_cases())
     run = [c for c in cases if not c[4]]
     lines = "".join(json.dumps({"expression": c[3]}, ensure_ascii=False) + "\n" for c in run)
     out = subprocess.run([oracle, "--feature-gates", "DRAListTypeAttributes=true"], input=lines, capture_output=True,
