@@ -865,16 +865,16 @@ class Search {
     for (const DeviceResult& r : cd.results) {
       const Dev& dev = devs_[r.dev];
       const api::ResourceSliceSpec& spec = *dev.slice->spec;
-      const std::optional<std::string>* node_name;
-      const std::optional<api::NodeSelector>* selector;
+      bool has_node_name;
+      const api::NodeSelector* selector;  // null: none
       if (spec.per_device_node_selection.value_or(false)) {
-        node_name = &dev.device->node_name;
-        selector = &dev.device->node_selector;
+        has_node_name = dev.device->node_name.has_value();
+        selector = dev.device->node_selector ? &*dev.device->node_selector : nullptr;
       } else {
-        node_name = &spec.node_name;
-        selector = &spec.node_selector;
+        has_node_name = spec.node_name.has_value();
+        selector = spec.node_selector ? &*spec.node_selector : nullptr;
       }
-      if (node_name->has_value() || dev.device->binds_to_node.value_or(false)) {
+      if (has_node_name || dev.device->binds_to_node.value_or(false)) {
         api::NodeSelector ns;
         api::NodeSelectorTerm t;
         t.match_fields.push_back(api::NodeSelectorRequirement{"metadata.name", "In", {node_.name}});
@@ -882,8 +882,8 @@ class Search {
         out = std::move(ns);
         return &*out;
       }
-      if (selector->has_value()) {
-        const auto& terms = (*selector)->node_selector_terms;
+      if (selector != nullptr) {
+        const auto& terms = selector->node_selector_terms;
         if (terms.size() == 1) {
           add(terms[0].match_fields, term.match_fields);
           add(terms[0].match_expressions, term.match_expressions);

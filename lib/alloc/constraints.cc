@@ -133,10 +133,10 @@ std::vector<std::string> AttributeValueSet(const api::DeviceAttribute& a) {
 
 std::string AttributeScalar(const api::DeviceAttribute& a) {
   // Upstream's switch order: string, int, bool, version.
-  if (a.string_value()) return "s:" + *a.string_value();
+  if (a.string_value()) return std::string("s:").append(*a.string_value());
   if (a.int_value()) return absl::StrCat("i:", *a.int_value());
   if (a.bool_value()) return *a.bool_value() ? "b:true" : "b:false";
-  if (a.version_value()) return "v:" + *a.version_value();
+  if (a.version_value()) return std::string("v:").append(*a.version_value());
   return "";
 }
 

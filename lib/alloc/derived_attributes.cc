@@ -86,10 +86,10 @@ Value ListOf(Arena& arena, const std::vector<T>& items, F make) {
 // The CEL value of one attribute. Upstream converts every attribute before evaluating, so a bad
 // one fails the device even if the expression does not read it.
 absl::StatusOr<Value> AttributeValue(Arena& arena, std::string_view name, const api::DeviceAttribute& a) {
-  if (!a.ints().empty()) return ListOf(arena, a.ints(), [](int64_t v) { return Value::Int(v); });
-  if (!a.bools().empty()) return ListOf(arena, a.bools(), [](bool v) { return Value::Bool(v); });
-  if (!a.strings().empty()) return ListOf(arena, a.strings(), [](const std::string& v) { return Value::String(v); });
-  if (!a.versions().empty()) {
+  if (a.has_ints()) return ListOf(arena, a.ints(), [](int64_t v) { return Value::Int(v); });
+  if (a.has_bools()) return ListOf(arena, a.bools(), [](bool v) { return Value::Bool(v); });
+  if (a.has_strings()) return ListOf(arena, a.strings(), [](const std::string& v) { return Value::String(v); });
+  if (a.has_versions()) {
     Value* values = arena.NewArray<Value>(a.versions().size());
     for (size_t i = 0; i < a.versions().size(); ++i) {
       ASSIGN_OR_RETURN(const api::Semver* s, ParseSemver(arena, name, a.versions()[i]));
@@ -99,8 +99,8 @@ absl::StatusOr<Value> AttributeValue(Arena& arena, std::string_view name, const 
   }
   if (auto i = a.int_value()) return Value::Int(*i);
   if (auto b = a.bool_value()) return Value::Bool(*b);
-  if (const std::string* s = a.string_value()) return Value::String(*s);
-  if (const std::string* v = a.version_value()) {
+  if (auto s = a.string_value()) return Value::String(*s);
+  if (auto v = a.version_value()) {
     ASSIGN_OR_RETURN(const api::Semver* s, ParseSemver(arena, name, *v));
     return Value::Semver(s);
   }
@@ -146,6 +146,13 @@ absl::StatusOr<api::DeviceAttribute> ToAttribute(const Value& v) {
   api::DeviceAttribute::Fields fields;
   if (list.size() == 0) return api::DeviceAttribute(std::move(fields));  // upstream: an empty string list
   const ValueKind kind = list.Get(0).kind();
+  switch (kind) {  // the list the loop below fills (an element of another kind is an error there)
+    case ValueKind::kBool: fields.bools.emplace(); break;
+    case ValueKind::kInt: fields.ints.emplace(); break;
+    case ValueKind::kString: fields.strings.emplace(); break;
+    case ValueKind::kSemver: fields.versions.emplace(); break;
+    default: break;
+  }
   auto mismatch = [&](size_t i, std::string_view want) {
     return absl::InvalidArgumentError(absl::StrCat("expected list element at index ", i, " to be ", AV(want),
                                                    ", got ", AV(GoNativeType(list.Get(i)))));
@@ -155,19 +162,19 @@ absl::StatusOr<api::DeviceAttribute> ToAttribute(const Value& v) {
     switch (kind) {
       case ValueKind::kBool:
         if (e.kind() != kind) return mismatch(i, "bool");
-        fields.bools.push_back(e.bool_value());
+        fields.bools->push_back(e.bool_value());
         break;
       case ValueKind::kInt:
         if (e.kind() != kind) return mismatch(i, "int");
-        fields.ints.push_back(e.int_value());
+        fields.ints->push_back(e.int_value());
         break;
       case ValueKind::kString:
         if (e.kind() != kind) return mismatch(i, "string");
-        fields.strings.emplace_back(e.str());
+        fields.strings->emplace_back(e.str());
         break;
       case ValueKind::kSemver:
         if (e.kind() != kind) return mismatch(i, "semver");
-        fields.versions.push_back(e.semver()->String());
+        fields.versions->push_back(e.semver()->String());
         break;
       default:
         return absl::InvalidArgumentError(

@@ -1,14 +1,30 @@
 #include "api/device_attribute.h"
 
+#include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace draforge::api {
 
+char* DeviceAttribute::NewStr(std::string_view s) {
+  const uint32_t n = static_cast<uint32_t>(s.size());
+  char* block = new char[sizeof(n) + s.size()];
+  std::memcpy(block, &n, sizeof(n));
+  if (!s.empty()) std::memcpy(block + sizeof(n), s.data(), s.size());
+  return block;
+}
+
+std::string_view DeviceAttribute::StrView(const char* block) {
+  uint32_t n = 0;
+  std::memcpy(&n, block, sizeof(n));
+  return std::string_view(block + sizeof(n), n);
+}
+
 DeviceAttribute::DeviceAttribute(Fields fields) : int_(0) {
   const int scalars = fields.int_value.has_value() + fields.bool_value.has_value() +
                       fields.string_value.has_value() + fields.version_value.has_value();
-  const bool lists = !fields.ints.empty() || !fields.bools.empty() || !fields.strings.empty() ||
-                     !fields.versions.empty();
+  const bool lists = fields.ints.has_value() || fields.bools.has_value() || fields.strings.has_value() ||
+                     fields.versions.has_value();
   if (lists || scalars > 1) {
     type_ = Type::kFields;
     fields_ = new Fields(std::move(fields));
@@ -20,10 +36,10 @@ DeviceAttribute::DeviceAttribute(Fields fields) : int_(0) {
     bool_ = *fields.bool_value;
   } else if (fields.string_value) {
     type_ = Type::kString;
-    str_ = new std::string(std::move(*fields.string_value));
+    str_ = NewStr(*fields.string_value);
   } else if (fields.version_value) {
     type_ = Type::kVersion;
-    str_ = new std::string(std::move(*fields.version_value));
+    str_ = NewStr(*fields.version_value);
   }
 }
 
@@ -48,7 +64,7 @@ DeviceAttribute& DeviceAttribute::operator=(DeviceAttribute&& other) noexcept {
 }
 
 void DeviceAttribute::Reset() {
-  if (type_ == Type::kString || type_ == Type::kVersion) delete str_;
+  if (type_ == Type::kString || type_ == Type::kVersion) delete[] str_;
   if (type_ == Type::kFields) delete fields_;
   type_ = Type::kNone;
   int_ = 0;
@@ -58,7 +74,7 @@ void DeviceAttribute::CopyFrom(const DeviceAttribute& other) {
   type_ = other.type_;
   switch (type_) {
     case Type::kString:
-    case Type::kVersion: str_ = new std::string(*other.str_); break;
+    case Type::kVersion: str_ = NewStr(StrView(other.str_)); break;
     case Type::kFields: fields_ = new Fields(*other.fields_); break;
     case Type::kNone: int_ = 0; break;
     case Type::kInt: int_ = other.int_; break;
@@ -97,14 +113,14 @@ DeviceAttribute DeviceAttribute::Bool(bool value) {
 DeviceAttribute DeviceAttribute::String(std::string value) {
   DeviceAttribute a;
   a.type_ = Type::kString;
-  a.str_ = new std::string(std::move(value));
+  a.str_ = NewStr(value);
   return a;
 }
 
 DeviceAttribute DeviceAttribute::Version(std::string value) {
   DeviceAttribute a;
   a.type_ = Type::kVersion;
-  a.str_ = new std::string(std::move(value));
+  a.str_ = NewStr(value);
   return a;
 }
 
@@ -120,16 +136,16 @@ std::optional<bool> DeviceAttribute::bool_value() const {
   return std::nullopt;
 }
 
-const std::string* DeviceAttribute::string_value() const {
-  if (type_ == Type::kString) return str_;
-  if (type_ == Type::kFields && fields_->string_value) return &*fields_->string_value;
-  return nullptr;
+std::optional<std::string_view> DeviceAttribute::string_value() const {
+  if (type_ == Type::kString) return StrView(str_);
+  if (type_ == Type::kFields && fields_->string_value) return std::string_view(*fields_->string_value);
+  return std::nullopt;
 }
 
-const std::string* DeviceAttribute::version_value() const {
-  if (type_ == Type::kVersion) return str_;
-  if (type_ == Type::kFields && fields_->version_value) return &*fields_->version_value;
-  return nullptr;
+std::optional<std::string_view> DeviceAttribute::version_value() const {
+  if (type_ == Type::kVersion) return StrView(str_);
+  if (type_ == Type::kFields && fields_->version_value) return std::string_view(*fields_->version_value);
+  return std::nullopt;
 }
 
 namespace {
@@ -142,16 +158,16 @@ const std::vector<T>& Empty() {
 }  // namespace
 
 const std::vector<int64_t>& DeviceAttribute::ints() const {
-  return type_ == Type::kFields ? fields_->ints : Empty<int64_t>();
+  return type_ == Type::kFields && fields_->ints ? *fields_->ints : Empty<int64_t>();
 }
 const std::vector<bool>& DeviceAttribute::bools() const {
-  return type_ == Type::kFields ? fields_->bools : Empty<bool>();
+  return type_ == Type::kFields && fields_->bools ? *fields_->bools : Empty<bool>();
 }
 const std::vector<std::string>& DeviceAttribute::strings() const {
-  return type_ == Type::kFields ? fields_->strings : Empty<std::string>();
+  return type_ == Type::kFields && fields_->strings ? *fields_->strings : Empty<std::string>();
 }
 const std::vector<std::string>& DeviceAttribute::versions() const {
-  return type_ == Type::kFields ? fields_->versions : Empty<std::string>();
+  return type_ == Type::kFields && fields_->versions ? *fields_->versions : Empty<std::string>();
 }
 
 DeviceAttribute::Fields DeviceAttribute::fields() const {
@@ -159,8 +175,8 @@ DeviceAttribute::Fields DeviceAttribute::fields() const {
   Fields f;
   f.int_value = int_value();
   f.bool_value = bool_value();
-  if (const std::string* s = string_value()) f.string_value = *s;
-  if (const std::string* s = version_value()) f.version_value = *s;
+  if (auto s = string_value()) f.string_value = std::string(*s);
+  if (auto s = version_value()) f.version_value = std::string(*s);
   return f;
 }
 
@@ -184,22 +200,22 @@ void DeviceAttribute::set_version_value(std::optional<std::string> value) {
   f.version_value = std::move(value);
   *this = DeviceAttribute(std::move(f));
 }
-void DeviceAttribute::set_ints(std::vector<int64_t> value) {
+void DeviceAttribute::set_ints(std::optional<std::vector<int64_t>> value) {
   Fields f = fields();
   f.ints = std::move(value);
   *this = DeviceAttribute(std::move(f));
 }
-void DeviceAttribute::set_bools(std::vector<bool> value) {
+void DeviceAttribute::set_bools(std::optional<std::vector<bool>> value) {
   Fields f = fields();
   f.bools = std::move(value);
   *this = DeviceAttribute(std::move(f));
 }
-void DeviceAttribute::set_strings(std::vector<std::string> value) {
+void DeviceAttribute::set_strings(std::optional<std::vector<std::string>> value) {
   Fields f = fields();
   f.strings = std::move(value);
   *this = DeviceAttribute(std::move(f));
 }
-void DeviceAttribute::set_versions(std::vector<std::string> value) {
+void DeviceAttribute::set_versions(std::optional<std::vector<std::string>> value) {
   Fields f = fields();
   f.versions = std::move(value);
   *this = DeviceAttribute(std::move(f));
@@ -212,7 +228,7 @@ bool operator==(const DeviceAttribute& a, const DeviceAttribute& b) {
     case DeviceAttribute::Type::kInt: return a.int_ == b.int_;
     case DeviceAttribute::Type::kBool: return a.bool_ == b.bool_;
     case DeviceAttribute::Type::kString:
-    case DeviceAttribute::Type::kVersion: return *a.str_ == *b.str_;
+    case DeviceAttribute::Type::kVersion: return DeviceAttribute::StrView(a.str_) == DeviceAttribute::StrView(b.str_);
     case DeviceAttribute::Type::kFields: return *a.fields_ == *b.fields_;
   }
   return false;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace draforge::api {
@@ -14,21 +15,23 @@ namespace draforge::api {
 //
 // Why a class and not eight fields: a store of 100k devices holds a million attributes, and eight
 // optional fields take about 200 bytes each although one is set. The common case (one scalar value)
-// is kept inline in 16 bytes; anything else the input says (several fields at once, as Kubernetes'
+// is kept in 16 bytes (a string as one length-prefixed block); anything else the input says (several fields at once, as Kubernetes'
 // own fixtures write, or a list value) is kept out of line, so that decoding still loses nothing.
 // Accessors are named after the JSON fields; the representation is invisible.
 class DeviceAttribute {
  public:
-  // All eight fields, as the API object has them (a field not set is nullopt or empty).
+  // All eight fields, as the API object has them (a field not set is nullopt). A list that is
+  // present but empty (`versions: []`) is an empty list, not "not set": for upstream it is a list
+  // value that CEL selectors can read, and encoding writes it back as [].
   struct Fields {
     std::optional<int64_t> int_value;
     std::optional<bool> bool_value;
     std::optional<std::string> string_value;
     std::optional<std::string> version_value;
-    std::vector<int64_t> ints;
-    std::vector<bool> bools;
-    std::vector<std::string> strings;
-    std::vector<std::string> versions;
+    std::optional<std::vector<int64_t>> ints;
+    std::optional<std::vector<bool>> bools;
+    std::optional<std::vector<std::string>> strings;
+    std::optional<std::vector<std::string>> versions;
     friend bool operator==(const Fields&, const Fields&) = default;
   };
 
@@ -47,28 +50,34 @@ class DeviceAttribute {
   static DeviceAttribute String(std::string value);
   static DeviceAttribute Version(std::string value);
 
-  // The fields. Pointers and references are valid until the attribute is changed or destroyed;
-  // string_value()/version_value() return null and the lists are empty when not set.
+  // The fields (nullopt, or an empty list, when not set; has_ints() and friends tell an empty list
+  // from no list). Views and references are valid until the attribute is changed or destroyed.
   std::optional<int64_t> int_value() const;
   std::optional<bool> bool_value() const;
-  const std::string* string_value() const;
-  const std::string* version_value() const;
+  std::optional<std::string_view> string_value() const;
+  std::optional<std::string_view> version_value() const;
   const std::vector<int64_t>& ints() const;
   const std::vector<bool>& bools() const;
   const std::vector<std::string>& strings() const;
   const std::vector<std::string>& versions() const;
+  // Whether the list field is present, even as an empty list.
+  bool has_ints() const { return type_ == Type::kFields && fields_->ints.has_value(); }
+  bool has_bools() const { return type_ == Type::kFields && fields_->bools.has_value(); }
+  bool has_strings() const { return type_ == Type::kFields && fields_->strings.has_value(); }
+  bool has_versions() const { return type_ == Type::kFields && fields_->versions.has_value(); }
   // A copy of all eight fields.
   Fields fields() const;
 
-  // Set (or, with nullopt / an empty list, clear) one field, keeping the others.
+  // Set (or, with nullopt, clear) one field, keeping the others. An empty list is set as an empty
+  // list.
   void set_int_value(std::optional<int64_t> value);
   void set_bool_value(std::optional<bool> value);
   void set_string_value(std::optional<std::string> value);
   void set_version_value(std::optional<std::string> value);
-  void set_ints(std::vector<int64_t> value);
-  void set_bools(std::vector<bool> value);
-  void set_strings(std::vector<std::string> value);
-  void set_versions(std::vector<std::string> value);
+  void set_ints(std::optional<std::vector<int64_t>> value);
+  void set_bools(std::optional<std::vector<bool>> value);
+  void set_strings(std::optional<std::vector<std::string>> value);
+  void set_versions(std::optional<std::vector<std::string>> value);
 
   friend bool operator==(const DeviceAttribute& a, const DeviceAttribute& b);
 
@@ -80,12 +89,17 @@ class DeviceAttribute {
   void CopyFrom(const DeviceAttribute& other);
   void StealFrom(DeviceAttribute& other);
 
+  // A string value is one block, its length (uint32) then its bytes: a std::string would take 32
+  // bytes more for every distinct value (a device's uuid is one per device).
+  static char* NewStr(std::string_view s);
+  static std::string_view StrView(const char* block);
+
   Type type_ = Type::kNone;
   union {
     int64_t int_;
     bool bool_;
-    std::string* str_;  // kString, kVersion: owned
-    Fields* fields_;    // kFields: owned
+    char* str_;       // kString, kVersion: owned, see NewStr
+    Fields* fields_;  // kFields: owned
   };
 };
 

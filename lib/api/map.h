@@ -25,10 +25,13 @@ namespace draforge::api {
 // Why entries are shared nodes: across the devices of a cluster most entries are equal
 // ("brand": "Nvidia", "memory": 80Gi), so a decoder may give many maps the same immutable entry
 // (Node, reference-counted) instead of a copy each; that is what keeps a 100k-device store small.
-// The map itself is one pointer. Sharing is invisible: an entry reached through a non-const accessor
-// (non-const Find, begin, end) is first made private to this map (copy-on-write). Reference counts
-// are atomic, so maps that share entries may be copied, read and destroyed from several threads, as
-// snapshots are; a single map is not synchronized for concurrent writes, like any container.
+// The map itself is one pointer to its array of entries, which is reference-counted too: copying a
+// map shares the array, and a decoder gives equal maps (the capacity of every GPU of a model) one
+// array. Sharing is invisible: a map is made private (its array, then the entry reached) before any
+// change, and an entry reached through a non-const accessor (non-const Find, begin, end) is first
+// made private to this map (copy-on-write). Reference counts are atomic, so maps that share entries
+// may be copied, read and destroyed from several threads, as snapshots are; a single map is not
+// synchronized for concurrent writes, like any container.
 template <typename V>
 class Map {
  public:
@@ -89,14 +92,8 @@ class Map {
   Map(std::initializer_list<value_type> init) {
     for (const auto& kv : init) Set(kv.first, kv.second);
   }
-  Map(const Map& other) {
-    if (other.size() == 0) return;
-    Grow(other.size());
-    for (size_t i = 0; i < other.size(); ++i) {
-      Ref(other.rep_->nodes[i]);
-      rep_->nodes[i] = other.rep_->nodes[i];
-    }
-    rep_->size = other.rep_->size;
+  Map(const Map& other) : rep_(other.rep_) {
+    if (rep_ != nullptr) rep_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   Map(Map&& other) noexcept : rep_(std::exchange(other.rep_, nullptr)) {}
   Map& operator=(const Map& other) {
@@ -120,10 +117,12 @@ class Map {
   const_iterator begin() const { return const_iterator(data()); }
   const_iterator end() const { return const_iterator(data() + size()); }
   iterator begin() {
+    Unshare();
     DetachAll();
     return iterator(data());
   }
   iterator end() {
+    Unshare();
     DetachAll();
     return iterator(data() + size());
   }
@@ -136,12 +135,14 @@ class Map {
   V* Find(std::string_view key) {
     const size_t i = LowerBound(key);
     if (i == size() || rep_->nodes[i]->kv.first != key) return nullptr;
+    Unshare();
     return &Detach(i)->kv.second;
   }
   bool Contains(std::string_view key) const { return Find(key) != nullptr; }
 
   // Inserts or replaces `key`.
   V& Set(std::string_view key, V value) {
+    Unshare();
     const size_t i = LowerBound(key);
     if (i < size() && rep_->nodes[i]->kv.first == key) {
       Node* n = NewNode(std::string(key), std::move(value));
@@ -159,6 +160,7 @@ class Map {
   bool Erase(std::string_view key) {
     const size_t i = LowerBound(key);
     if (i == size() || rep_->nodes[i]->kv.first != key) return false;
+    Unshare();
     Unref(rep_->nodes[i]);
     std::move(rep_->nodes + i + 1, rep_->nodes + rep_->size, rep_->nodes + i);
     --rep_->size;
@@ -167,15 +169,20 @@ class Map {
 
   // Bulk construction for decoders: append in any order, then Sort() once. Returns the first
   // duplicated key after sorting, if any (the caller reports it).
-  void Reserve(size_t n) { Grow(n); }
+  void Reserve(size_t n) {
+    Unshare();
+    Grow(n);
+  }
   void AppendUnsorted(std::string key, V value) { AppendNode(NewNode(std::move(key), std::move(value))); }
   // Appends `node`, taking over one reference (a decoder shares equal entries this way).
   void AppendNode(Node* node) {
+    Unshare();
     if (rep_ == nullptr || rep_->size == rep_->cap) Grow(size() < 4 ? 4 : size() * 2);
     rep_->nodes[rep_->size++] = node;
   }
   const std::string* SortAndFindDuplicate() {
     if (size() < 2) return nullptr;
+    Unshare();
     std::stable_sort(rep_->nodes, rep_->nodes + rep_->size,
                      [](const Node* a, const Node* b) { return a->kv.first < b->kv.first; });
     for (size_t i = 1; i < rep_->size; ++i) {
@@ -185,10 +192,12 @@ class Map {
   }
   // Gives back room reserved beyond size() (decoders call it once a map is complete).
   void ShrinkToFit() {
+    Unshare();
     if (rep_ != nullptr && rep_->cap > rep_->size) Reallocate(rep_->size);
   }
 
   friend bool operator==(const Map& a, const Map& b) {
+    if (a.rep_ == b.rep_) return true;
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i) {
       const Node* x = a.rep_->nodes[i];
@@ -199,8 +208,10 @@ class Map {
   }
 
  private:
-  // The entries, in one allocation: a header and `cap` node pointers.
+  // The entries, in one allocation: a header and `cap` node pointers. Shared by copies of the map
+  // (refs > 1) until one of them changes.
   struct Rep {
+    std::atomic<uint32_t> refs;
     uint32_t size;
     uint32_t cap;
     Node* nodes[1];
@@ -225,6 +236,7 @@ class Map {
     if (n == 0 || (rep_ != nullptr && rep_->cap >= n)) return;
     Reallocate(n);
   }
+  // Called on a private array (refs == 1) only.
   void Reallocate(size_t cap) {
     if (cap == 0) {
       ::operator delete(rep_);
@@ -232,13 +244,28 @@ class Map {
       return;
     }
     Rep* r = static_cast<Rep*>(::operator new(RepBytes(cap)));
+    new (&r->refs) std::atomic<uint32_t>(1);
     r->size = static_cast<uint32_t>(size());
     r->cap = static_cast<uint32_t>(cap);
     if (rep_ != nullptr) std::copy(rep_->nodes, rep_->nodes + rep_->size, r->nodes);
     ::operator delete(rep_);
     rep_ = r;
   }
-  // Makes entry i private to this map before it is written.
+  // Makes the array private to this map before it is changed: a copy that references every entry.
+  void Unshare() {
+    if (rep_ == nullptr || rep_->refs.load(std::memory_order_acquire) == 1) return;
+    Rep* r = static_cast<Rep*>(::operator new(RepBytes(rep_->size)));
+    new (&r->refs) std::atomic<uint32_t>(1);
+    r->size = rep_->size;
+    r->cap = rep_->size;
+    for (size_t i = 0; i < rep_->size; ++i) {
+      Ref(rep_->nodes[i]);
+      r->nodes[i] = rep_->nodes[i];
+    }
+    Clear();
+    rep_ = r;
+  }
+  // Makes entry i private to this map before it is written (the array is private already).
   Node* Detach(size_t i) {
     Node* n = rep_->nodes[i];
     if (n->refs.load(std::memory_order_acquire) != 1) {
@@ -254,8 +281,10 @@ class Map {
   }
   void Clear() {
     if (rep_ == nullptr) return;
-    for (size_t i = 0; i < rep_->size; ++i) Unref(rep_->nodes[i]);
-    ::operator delete(rep_);
+    if (rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      for (size_t i = 0; i < rep_->size; ++i) Unref(rep_->nodes[i]);
+      ::operator delete(rep_);
+    }
     rep_ = nullptr;
   }
 

@@ -380,7 +380,9 @@ std::vector<FieldError> Merge(Errs handwritten, Errs declarative) {
 
 // ---- Reading fields with the API server's defaults ------------------------------------------------
 
-const std::string& Str(const std::optional<std::string>& s) {
+// O: std::optional<std::string> or BoxedOptional<std::string>.
+template <typename O>
+const std::string& Str(const O& s) {
   static const std::string kEmpty;
   return s ? *s : kEmpty;
 }
@@ -2095,7 +2097,7 @@ Errs ValidateDeviceAttribute(const DeviceAttribute& a, const std::string& path) 
   };
   if (a.version_value()) {
     ++fields;
-    version_errs(*a.version_value(), Child(path, "version"));
+    version_errs(std::string(*a.version_value()), Child(path, "version"));
   }
   if (!a.bools().empty()) ++fields;
   if (!a.ints().empty()) ++fields;
@@ -2409,9 +2411,9 @@ Errs ValidateDevice(const Device& d, const std::string& path, bool per_device_no
       }
     }
   }
-  Add(errs, ValidateSlice(d.taints, kDeviceTaintsMaxLength, Child(path, "taints"), ValidateDeviceTaint));
+  Add(errs, ValidateSlice(d.taints.vector(), kDeviceTaintsMaxLength, Child(path, "taints"), ValidateDeviceTaint));
   Add(errs, ValidateSet(
-                d.consumes_counters, kResourceSliceMaxDeviceCounterConsumptionsPerDevice, Child(path, "consumesCounters"),
+                d.consumes_counters.vector(), kResourceSliceMaxDeviceCounterConsumptionsPerDevice, Child(path, "consumesCounters"),
                 [](const DeviceCounterConsumption& c, const std::string& p) {
                   Errs e = ValidateCounterSetName(Str(c.counter_set), Child(p, "counterSet"));
                   Add(e, ValidateCounterMap(c.counters, Child(p, "counters")));
@@ -2609,7 +2611,7 @@ Errs DvSliceSpec(const ResourceSliceSpec& spec) {
       Add(errs, MaxItems(d.consumes_counters.size(), kResourceSliceMaxDeviceCounterConsumptionsPerDevice, cc));
     } else {
       Errs u = DvUnique(
-          d.consumes_counters, cc,
+          d.consumes_counters.vector(), cc,
           [](const DeviceCounterConsumption& a, const DeviceCounterConsumption& b) { return Str(a.counter_set) == Str(b.counter_set); },
           JsonCounterConsumption);
       Add(errs, std::move(MarkBeta(u)));

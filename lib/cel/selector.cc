@@ -84,10 +84,11 @@ class SemverList final : public ListValue {
 
 Value AttributeValue(const DeviceState& st, size_t index, Arena& arena) {
   const api::DeviceAttribute& a = (st.input->attributes->begin() + index)->second;
-  if (!a.ints().empty()) return Value::List(arena.New<VectorList<int64_t>>(&a.ints()));
-  if (!a.bools().empty()) return Value::List(arena.New<VectorList<bool>>(&a.bools()));
-  if (!a.strings().empty()) return Value::List(arena.New<VectorList<std::string>>(&a.strings()));
-  if (!a.versions().empty()) return Value::List(arena.New<SemverList>(st.semver_lists[index], a.versions().size()));
+  // A list that is present but empty (`ints: []`) is an empty list, as for upstream.
+  if (a.has_ints()) return Value::List(arena.New<VectorList<int64_t>>(&a.ints()));
+  if (a.has_bools()) return Value::List(arena.New<VectorList<bool>>(&a.bools()));
+  if (a.has_strings()) return Value::List(arena.New<VectorList<std::string>>(&a.strings()));
+  if (a.has_versions()) return Value::List(arena.New<SemverList>(st.semver_lists[index], a.versions().size()));
   if (a.int_value()) return Value::Int(*a.int_value());
   if (a.bool_value()) return Value::Bool(*a.bool_value());
   if (a.string_value()) return Value::String(*a.string_value());
@@ -298,8 +299,8 @@ class CompiledSelector final : public DeviceSelector {
       const auto& [name, a] = *(device.attributes->begin() + i);
       semvers[i] = nullptr;
       lists[i] = nullptr;
-      if (!a.ints().empty() || !a.bools().empty() || !a.strings().empty()) continue;
-      if (!a.versions().empty()) {
+      if (a.has_ints() || a.has_bools() || a.has_strings()) continue;
+      if (a.has_versions()) {
         api::Semver* items = static_cast<api::Semver*>(arena.Allocate(sizeof(api::Semver) * a.versions().size(),
                                                                       alignof(api::Semver)));
         for (size_t k = 0; k < a.versions().size(); ++k) {

@@ -18,7 +18,10 @@
 namespace draforge::graph {
 namespace {
 
-std::string_view OptView(const std::optional<std::string>& s) {
+// O: std::optional<std::string> or api::BoxedOptional<std::string> (a view into the object, never
+// into a temporary copy).
+template <typename O>
+std::string_view OptView(const O& s) {
   return s.has_value() ? std::string_view(*s) : std::string_view();
 }
 

@@ -101,7 +101,9 @@ api::DeviceTaint Taint(std::string key, std::optional<std::string> value, std::s
   return t;
 }
 
-void AddUnique(std::vector<std::string>& list, const std::string& value) {
+// L: a std::vector<std::string> or an api::BoxedVector<std::string>.
+template <typename L>
+void AddUnique(L& list, const std::string& value) {
   if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
 }
 

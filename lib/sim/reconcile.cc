@@ -264,7 +264,7 @@ std::map<std::string, const api::Device*> DevicesWithBindingConditions(
 std::vector<std::string> WantedBindingConditions(const api::Device& device) {
   const bool fail = std::find(device.binding_failure_conditions.begin(), device.binding_failure_conditions.end(),
                               kBindingFailedCondition) != device.binding_failure_conditions.end();
-  return fail ? std::vector<std::string>{kBindingFailedCondition} : device.binding_conditions;
+  return fail ? std::vector<std::string>{kBindingFailedCondition} : device.binding_conditions.vector();
 }
 
 absl::StatusOr<std::optional<rapidjson::Document>> PlanBindingConditions(

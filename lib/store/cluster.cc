@@ -23,7 +23,10 @@ using internal::ViewKey;
 
 constexpr size_t kOtherIndex = internal::kTypedKinds;
 
-std::string_view OptView(const std::optional<std::string>& s) {
+// O: std::optional<std::string> or api::BoxedOptional<std::string> (a view into the object, never
+// into a temporary copy).
+template <typename O>
+std::string_view OptView(const O& s) {
   return s.has_value() ? std::string_view(*s) : std::string_view();
 }
 

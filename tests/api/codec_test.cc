@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "api/internal/schema_paths.h"
 #include "api/yaml.h"
 #include "gmock/gmock.h"
@@ -501,9 +502,9 @@ TEST(Encode, AttributesKeepEveryValueTheyWereGiven) {
   const DeviceAttribute* both = devices[0].attributes.Find("both");
   ASSERT_NE(both, nullptr);
   EXPECT_EQ(both->int_value(), 7);
-  ASSERT_NE(both->string_value(), nullptr);
+  ASSERT_TRUE(both->string_value().has_value());
   EXPECT_EQ(*both->string_value(), "x");
-  EXPECT_EQ(both->version_value(), nullptr);
+  EXPECT_FALSE(both->version_value().has_value());
   EXPECT_EQ(devices[0].attributes.Find("list")->ints(), (std::vector<int64_t>{1, 2}));
   EXPECT_FALSE(devices[0].attributes.Find("none")->int_value().has_value());
 
@@ -550,6 +551,117 @@ TEST(Stream, ManyDevicesWithUniqueAttributesDecodeAsThroughTheDom) {
   const auto& last = std::get<ResourceSlice>((*fast)[11].object->value).spec->devices[127];
   EXPECT_EQ(*last.attributes.Find("uuid")->string_value(), "u-1535");
   EXPECT_EQ(*last.attributes.Find("brand")->string_value(), "x");
+}
+
+// `versions: []` is an empty list, not "no value": it survives decoding (both decoders) and comes
+// back as [], and it differs from an attribute without the field.
+TEST(Encode, EmptyListAttributeStaysAnEmptyList) {
+  const std::string text =
+      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},)"
+      R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
+      R"("devices":[{"name":"a","attributes":{"b":{"bools":[]},"fw":{"versions":[]},"i":{"ints":[]},)"
+      R"("none":{},"s":{"strings":[]}}}]}})";
+  Object object = DecodeOne(text);
+  EXPECT_EQ(WriteJson(*EncodeObject(object), false), text);
+  DecodeOptions dom;
+  dom.allow_fast_path = false;
+  auto via_dom = DecodeStream(text, dom);
+  ASSERT_TRUE(via_dom.ok() && via_dom->size() == 1 && via_dom->front().object.ok());
+  EXPECT_TRUE(*via_dom->front().object == object);
+
+  const Device& device = std::get<ResourceSlice>(object.value).spec->devices[0];
+  const DeviceAttribute* fw = device.attributes.Find("fw");
+  ASSERT_NE(fw, nullptr);
+  EXPECT_TRUE(fw->has_versions());
+  EXPECT_TRUE(fw->versions().empty());
+  EXPECT_FALSE(fw->has_ints());
+  EXPECT_TRUE(device.attributes.Find("i")->has_ints());
+  EXPECT_TRUE(device.attributes.Find("b")->has_bools());
+  EXPECT_TRUE(device.attributes.Find("s")->has_strings());
+  const DeviceAttribute* none = device.attributes.Find("none");
+  EXPECT_FALSE(none->has_versions());
+  EXPECT_FALSE(*fw == *none);
+
+  // null is "not set", as in Go.
+  Object nulled = DecodeOne(absl::StrReplaceAll(text, {{R"({"versions":[]})", R"({"versions":null})"}}));
+  const Device& d2 = std::get<ResourceSlice>(nulled.value).spec->devices[0];
+  EXPECT_FALSE(d2.attributes.Find("fw")->has_versions());
+
+  DeviceAttribute set;
+  set.set_versions(std::vector<std::string>{});
+  EXPECT_TRUE(set == *fw);
+  set.set_versions(std::nullopt);
+  EXPECT_FALSE(set.has_versions());
+}
+
+// The fields a device rarely sets (kept boxed, one pointer each) decode and encode like any other,
+// through both decoders, and a copy that is changed leaves the original alone.
+TEST(Encode, DeviceRareFieldsKeepEveryValue) {
+  const std::string text =
+      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},)"
+      R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},)"
+      R"("devices":[)"
+      R"({"name":"a","consumesCounters":[{"counterSet":"cs","counters":{"mem":{"value":"1Gi"}}}],)"
+      R"("nodeName":"n1","taints":[{"key":"k","value":"v","effect":"NoSchedule"}],"bindsToNode":true,)"
+      R"("bindingConditions":["ready"],"bindingFailureConditions":["failed"],"allowMultipleAllocations":true},)"
+      R"({"name":"b","nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"x","operator":"In","values":["y"]}]}]}},)"
+      R"({"name":"c","allNodes":true}],"perDeviceNodeSelection":true}})";
+  Object object = DecodeOne(text);
+  EXPECT_EQ(WriteJson(*EncodeObject(object), false), text);
+  DecodeOptions dom;
+  dom.allow_fast_path = false;
+  auto via_dom = DecodeStream(text, dom);
+  ASSERT_TRUE(via_dom.ok() && via_dom->size() == 1 && via_dom->front().object.ok());
+  EXPECT_TRUE(*via_dom->front().object == object);
+
+  const auto& devices = std::get<ResourceSlice>(object.value).spec->devices;
+  ASSERT_EQ(devices.size(), 3u);
+  EXPECT_EQ(*devices[0].name, "a");
+  EXPECT_EQ(devices[0].node_name, "n1");
+  ASSERT_EQ(devices[0].taints.size(), 1u);
+  EXPECT_EQ(devices[0].taints[0].key, "k");
+  EXPECT_EQ(devices[0].binding_conditions, (std::vector<std::string>{"ready"}));
+  EXPECT_FALSE(devices[0].node_selector.has_value());
+  ASSERT_TRUE(devices[1].node_selector.has_value());
+  EXPECT_EQ(devices[1].node_selector->node_selector_terms.size(), 1u);
+  EXPECT_TRUE(devices[1].taints.empty());
+  EXPECT_FALSE(devices[1].node_name.has_value());
+
+  Device copy = devices[0];
+  EXPECT_TRUE(copy == devices[0]);
+  copy.name = "z";
+  copy.taints.clear();
+  copy.binding_conditions.push_back("more");
+  EXPECT_EQ(*devices[0].name, "a");
+  EXPECT_EQ(devices[0].taints.size(), 1u);
+  EXPECT_EQ(devices[0].binding_conditions.size(), 1u);
+  EXPECT_FALSE(copy == devices[0]);
+}
+
+// Equal maps decoded from one text share their entries (the decoder keeps one array for the capacity
+// of every device of a model); a change to one device's map never shows on another.
+TEST(Encode, EqualMapsStayIndependent) {
+  const std::string text =
+      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},)"
+      R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n","devices":[)"
+      R"({"name":"a","capacity":{"cores":{"value":"8"},"memory":{"value":"80Gi"}}},)"
+      R"({"name":"b","capacity":{"cores":{"value":"8"},"memory":{"value":"80Gi"}}}]}})";
+  Object object = DecodeOne(text);
+  EXPECT_EQ(WriteJson(*EncodeObject(object), false), text);
+  auto& devices = std::get<ResourceSlice>(object.value).spec->devices;
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_TRUE(devices[0].capacity == devices[1].capacity);
+
+  devices[0].capacity.Set("extra", DeviceCapacity{});
+  devices[0].capacity.Find("memory")->value = *Quantity::Parse("40Gi");
+  EXPECT_EQ(devices[0].capacity.size(), 3u);
+  EXPECT_EQ(devices[1].capacity.size(), 2u);
+  EXPECT_EQ(devices[1].capacity.Find("memory")->value->String(), "80Gi");
+
+  Map<DeviceCapacity> copy = devices[1].capacity;
+  copy.Erase("cores");
+  EXPECT_EQ(copy.size(), 1u);
+  EXPECT_TRUE(devices[1].capacity.Contains("cores"));
 }
 
 TEST(Encode, PodKeepsEveryField) {

@@ -732,11 +732,11 @@ TEST(ResourceSliceTest, ConsumesCounters) {
   DeviceCounterConsumption c2;
   c2.counter_set = "cs";
   c2.counters.Set("Bad_Key", Counter{Qty("2")});
-  a.consumes_counters = {c1, c2};
+  a.consumes_counters = std::vector<DeviceCounterConsumption>{c1, c2};
   Device b = Dev("b");
   b.consumes_counters.push_back(DeviceCounterConsumption{});
   Device c = Dev("c");
-  c.consumes_counters = {c1, c1, c1};
+  c.consumes_counters = std::vector<DeviceCounterConsumption>{c1, c1, c1};
   s.spec->devices = {a, b, c};
   auto errs = ValidateResourceSlice(s);
   ASSERT_EQ(errs.size(), 5u) << Dump(errs);
@@ -779,13 +779,13 @@ TEST(ResourceSliceTest, CompatibilityGroups) {
 TEST(ResourceSliceTest, BindingConditions) {
   ResourceSlice s = Slice();
   Device a = Dev("a");
-  a.binding_conditions = {"a", "a"};
-  a.binding_failure_conditions = {"a", "f", "f"};
+  a.binding_conditions = std::vector<std::string>{"a", "a"};
+  a.binding_failure_conditions = std::vector<std::string>{"a", "f", "f"};
   Device b = Dev("b");
-  b.binding_failure_conditions = {"x"};
+  b.binding_failure_conditions = std::vector<std::string>{"x"};
   Device c = Dev("c");
-  c.binding_conditions = {"a", "b", "c", "d", "e"};
-  c.binding_failure_conditions = {"f"};
+  c.binding_conditions = std::vector<std::string>{"a", "b", "c", "d", "e"};
+  c.binding_failure_conditions = std::vector<std::string>{"f"};
   s.spec->devices = {a, b, c};
   auto errs = ValidateResourceSlice(s);
   ASSERT_EQ(errs.size(), 5u) << Dump(errs);

@@ -92,6 +92,14 @@ std::vector<UpstreamCase> Cases() {
   add("in-operator-on-list", R"(1 in device.attributes["dra.example.com"].names)", ints, true, "", 4 + 64);
   add("macro-on-list-of-int", R"(device.attributes["dra.example.com"].names.exists(x, x > 0))", ints, true, "",
       5 + 6 * 64);
+  // A list attribute that is present but empty (`versions: []`) is an empty list, as for upstream,
+  // not an unsupported value.
+  Dev empty_versions;
+  api::DeviceAttribute ev;
+  ev.set_versions(std::vector<std::string>{});
+  empty_versions.attrs.Set("firmware", ev);
+  add("empty-version-list", R"(device.attributes["dra.example.com"].firmware.size() == 0)", empty_versions, true, "",
+      6);
   Dev ver;
   ver.attrs.Set("name", Ver("1.0.0"));
   add("version", R"(device.attributes["dra.example.com"].name.isGreaterThan(semver("0.0.1")))", ver, true, "", 6);

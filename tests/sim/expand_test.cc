@@ -178,8 +178,8 @@ TEST(ExpandLayout, DifferentNodesGetDifferentUuidsAndTheSameNodeTheSame) {
   auto e = Expand(Pool("example-gpu", 2, {"node-1", "node-2"}));
   ASSERT_TRUE(e.ok());
   ASSERT_EQ(e->slices.size(), 2u);
-  const std::string a = *e->slices[0].spec->devices[0].attributes.Find("uuid")->string_value();
-  const std::string b = *e->slices[1].spec->devices[0].attributes.Find("uuid")->string_value();
+  const std::string a(*e->slices[0].spec->devices[0].attributes.Find("uuid")->string_value());
+  const std::string b(*e->slices[1].spec->devices[0].attributes.Find("uuid")->string_value());
   EXPECT_NE(a, b);
   auto again = Expand(Pool("example-gpu", 2, {"node-1"}));
   ASSERT_TRUE(again.ok());

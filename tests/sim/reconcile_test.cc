@@ -162,8 +162,8 @@ api::ResourceSlice BindingSlice(bool failure) {
   spec.pool.emplace().name = "p";
   api::Device with;
   with.name = "gpu-0";
-  with.binding_conditions = {kBindingReadyCondition};
-  if (failure) with.binding_failure_conditions = {kBindingFailedCondition};
+  with.binding_conditions = std::vector<std::string>{kBindingReadyCondition};
+  if (failure) with.binding_failure_conditions = std::vector<std::string>{kBindingFailedCondition};
   api::Device without;
   without.name = "gpu-1";
   spec.devices = {with, without};

@@ -12,6 +12,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "api/boxed_optional.h"
+#include "api/boxed_vector.h"
 #include "api/internal/schema.h"
 #include "api/map.h"
 #include "api/quantity.h"
@@ -145,8 +147,10 @@ inline absl::Status DecodeScalar(DecodeContext& ctx, const rapidjson::Value& v, 
   return absl::OkStatus();
 }
 
-template <typename V>
-absl::Status DecodeList(DecodeContext& ctx, const rapidjson::Value& v, std::vector<V>& out) {
+// L is a std::vector or an api::BoxedVector.
+template <typename L>
+absl::Status DecodeList(DecodeContext& ctx, const rapidjson::Value& v, L& out) {
+  using V = typename L::value_type;
   if (!v.IsArray()) return ctx.TypeError("array", v);
   out.clear();
   out.reserve(v.Size());
@@ -185,9 +189,13 @@ struct IsOptional : std::false_type {};
 template <typename T>
 struct IsOptional<std::optional<T>> : std::true_type {};
 template <typename T>
+struct IsOptional<BoxedOptional<T>> : std::true_type {};
+template <typename T>
 struct IsVector : std::false_type {};
 template <typename T>
 struct IsVector<std::vector<T>> : std::true_type {};
+template <typename T>
+struct IsVector<BoxedVector<T>> : std::true_type {};
 template <typename T>
 struct IsMap : std::false_type {};
 template <typename T>

@@ -46,6 +46,29 @@ class EntryInterner {
   EntryInterner& operator=(const EntryInterner&) = delete;
   ~EntryInterner() {
     for (auto& [key, e] : entries_) e.unref(e.node);
+    for (auto& [key, m] : maps_) m.destroy(m.map);
+  }
+
+  // Whole maps already decoded in this text, by their exact text (`{...}`): a map equal to an
+  // earlier one (the capacity of every GPU of a model) shares its entry array. Gives up for a
+  // value type whose first kGiveUp maps were all different (attribute maps with a uuid).
+  template <typename V>
+  const Map<V>* FindMap(std::string_view text) {
+    KeyStats& stats = map_stats_[Tag<V>()];
+    if (stats.hits == 0 && stats.misses >= kGiveUp) return nullptr;
+    auto it = maps_.find(Key{Tag<V>(), AV(text)});
+    if (it == maps_.end()) {
+      ++stats.misses;
+      return nullptr;
+    }
+    ++stats.hits;
+    return static_cast<const Map<V>*>(it->second.map);
+  }
+  template <typename V>
+  void AddMap(std::string_view text, const Map<V>& map) {
+    const KeyStats& stats = map_stats_[Tag<V>()];
+    if (stats.hits == 0 && stats.misses >= kGiveUp) return;
+    maps_.try_emplace(Key{Tag<V>(), AV(text)}, MapEntry{new Map<V>(map), &DestroyMap<V>});
   }
 
   // The node of map type V decoded from `text`, with a new reference for the caller; or null.
@@ -66,6 +89,21 @@ class EntryInterner {
     auto it = keys_.find(Key{Tag<V>(), AV(key_text)});
     return it == keys_.end() || it->second.hits > 0 || it->second.misses < kGiveUp;
   }
+  // A boxed string equal to `s`, sharing the block of an equal string decoded earlier in this text
+  // (device names such as "gpu-0" repeat on every node). Gives up sharing, as Worth does, once the
+  // first kGiveUp strings were all different.
+  BoxedOptional<std::string> SharedString(std::string_view s) {
+    if (string_hits_ == 0 && string_misses_ >= kGiveUp) return BoxedOptional<std::string>(std::string(s));
+    auto it = strings_.find(AV(s));
+    if (it != strings_.end()) {
+      ++string_hits_;
+      return it->second;
+    }
+    ++string_misses_;
+    BoxedOptional<std::string> boxed{std::string(s)};
+    strings_.emplace(std::string(s), boxed);
+    return boxed;
+  }
   template <typename V>
   void Count(std::string_view key_text, bool hit) {
     KeyStats& stats = keys_[Key{Tag<V>(), AV(key_text)}];
@@ -85,6 +123,10 @@ class EntryInterner {
 
  private:
   template <typename V>
+  static void DestroyMap(void* map) {
+    delete static_cast<Map<V>*>(map);
+  }
+  template <typename V>
   static void Unref(void* node) {
     Map<V>::Unref(static_cast<typename Map<V>::Node*>(node));
   }
@@ -102,9 +144,18 @@ class EntryInterner {
     uint32_t hits = 0;
     uint32_t misses = 0;
   };
+  struct MapEntry {
+    void* map;
+    void (*destroy)(void*);
+  };
   static constexpr uint32_t kGiveUp = 1024;
   absl::flat_hash_map<Key, Entry> entries_;
   absl::flat_hash_map<Key, KeyStats> keys_;
+  absl::flat_hash_map<Key, MapEntry> maps_;
+  absl::flat_hash_map<const void*, KeyStats> map_stats_;
+  absl::flat_hash_map<std::string, BoxedOptional<std::string>> strings_;
+  uint32_t string_hits_ = 0;
+  uint32_t string_misses_ = 0;
 };
 
 // A pull lexer over one JSON text. Every method returns false on anything it does not accept;
@@ -493,8 +544,10 @@ inline bool FastDecodeScalar(FastJson& j, RawJson& out) {
   return true;
 }
 
-template <typename V>
-bool FastDecodeList(FastJson& j, std::vector<V>& out) {
+// L is a std::vector or an api::BoxedVector.
+template <typename L>
+bool FastDecodeList(FastJson& j, L& out) {
+  using V = typename L::value_type;
   if (!j.BeginArray()) return false;
   out.clear();
   for (;;) {
@@ -514,6 +567,8 @@ bool FastDecodeList(FastJson& j, std::vector<V>& out) {
 
 template <typename V>
 bool FastDecodeMap(FastJson& j, Map<V>& out) {
+  j.Peek();
+  const size_t map_start = j.pos();
   if (!j.BeginObject()) return false;
   out = Map<V>();
   for (;;) {
@@ -562,7 +617,14 @@ bool FastDecodeMap(FastJson& j, Map<V>& out) {
     out.AppendNode(node);
   }
   out.ShrinkToFit();
-  return out.SortAndFindDuplicate() == nullptr;
+  if (out.SortAndFindDuplicate() != nullptr) return false;
+  const std::string_view map_text = j.text().substr(map_start, j.pos() - map_start);
+  if (const Map<V>* shared = j.interner().FindMap<V>(map_text)) {
+    out = *shared;
+  } else {
+    j.interner().AddMap<V>(map_text, out);
+  }
+  return true;
 }
 
 // Decodes the members of an object whose '{' (and, at the top level, first members) the caller
@@ -642,7 +704,12 @@ inline bool FastDecodeScalar(FastJson& j, DeviceAttribute& out) {
 
 template <typename T>
 bool FastDecode(FastJson& j, T& out) {
-  if constexpr (IsOptional<T>::value) {
+  if constexpr (std::is_same_v<T, BoxedOptional<std::string>>) {
+    std::string_view s;
+    if (!j.String(s)) return false;
+    out = j.interner().SharedString(s);
+    return true;
+  } else if constexpr (IsOptional<T>::value) {
     return FastDecode(j, out.emplace());
   } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
     if (!j.BeginArray()) return false;
