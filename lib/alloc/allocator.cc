@@ -311,6 +311,12 @@ class Search {
     if (!pools.ok()) return absl::Status(pools.status().code(), absl::StrCat("gather pool information: ", pools.status().message()));
     pools_ = *std::move(pools);
     BuildDevices();
+    // One match-cache row per request or subrequest, sized once.
+    size_t slots = 0;
+    for (const ClaimData& cd : claims_) {
+      for (const api::DeviceRequest& r : Devices(*cd.claim).requests) slots += std::max<size_t>(1, r.first_available.size());
+    }
+    match_.reserve(slots * devs_.size());
     for (size_t ci = 0; ci < claims_.size(); ++ci) RETURN_IF_ERROR(PrepareClaim(static_cast<int>(ci)));
     return absl::OkStatus();
   }
@@ -357,6 +363,7 @@ class Search {
     capacity_alone_.assign(devs_.size(), -1);
     pool_counters_.resize(pools_.size());
     twin_reps_.resize(pools_.size());
+    in_all_mode_.assign(devs_.size(), false);
   }
 
   absl::StatusOr<RequestData> ValidateRequest(int ci, int ri, int si, const api::DeviceRequest& request,
@@ -454,6 +461,7 @@ class Search {
           if (now != internal::CapacityCheck::kFits) rd.all_exhausted = true;
         }
         rd.all_devices.push_back(static_cast<int>(d));
+        in_all_mode_[d] = true;
       }
       rd.num_devices = static_cast<int>(rd.all_devices.size());
       rd.wanted = rd.num_devices;
@@ -776,12 +784,14 @@ class Search {
   // Twins. Devices X (tried first) and Y are twins when nothing the search looks at tells them
   // apart: the same pool (counters and pool order), the same answer from every request's selectors
   // (IsSelectable), the same view for every constraint, the same capacity, counter consumption,
-  // taints and binding fields, and neither allocated nor being allocated. If every completion with X
-  // at a position failed, every completion with Y there fails too: swapping X and Y maps the
-  // completions of Y (later devices of this request come after Y, so they are neither X nor Y) onto
-  // completions of X, which were all tried, with the same checks giving the same answers. So Y is
-  // skipped; which solution is found does not change, because only devices whose subtree cannot
-  // succeed are skipped, and neither do errors: X's failed subtree met none, and Y's mirrors it.
+  // taints and binding fields, neither allocated nor being allocated, and in no allocationMode All
+  // list (see TwinClass). If every completion with X at a position failed, every completion with Y
+  // there fails too: swapping X and Y maps the completions of Y (later devices of this request come
+  // after Y, so they are neither X nor Y) onto completions of X, which were all tried, with the
+  // same checks giving the same answers. So Y is skipped; which solution is found does not change,
+  // because only devices whose subtree cannot succeed are skipped, and neither do errors: X's failed
+  // subtree met none, and the selector and capacity checks Y's would make (per request and device,
+  // whatever the state) were made there too.
   //
   // The bound. A request that still needs `needed` devices from position `start` on cannot succeed
   // if fewer devices from there on are free, selectable and fit capacity (the search's own first
@@ -845,7 +855,10 @@ class Search {
     }
     if (twin_class_[d] >= 0) return twin_class_[d];
     int cls = d;
-    std::optional<uint64_t> sig = TwinSignature(d);
+    // A request with allocationMode All walks its devices in a fixed order and turns a constraint
+    // failure into an error: with X and Y swapped it may meet the free twin first and fail loudly
+    // where the original failed quietly on the one in use. Such devices have no twins.
+    std::optional<uint64_t> sig = in_all_mode_[d] ? std::nullopt : TwinSignature(d);
     if (sig.has_value()) {
       twin_sig_[d] = *sig;
       for (int r : twin_reps_[devs_[d].pool_index]) {
@@ -982,7 +995,6 @@ class Search {
           const int d = first + k;
           if (rd.admin_access && AllocatingForClaim(d, ci)) continue;
           if (!rd.admin_access && InUse(d)) continue;
-          if (failed_.size() > failed_base && TwinFailed(d, failed_base)) continue;
           auto selectable = IsSelectable(ci, ri, si, rd, d);
           if (!selectable.ok()) return Fail(selectable.status());
           if (!*selectable) continue;
@@ -991,6 +1003,8 @@ class Search {
             if (!check.ok()) return Fail(check.status());
             if (*check != internal::CapacityCheck::kFits) continue;
           }
+          // After the cheap checks, so that twins are looked for only among devices worth trying.
+          if (failed_.size() > failed_base && TwinFailed(d, failed_base)) continue;
           auto ok = AllocateDevice(ci, ri, si, d, false);
           if (!ok.ok()) return Fail(ok.status());
           if (!*ok) {
@@ -1194,6 +1208,7 @@ class Search {
   std::vector<int> twin_class_;               // pruning: TwinClass per device, -1 unknown
   std::vector<uint64_t> twin_sig_;            // pruning: TwinSignature of classified devices
   std::vector<std::vector<int>> twin_reps_;   // pruning: twin-class representatives per pool
+  std::vector<bool> in_all_mode_;             // pruning: the device is in an allocationMode All list
   // IsSelectable per (request slot, device): -1 not evaluated yet, 0, 1.
   std::vector<int8_t> match_;
   int num_slots_ = 0;

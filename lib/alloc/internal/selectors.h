@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "alloc/features.h"
 #include "api/resource_claim.h"
@@ -73,7 +74,9 @@ class SelectorCache {
 
 // The selectors of one owner, compiled (each entry the program or its compile error, reported only
 // when evaluation reaches it, as upstream does).
-using CompiledSelectors = std::vector<const SelectorCache::Entry*>;
+// Inline: a class or request rarely has more than two selectors, and one is made per request and
+// Allocate call.
+using CompiledSelectors = absl::InlinedVector<const SelectorCache::Entry*, 2>;
 CompiledSelectors CompileSelectors(SelectorCache& cache, const std::vector<api::DeviceSelector>& selectors);
 
 // Who owns the selectors, for error messages: "class X" or "claim ns/name".
