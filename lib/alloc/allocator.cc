@@ -175,7 +175,7 @@ struct Dev {
   std::vector<api::DeviceTaint> taints;         // slice taints + DeviceTaintRules
   bool multi = false;                           // allowMultipleAllocations (with the gate)
   // consumesCounters as (index into the pool's flat counter arrays, amount); resolved on first use.
-  int ordinal = -1;  // SelectorCache::DeviceOrdinal
+  int ordinal = -1;  // SelectorCache::FirstDeviceOrdinal of its slice + its index
   bool counters_resolved = false;
   std::vector<std::pair<int, api::Quantity>> counter_uses;
 };
@@ -329,6 +329,7 @@ class Search {
       for (size_t si = 0; si < p.device_slices.size(); ++si) {
         firsts.push_back(static_cast<int>(devs_.size()));
         const api::ResourceSlice* slice = p.device_slices[si];
+        int ordinal = cache_.FirstDeviceOrdinal(*slice);
         for (const api::Device& d : SliceDevices(*slice)) {
           Dev dev;
           dev.pool_index = static_cast<int>(pi);
@@ -351,7 +352,7 @@ class Search {
             }
           }
           dev.multi = f_.consumable_capacity && d.allow_multiple_allocations.value_or(false);
-          dev.ordinal = cache_.DeviceOrdinal(d);
+          dev.ordinal = ordinal >= 0 ? ordinal++ : -1;
           devs_.push_back(std::move(dev));
         }
       }

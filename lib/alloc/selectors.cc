@@ -19,7 +19,8 @@ SelectorCache::SelectorCache(const Features& features, const store::Snapshot* sn
   if (snapshot != nullptr) {
     for (const api::ResourceSlice* slice : snapshot->ResourceSlices()) {
       if (!slice->spec) continue;
-      for (const api::Device& d : slice->spec->devices) ordinals_.emplace(&d, static_cast<int>(ordinals_.size()));
+      first_ordinals_.emplace(slice, static_cast<int>(num_devices_));
+      num_devices_ += slice->spec->devices.size();
     }
   }
 }
@@ -32,8 +33,8 @@ const SelectorCache::Entry& SelectorCache::GetEntry(const std::string& expressio
   }
   auto entry = std::make_unique<Entry>();
   entry->program = cel::DeviceSelector::Compile(expression, options_);
-  if (entry->program.ok() && !ordinals_.empty()) {
-    entry->results.reset(new std::atomic<uint8_t>[ordinals_.size()]());
+  if (entry->program.ok() && num_devices_ > 0) {
+    entry->results.reset(new std::atomic<uint8_t>[num_devices_]());
   }
   std::unique_lock lock(mu_);
   return *compiled_.emplace(expression, std::move(entry)).first->second;
@@ -43,9 +44,9 @@ absl::StatusOr<std::shared_ptr<const cel::DeviceSelector>> SelectorCache::Get(co
   return GetEntry(expression).program;
 }
 
-int SelectorCache::DeviceOrdinal(const api::Device& device) const {
-  auto it = ordinals_.find(&device);
-  return it == ordinals_.end() ? -1 : it->second;
+int SelectorCache::FirstDeviceOrdinal(const api::ResourceSlice& slice) const {
+  auto it = first_ordinals_.find(&slice);
+  return it == first_ordinals_.end() ? -1 : it->second;
 }
 
 cel::SelectorResult SelectorCache::Evaluate(const cel::DeviceSelector& selector, const api::Device& device,
@@ -166,7 +167,7 @@ absl::StatusOr<bool> SelectorsMatch(SelectorCache& cache, const SelectorOwner& o
   const bool multi = features.consumable_capacity && device.allow_multiple_allocations.value_or(false);
   for (size_t i = 0; i < selectors.size(); ++i) {
     const SelectorCache::Entry& entry = cache.GetEntry(*selectors[i].cel->expression);
-    const auto eval = [&] { return cache.Evaluate(entry, device, cache.DeviceOrdinal(device), driver, multi); };
+    const auto eval = [&] { return cache.Evaluate(entry, device, -1, driver, multi); };
     ASSIGN_OR_RETURN(bool match, MatchOne(owner, i, entry.program, eval, [&] { return AV(device_id); }));
     if (!match) return false;
   }

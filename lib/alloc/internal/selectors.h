@@ -48,8 +48,9 @@ class SelectorCache {
   absl::StatusOr<std::shared_ptr<const cel::DeviceSelector>> Get(const std::string& expression);
   // The same as an entry, valid as long as the cache.
   const Entry& GetEntry(const std::string& expression);
-  // The dense ordinal of a device of the snapshot given at construction, or -1.
-  int DeviceOrdinal(const api::Device& device) const;
+  // The dense ordinal of the first device of a slice of the snapshot given at construction, or -1;
+  // the slice's devices have consecutive ordinals from there.
+  int FirstDeviceOrdinal(const api::ResourceSlice& slice) const;
   // selector.Evaluate on `device` (of `driver`), computed once per (selector, device).
   // `allow_multiple_allocations` must be the same for every call with one device (it is a function
   // of the device and the cache's gates).
@@ -66,7 +67,8 @@ class SelectorCache {
   std::shared_mutex mu_;  // guards the maps below
   absl::flat_hash_map<std::string, std::unique_ptr<Entry>> compiled_;
   // Set at construction, read-only afterwards.
-  absl::flat_hash_map<const api::Device*, int> ordinals_;
+  absl::flat_hash_map<const api::ResourceSlice*, int> first_ordinals_;
+  size_t num_devices_ = 0;
   // true/false, or the runtime error (rare: kept out of line).
   absl::flat_hash_map<std::pair<const cel::DeviceSelector*, const api::Device*>, bool> results_;
   absl::flat_hash_map<std::pair<const cel::DeviceSelector*, const api::Device*>, absl::Status> errors_;
@@ -97,7 +99,7 @@ absl::StatusOr<bool> SelectorsMatch(SelectorCache& cache, const SelectorOwner& o
 
 // The same with the selectors compiled beforehand (CompileSelectors of the same list); the device
 // is named by (driver, pool, device name), joined only for an error message.
-// `ordinal` is cache.DeviceOrdinal(device), looked up once by the caller.
+// `ordinal` is the device's ordinal (SelectorCache::FirstDeviceOrdinal), or -1.
 absl::StatusOr<bool> SelectorsMatch(SelectorCache& cache, const SelectorOwner& owner, const CompiledSelectors& compiled,
                                     const api::Device& device, int ordinal, std::string_view driver,
                                     std::string_view pool, std::string_view device_name, const Features& features);
