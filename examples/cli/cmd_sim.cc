@@ -40,6 +40,7 @@
 #include "sim/faults.h"
 #include "sim/profiles.h"
 #include "sim/scenario.h"
+#include "sim/scenario_plan.h"
 #include "sim/simulated_device_pool.h"
 #include "table.h"
 
@@ -515,41 +516,6 @@ kube::Resource SimPoolResource() {
   return kube::Resource{sim::kGroup, sim::kVersion, sim::kResource, sim::kKind, false};
 }
 
-// What apply creates, in this order; reset deletes in the reverse order.
-int KindOrder(std::string_view kind) {
-  static constexpr std::string_view kOrder[] = {"Namespace",     "DeviceClass",           "SimulatedDevicePool",
-                                                "ResourceSlice", "DeviceTaintRule",       "ResourceClaimTemplate",
-                                                "ResourceClaim", "Pod"};
-  for (size_t i = 0; i < std::size(kOrder); ++i) {
-    if (kOrder[i] == kind) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-// A label value from a file name: lowercase letters, digits, '-', '_', '.', alphanumeric at both ends.
-std::string ScenarioNameFrom(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  std::string base = std::filesystem::path(path).stem().string();
-  if (base == "scenario" || base.empty()) base = std::filesystem::path(path).parent_path().filename().string();
-  std::string out;
-  for (char c : base) {
-    const char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    out.push_back((std::isalnum(static_cast<unsigned char>(l)) || l == '-' || l == '_' || l == '.') ? l : '-');
-  }
-  while (!out.empty() && !std::isalnum(static_cast<unsigned char>(out.front()))) out.erase(out.begin());
-  while (!out.empty() && !std::isalnum(static_cast<unsigned char>(out.back()))) out.pop_back();
-  if (out.size() > 63) out.resize(63);
-  return out;
-}
-
-bool ValidLabelValue(const std::string& v) {
-  if (v.empty() || v.size() > 63) return false;
-  for (char c : v) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
-  }
-  return std::isalnum(static_cast<unsigned char>(v.front())) && std::isalnum(static_cast<unsigned char>(v.back()));
-}
-
 // A client for the cluster kubectl would use (--kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster);
 // prints the problem and returns null when there is none.
 std::unique_ptr<kube::Client> Connect(const Flags& flags, Io io) {
@@ -563,118 +529,11 @@ std::unique_ptr<kube::Client> Connect(const Flags& flags, Io io) {
   return *std::move(client);
 }
 
-struct Planned {
-  kube::Resource resource;
-  std::string ns;
-  std::string name;
-  std::string kind;
-  rapidjson::Document body;
-};
-
-std::string Ref(const Planned& p) {
-  std::string lower = p.kind;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return p.ns.empty() ? absl::StrCat(lower, "/", p.name) : absl::StrCat(lower, "/", p.ns, "/", p.name);
-}
-
-// The body to create: the object without server-set metadata and status, with the scenario labels.
-void Prepare(rapidjson::Document& d, const std::string& scenario) {
-  auto& a = d.GetAllocator();
-  d.RemoveMember("status");
-  if (!d.HasMember("metadata") || !d["metadata"].IsObject()) d.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), a);
-  rapidjson::Value& meta = d["metadata"];
-  for (const char* k : {"resourceVersion", "uid", "creationTimestamp", "managedFields", "generation", "selfLink",
-                        "deletionTimestamp", "deletionGracePeriodSeconds"}) {
-    meta.RemoveMember(k);
-  }
-  if (!meta.HasMember("labels") || !meta["labels"].IsObject()) {
-    meta.RemoveMember("labels");
-    meta.AddMember("labels", rapidjson::Value(rapidjson::kObjectType), a);
-  }
-  rapidjson::Value& labels = meta["labels"];
-  labels.RemoveMember(sim::kScenarioLabel);
-  labels.RemoveMember(sim::kManagedByLabel);
-  labels.AddMember(rapidjson::Value(sim::kScenarioLabel, a), rapidjson::Value(scenario.c_str(), a), a);
-  labels.AddMember(rapidjson::Value(sim::kManagedByLabel, a), rapidjson::Value(sim::kManagedByValue, a), a);
-}
-
-std::string LabelOf(const rapidjson::Value& object, const char* key) {
-  auto m = object.FindMember("metadata");
-  if (m == object.MemberEnd() || !m->value.IsObject()) return "";
-  auto l = m->value.FindMember("labels");
-  if (l == m->value.MemberEnd() || !l->value.IsObject()) return "";
-  auto v = l->value.FindMember(key);
-  return v != l->value.MemberEnd() && v->value.IsString() ? v->value.GetString() : "";
-}
-
-// Builds every object apply will create, all checked offline first.
-bool Plan(const std::vector<InputObject>& inputs, const std::string& scenario, bool pools_mode, Io io,
-          std::vector<Planned>& out) {
-  std::vector<api::Object> objects;
-  for (const InputObject& in : inputs) {
-    if (in.object.ok()) objects.push_back(*in.object);
-  }
-  auto split = sim::SplitScenario(objects);
-  if (!split.ok()) {
-    io.err << "error: " << split.status().message() << "\n";
-    return false;
-  }
-  // Expanded even in pools mode: a pool that would not expand is refused before anything is written.
-  auto expansion = sim::ExpandAll(split->pools);
-  if (!expansion.ok()) {
-    io.err << "error: " << expansion.status().message() << "\n";
-    return false;
-  }
-  std::vector<api::Object> to_create = split->objects;
-  if (!pools_mode) {
-    for (const api::ResourceSlice& s : expansion->slices) {
-      api::Object o;
-      o.api_version = "resource.k8s.io/v1";
-      o.value = s;
-      to_create.push_back(std::move(o));
-    }
-  }
-  for (const InputObject& in : inputs) {
-    if (pools_mode && in.object.ok() && sim::IsSimulatedDevicePool(*in.object)) to_create.push_back(*in.object);
-  }
-  for (const api::Object& o : to_create) {
-    Planned p;
-    p.kind = std::string(o.kind() == api::Kind::kOther ? std::get<api::OtherObject>(o.value).kind : o.kind_name());
-    p.name = o.metadata().name.value_or("");
-    if (o.kind() == api::Kind::kNode) {
-      io.err << "note: node/" << p.name << " skipped: nodes come from the cluster\n";
-      continue;
-    }
-    std::optional<kube::Resource> resource;
-    std::string encode_version;
-    if (o.kind() != api::Kind::kOther) {
-      resource = kube::ResourceFor(o.kind());
-      if (o.api_version.rfind("resource.k8s.io/", 0) == 0) encode_version = "resource.k8s.io/v1";
-    } else if (sim::IsSimulatedDevicePool(o)) {
-      resource = SimPoolResource();
-    } else if (p.kind == "Namespace" && o.api_version == "v1") {
-      resource = kube::NamespaceResource();
-    }
-    if (!resource || KindOrder(p.kind) < 0) {
-      io.err << "error: " << o.api_version << " " << p.kind << " \"" << p.name
-             << "\": scenario apply creates Namespaces, DeviceClasses, SimulatedDevicePools, ResourceSlices, "
-                "DeviceTaintRules, ResourceClaimTemplates, ResourceClaims and Pods only\n";
-      return false;
-    }
-    auto body = api::EncodeObject(o, encode_version);
-    if (!body.ok()) {
-      io.err << "error: " << p.kind << " \"" << p.name << "\": " << body.status().message() << "\n";
-      return false;
-    }
-    p.resource = *resource;
-    if (resource->namespaced) p.ns = o.metadata().namespace_.value_or("default");
-    p.body = std::move(*body);
-    Prepare(p.body, scenario);
-    out.push_back(std::move(p));
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Planned& a, const Planned& b) { return KindOrder(a.kind) < KindOrder(b.kind); });
-  return true;
+// The API resource of a planned write (lib/sim plans in kinds; lib/kube speaks resources).
+kube::Resource ResourceOf(const sim::ScenarioWrite& w) {
+  if (w.kind != api::Kind::kOther) return *kube::ResourceFor(w.kind);
+  if (w.kind_name == sim::kKind) return SimPoolResource();
+  return kube::NamespaceResource();
 }
 
 int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
@@ -696,8 +555,16 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
       return kExitBadInput;
     }
   }
-  std::vector<Planned> plan;
-  if (!Plan(*inputs, scenario, mode == "pools", io, plan)) return kExitBadInput;
+  std::vector<api::Object> objects;
+  for (const InputObject& in : *inputs) objects.push_back(*in.object);
+  auto planned = sim::PlanScenarioApply(objects, scenario, mode == "pools" ? sim::ScenarioMode::kPools
+                                                                           : sim::ScenarioMode::kSlices);
+  if (!planned.ok()) {
+    io.err << "error: " << planned.status().message() << "\n";
+    return kExitBadInput;
+  }
+  for (const std::string& note : planned->notes) io.err << "note: " << note << "\n";
+  std::vector<sim::ScenarioWrite>& plan = planned->writes;
   std::unique_ptr<kube::Client> client = Connect(flags, io);
   if (client == nullptr) return kExitError;
   if (mode == "pools") {
@@ -711,14 +578,14 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
   // Nothing is written while any object exists that this scenario does not own.
   std::vector<bool> exists(plan.size(), false);
   for (size_t i = 0; i < plan.size(); ++i) {
-    auto got = client->Get(plan[i].resource, plan[i].ns, plan[i].name);
+    auto got = client->Get(ResourceOf(plan[i]), plan[i].namespace_, plan[i].name);
     if (!got.ok()) {
       if (kube::IsApiNotFound(got.status())) continue;
-      io.err << "error: " << Ref(plan[i]) << ": " << got.status().message() << "\n";
+      io.err << "error: " << plan[i].Ref() << ": " << got.status().message() << "\n";
       return kExitError;
     }
-    if (LabelOf(*got, sim::kScenarioLabel) != scenario) {
-      io.err << "error: " << Ref(plan[i]) << " already exists and is not part of scenario \"" << scenario
+    if (!sim::OwnedByScenario(*got, scenario)) {
+      io.err << "error: " << plan[i].Ref() << " already exists and is not part of scenario \"" << scenario
              << "\"; nothing was changed\n";
       return kExitError;
     }
@@ -727,20 +594,20 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
   int created = 0;
   int unchanged = 0;
   for (size_t i = 0; i < plan.size(); ++i) {
-    Planned& p = plan[i];
+    const sim::ScenarioWrite& p = plan[i];
     if (exists[i]) {
-      io.out << Ref(p) << " unchanged (already applied)\n";
+      io.out << p.Ref() << " unchanged (already applied)\n";
       ++unchanged;
       continue;
     }
-    auto r = client->Create(p.resource, p.ns, p.body);
+    auto r = client->Create(ResourceOf(p), p.namespace_, p.body);
     if (!r.ok()) {
-      io.err << "error: " << Ref(p) << ": " << r.status().message() << "\n"
+      io.err << "error: " << p.Ref() << ": " << r.status().message() << "\n"
              << "(" << created << " objects were created; `draforge scenario reset --scenario " << scenario
              << "` removes them)\n";
       return kExitError;
     }
-    io.out << Ref(p) << " created\n";
+    io.out << p.Ref() << " created\n";
     ++created;
   }
   io.err << "scenario " << scenario << ": " << created << " created, " << unchanged << " unchanged\n";
@@ -750,14 +617,19 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
 int ScenarioReset(const Flags& flags, const std::string& scenario, Io io) {
   std::unique_ptr<kube::Client> client = Connect(flags, io);
   if (client == nullptr) return kExitError;
+  // What apply creates, in the reverse order; SimulatedDevicePools only where the CRD is installed.
   std::vector<kube::Resource> resources;
-  for (api::Kind k : {api::Kind::kPod, api::Kind::kResourceClaim, api::Kind::kResourceClaimTemplate,
-                      api::Kind::kDeviceTaintRule, api::Kind::kResourceSlice}) {
-    resources.push_back(*kube::ResourceFor(k));
+  const bool pools_served = client->DiscoverGroup(sim::kGroup).ok();
+  const auto& kinds = sim::ScenarioKinds();
+  for (auto k = kinds.rbegin(); k != kinds.rend(); ++k) {
+    if (*k == sim::kKind) {
+      if (pools_served) resources.push_back(SimPoolResource());
+    } else if (*k == "Namespace") {
+      resources.push_back(kube::NamespaceResource());
+    } else {
+      resources.push_back(*kube::ResourceFor(*api::ParseKindName(*k)));
+    }
   }
-  if (client->DiscoverGroup(sim::kGroup).ok()) resources.push_back(SimPoolResource());
-  resources.push_back(*kube::ResourceFor(api::Kind::kDeviceClass));
-  resources.push_back(kube::NamespaceResource());
   kube::ListOptions list;
   list.label_selector = absl::StrCat(sim::kScenarioLabel, "=", scenario);
   int deleted = 0;
@@ -813,12 +685,12 @@ int RunScenario(const Args& args, Io io) {
   auto flags = ParseOrUsage(rest, specs, kScenarioUsage, io, code);
   if (!flags) return code;
   std::string scenario = flags->GetOr("--scenario", "");
-  if (scenario.empty() && !flags->All("-f").empty()) scenario = ScenarioNameFrom(flags->All("-f").front());
+  if (scenario.empty() && !flags->All("-f").empty()) scenario = sim::ScenarioNameFromPath(flags->All("-f").front());
   if (scenario.empty()) {
     io.err << "error: give -f FILE or --scenario NAME\n";
     return kExitBadInput;
   }
-  if (!ValidLabelValue(scenario)) {
+  if (!sim::ValidScenarioName(scenario)) {
     io.err << "error: --scenario: \"" << scenario << "\" is not a valid label value (63 letters, digits, '-', '_', "
               "'.' at most, alphanumeric at both ends)\n";
     return kExitBadInput;

@@ -49,6 +49,7 @@
 #include "kube/config.h"
 #include "kube/leader_election.h"
 #include "kube/resource.h"
+#include "sim/claim_allocation.h"
 #include "sim/expand.h"
 #include "sim/reconcile.h"
 #include "sim/simulated_device_pool.h"
@@ -275,21 +276,11 @@ class Controller {
     options.tick = tick_seconds_ > 0 ? absl::ToUnixSeconds(absl::Now()) / tick_seconds_ : 0;
     rapidjson::Value& items = pools.list["items"];
     const sim::PoolsPlan plan = sim::PlanPools(items, managed_slices, options);
-    // Per pool: its slice writes, then its status, against the listed object (the plan keeps list
-    // order and skips only items without a name).
-    size_t next = 0;
-    for (auto& item : items.GetArray()) {
-      if (next >= plan.pools.size()) break;
-      const sim::PoolPlan& p = plan.pools[next];
-      if (!item.IsObject() || !item.HasMember("metadata") || !item["metadata"].IsObject() ||
-          !item["metadata"].HasMember("name") || !item["metadata"]["name"].IsString() ||
-          p.name != item["metadata"]["name"].GetString()) {
-        continue;
-      }
-      ++next;
+    // Per pool: its slice writes, then its status, against the listed object.
+    for (const sim::PoolPlan& p : plan.pools) {
       for (const sim::SliceAction& action : p.actions) RETURN_IF_ERROR(Apply(action));
       if (!p.expansion.ok()) Log(absl::StrCat("SimulatedDevicePool ", p.name, ": ", p.expansion.status().message()));
-      RETURN_IF_ERROR(WriteStatus(item, p.pool, p.expansion));
+      RETURN_IF_ERROR(WriteStatus(items[static_cast<rapidjson::SizeType>(p.index)], p.pool, p.expansion));
     }
     // Slices whose pool is gone (garbage collection does this too; not waiting for it keeps the
     // simulation prompt).
@@ -340,22 +331,14 @@ class Controller {
     return absl::OkStatus();
   }
 
-  absl::Status WriteStatus(rapidjson::Value& item, const sim::SimulatedDevicePool& pool,
+  absl::Status WriteStatus(const rapidjson::Value& item, const sim::SimulatedDevicePool& pool,
                            const absl::StatusOr<sim::Expansion>& expansion) {
-    const rapidjson::Value* previous = item.HasMember("status") ? &item["status"] : nullptr;
-    rapidjson::Document status = sim::PoolStatus(pool, expansion, Now(), previous);
-    if (previous != nullptr) {
-      // Unchanged (the time only moves on a transition): no write.
-      if (*previous == status) return absl::OkStatus();
-    }
+    std::optional<rapidjson::Document> body = sim::PoolStatusUpdate(item, pool, expansion, Now());
+    if (!body) return absl::OkStatus();  // unchanged: no write
     if (!MayWrite()) return absl::AbortedError("lost the Lease");
-    rapidjson::Document body;
-    body.CopyFrom(item, body.GetAllocator());
-    body.RemoveMember("status");
-    body.AddMember("status", rapidjson::Value(status, body.GetAllocator()), body.GetAllocator());
     kube::WriteOptions options;
     options.subresource = "status";
-    auto u = client_.Update(PoolResource(), "", body, options);
+    auto u = client_.Update(PoolResource(), "", *body, options);
     if (!u.ok()) {
       CountConflict(u.status(), "status of SimulatedDevicePool " + pool.metadata.name.value_or(""));
       return kube::IsApiConflict(u.status()) || kube::IsApiNotFound(u.status()) ? absl::OkStatus() : u.status();
@@ -375,15 +358,14 @@ class Controller {
   absl::Status Load(World& w) {
     kube::ListOptions managed;
     managed.label_selector = absl::StrCat(sim::kManagedByLabel, "=", sim::kManagedByValue);
-    std::set<std::string> node_names;
     ASSIGN_OR_RETURN(kube::ListResult slices, client_.List(*kube::ResourceFor(api::Kind::kResourceSlice), "", managed));
     for (auto& item : slices.list["items"].GetArray()) {
       auto o = DecodeItem(item, slices.list.GetAllocator(), *kube::ResourceFor(api::Kind::kResourceSlice));
       if (!o.ok()) continue;
-      const auto& s = std::get<api::ResourceSlice>(o->value);
-      if (s.spec && s.spec->node_name) node_names.insert(*s.spec->node_name);
       RETURN_IF_ERROR(w.cluster.Apply(*std::move(o)));
     }
+    std::vector<api::Pod> pods;
+    std::vector<api::Node> nodes;
     for (api::Kind k : {api::Kind::kDeviceClass, api::Kind::kResourceClaim, api::Kind::kPod, api::Kind::kNode}) {
       const kube::Resource r = *kube::ResourceFor(k);
       ASSIGN_OR_RETURN(kube::ListResult list, client_.List(r, ""));
@@ -397,30 +379,18 @@ class Controller {
           RETURN_IF_ERROR(DecodeItem(copy, copy.GetAllocator(), r).status());
           w.claims_json[o->Key()] = std::move(copy);
         }
-        if (k == api::Kind::kPod) {
-          const auto& pod = std::get<api::Pod>(o->value);
-          const std::string ns = pod.metadata.namespace_.value_or("default");
-          if (pod.spec) {
-            for (const auto& rc : pod.spec->resource_claims) {
-              if (rc.resource_claim_name) w.pod_claims.insert(ns + "/" + *rc.resource_claim_name);
-            }
-          }
-          if (pod.status) {
-            for (const auto& st : pod.status->resource_claim_statuses) {
-              if (st.resource_claim_name) w.pod_claims.insert(ns + "/" + *st.resource_claim_name);
-            }
-          }
-        }
-        if (k == api::Kind::kNode) {
-          const auto& node = std::get<api::Node>(o->value);
-          w.nodes.push_back(alloc::NodeInfo::FromNode(node));
-          node_names.erase(node.metadata.name.value_or(""));
-        }
+        if (k == api::Kind::kPod) pods.push_back(std::get<api::Pod>(o->value));
+        if (k == api::Kind::kNode) nodes.push_back(std::get<api::Node>(o->value));
         RETURN_IF_ERROR(w.cluster.Apply(*std::move(o)));
       }
     }
-    // Nodes named by slices but without a Node object still get their node-local devices.
-    for (const std::string& n : node_names) w.nodes.push_back(alloc::NodeInfo{n, {}});
+    std::vector<const api::Pod*> pod_ptrs;
+    for (const api::Pod& p : pods) pod_ptrs.push_back(&p);
+    w.pod_claims = sim::ClaimsReferencedByPods(pod_ptrs);
+    // The Node objects in list order, then nodes named only by the managed slices.
+    std::vector<const api::Node*> node_ptrs;
+    for (const api::Node& n : nodes) node_ptrs.push_back(&n);
+    w.nodes = sim::AllocationNodes(node_ptrs, w.cluster.snapshot()->ResourceSlices());
     return absl::OkStatus();
   }
 
@@ -441,33 +411,24 @@ class Controller {
     RETURN_IF_ERROR(Load(w));
     auto snapshot = w.cluster.snapshot();
     for (auto& [key, json] : w.claims_json) {
-      const size_t slash = key.find('/');
-      const api::ResourceClaim* claim = snapshot->GetResourceClaim(key.substr(0, slash), key.substr(slash + 1));
-      if (claim == nullptr || !sim::ControllerAllocates(*claim, key, w.pod_claims)) continue;
-      for (const alloc::NodeInfo& node : w.nodes) {
-        alloc::AllocateResult r = alloc::Allocate(*snapshot, {claim}, node);
-        if (r.outcome != alloc::Outcome::kAllocated) continue;
-        ASSIGN_OR_RETURN(rapidjson::Document allocation, alloc::EncodeAllocationResult(r.allocations[0]));
-        if (!MayWrite()) return absl::AbortedError("lost the Lease");
-        rapidjson::Document body;
-        body.CopyFrom(json, body.GetAllocator());
-        auto& a = body.GetAllocator();
-        if (!body.HasMember("status")) body.AddMember("status", rapidjson::Value(rapidjson::kObjectType), a);
-        body["status"].RemoveMember("allocation");
-        body["status"].AddMember("allocation", rapidjson::Value(allocation, a), a);
-        kube::WriteOptions options;
-        options.subresource = "status";
-        auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, slash), body, options);
-        if (!u.ok()) {
-          CountConflict(u.status(), "allocate resourceclaim " + key);
-          if (!kube::IsApiConflict(u.status()) && !kube::IsApiNotFound(u.status())) return u.status();
-          break;
-        }
-        ++metrics_.claims_allocated;
-        Log("resourceclaim " + key + " allocated on " + node.name);
-        Wrote();
-        return true;
+      auto plan = sim::PlanClaimAllocation(*snapshot, key, json, w.pod_claims, w.nodes);
+      if (!plan.ok() && absl::IsNotFound(plan.status())) continue;
+      RETURN_IF_ERROR(plan.status());
+      if (!plan->has_value()) continue;
+      if (!MayWrite()) return absl::AbortedError("lost the Lease");
+      kube::WriteOptions options;
+      options.subresource = "status";
+      auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, key.find('/')),
+                              (*plan)->body, options);
+      if (!u.ok()) {
+        CountConflict(u.status(), "allocate resourceclaim " + key);
+        if (!kube::IsApiConflict(u.status()) && !kube::IsApiNotFound(u.status())) return u.status();
+        continue;
       }
+      ++metrics_.claims_allocated;
+      Log("resourceclaim " + key + " allocated on " + (*plan)->node);
+      Wrote();
+      return true;
     }
     return false;
   }

@@ -519,10 +519,19 @@ absl::StatusOr<std::string> RenderDiagnostics(const store::Snapshot& snapshot, c
     KeyStr(w, "name", d.name);
     KeyStr(w, "node", d.node);
     const alloc::Explanation* e = d.explanation ? &*d.explanation : nullptr;
-    KeyStr(w, "outcome", e ? alloc::OutcomeName(e->outcome) : "error");
+    KeyStr(w, "outcome", analysis::PendingOutcomeName(d.outcome));
     KeyStr(w, "outcomeDetail", e ? e->outcome_detail : "");
-    KeyStr(w, "summary", e ? e->summary : d.error);
+    KeyStr(w, "summary", d.summary);
     KeyStr(w, "error", d.error);
+    Key(w, "consumers");
+    w.StartArray();
+    for (const auto& pod : d.consumers) w.String(pod.data(), static_cast<rapidjson::SizeType>(pod.size()));
+    w.EndArray();
+    KeyInt(w, "nodesTried", d.nodes_tried);
+    Key(w, "fitsOn");
+    w.StartArray();
+    for (const auto& node : d.fits_on) w.String(node.data(), static_cast<rapidjson::SizeType>(node.size()));
+    w.EndArray();
     Key(w, "requests");
     w.StartArray();
     if (e) {

@@ -13,7 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/internal/consumable_capacity.h"
+#include "alloc/internal/compatibility_groups.h"
 #include "alloc/internal/constraints.h"
+#include "alloc/internal/derived_attributes.h"
+#include "alloc/internal/optional_node_operations.h"
 #include "alloc/internal/pools.h"
 #include "alloc/internal/selectors.h"
 #include "api/codec.h"
@@ -25,7 +28,9 @@ namespace draforge::alloc {
 using internal::Pool;
 
 NodeInfo NodeInfo::FromNode(const api::Node& node) {
-  return NodeInfo{node.metadata.name.value_or(""), node.metadata.labels};
+  NodeInfo info{node.metadata.name.value_or(""), node.metadata.labels};
+  info.declared_features = internal::DeclaredFeatures(node);
+  return info;
 }
 
 std::string DeviceID::String() const { return absl::StrCat(driver, "/", pool, "/", device); }
@@ -188,6 +193,7 @@ struct RequestData {
   const std::vector<api::DeviceSelector>* selectors = nullptr;
   const std::vector<api::DeviceToleration>* tolerations = nullptr;
   const api::CapacityRequirements* capacity = nullptr;
+  const std::vector<api::DeviceDerivedAttribute>* derived = nullptr;  // DRADerivedAttributes
   bool admin_access = false;
   bool all_mode = false;
   int num_devices = 0;
@@ -235,6 +241,7 @@ struct Undo {
   bool multi = false;
   bool counters = false;
   std::string_view base, sub;
+  std::vector<internal::SavedCompatibilityGroup> compatibility;  // DRADeviceCompatibilityGroups
 };
 
 // The shared counters of one pool as flat arrays: one entry per (counter set, counter).
@@ -259,7 +266,8 @@ class Search {
         f_(options.features),
         state_(state),
         cache_(cache),
-        node_independent_(node_independent) {
+        node_independent_(node_independent),
+        compatibility_(state) {
     for (const api::ResourceClaim* c : claims) {
       ClaimData cd;
       cd.claim = c;
@@ -380,6 +388,7 @@ class Search {
       rd.selectors = &sub->selectors;
       rd.tolerations = &sub->tolerations;
       rd.capacity = sub->capacity ? &*sub->capacity : nullptr;
+      rd.derived = &sub->derived_attributes;
       mode = sub->allocation_mode;
       count = sub->count;
       class_name = sub->device_class_name ? &*sub->device_class_name : nullptr;
@@ -389,10 +398,21 @@ class Search {
       rd.selectors = &e.selectors;
       rd.tolerations = &e.tolerations;
       rd.capacity = e.capacity ? &*e.capacity : nullptr;
+      rd.derived = &e.derived_attributes;
       mode = e.allocation_mode;
       count = e.count;
       class_name = e.device_class_name ? &*e.device_class_name : nullptr;
       rd.admin_access = e.admin_access.value_or(false);
+    }
+    // Refused rather than ignored: silently dropping the constraints they feed would allocate
+    // devices the user excluded (upstream validateDeviceRequest checks this first).
+    if (!rd.derived->empty() && !f_.derived_attributes) {
+      return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
+                                                     ": cannot handle request with derived attributes, the feature is "
+                                                     "disabled"));
+    }
+    if (sub == nullptr) {
+      const api::ExactDeviceRequest& e = *request.exactly;
       if (!f_.admin_access && e.admin_access.has_value()) {
         return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", AV(rd.name),
                                                        ": admin access is requested, but the feature is disabled"));
@@ -691,6 +711,26 @@ class Search {
     return true;
   }
 
+  // The attribute a constraint reads for device `d` in request `rd`: the request's derived
+  // attribute of that name if it has one (evaluated once per device and expression), else the
+  // device's own. Errors: CEL compile or runtime errors of the derived attribute.
+  absl::StatusOr<const api::DeviceAttribute*> ConstraintAttribute(const RequestData& rd, int d,
+                                                                  std::string_view name) {
+    const Dev& dev = devs_[d];
+    if (!rd.derived->empty()) {
+      ASSIGN_OR_RETURN(const api::DeviceAttribute* derived,
+                       derived_.Lookup(*rd.derived, name, d, *dev.device, dev.driver, dev.id.String()));
+      if (derived != nullptr) return derived;
+    }
+    return internal::LookupAttribute(*dev.device, dev.driver, name);
+  }
+
+  // Resolved once per search: it may parse the snapshot Node's status.
+  bool NodeDeclaresOptionalNodeOperations() {
+    if (!node_declares_) node_declares_ = internal::DeclaresOptionalNodeOperations(node_, snapshot_);
+    return *node_declares_;
+  }
+
   // upstream allocateDevice; on success pushes a result and an undo record.
   absl::StatusOr<bool> AllocateDevice(int ci, int ri, int si, int d, bool must) {
     ClaimData& cd = claims_[ci];
@@ -699,22 +739,48 @@ class Search {
     const bool multi = dev.multi;
     if (!multi && rd.admin_access && AllocatingForClaim(d, ci)) return false;
     if (!rd.admin_access && InUse(d)) return false;
+    if (!dev.slice->spec->skip_node_operations.empty() &&
+        !internal::SkipNodeOperationsAllowed(*dev.slice, NodeDeclaresOptionalNodeOperations(), f_)) {
+      return false;
+    }
     const bool has_counters = !dev.device->consumes_counters.empty();
     if (!f_.partitionable_devices && has_counters) return false;
     bool counters = false;
-    if (!(multi && CapacityInUse(d)) && has_counters) {
-      if (!ReserveCounters(dev)) return false;
+    // A further share of a shared device in use was checked (groups and counters) with its first.
+    const bool check_counters = !(multi && CapacityInUse(d)) && has_counters;
+    std::vector<internal::SavedCompatibilityGroup> compatibility;
+    if (f_.device_compatibility_groups && check_counters &&
+        !compatibility_.CheckAndConsume(dev.pool_index, pools_[dev.pool_index], *dev.device, compatibility)) {
+      return false;
+    }
+    if (check_counters) {
+      if (!ReserveCounters(dev)) {
+        compatibility_.Restore(dev.pool_index, compatibility);
+        return false;
+      }
       counters = true;
     }
     auto release_counters = [&] {
       if (counters) ChangeCounters(dev, false);  // upstream leaks this reservation (notes Q6)
+      compatibility_.Restore(dev.pool_index, compatibility);
     };
     if (f_.device_taints && internal::TaintPreventsAllocation(dev.taints, *rd.tolerations)) {
       release_counters();
       return false;
     }
     for (size_t i = 0; i < cd.constraints.size(); ++i) {
-      if (!cd.constraints[i]->Add(rd.BaseName(), rd.SubName(), *dev.device, dev.driver)) {
+      internal::Constraint& constraint = *cd.constraints[i];
+      const api::DeviceAttribute* attribute = nullptr;
+      if (constraint.AppliesTo(rd.BaseName(), rd.SubName())) {
+        absl::StatusOr<const api::DeviceAttribute*> looked_up = ConstraintAttribute(rd, d, constraint.attribute());
+        if (!looked_up.ok()) {
+          release_counters();
+          for (size_t e = 0; e < i; ++e) cd.constraints[e]->Remove(rd.BaseName(), rd.SubName());
+          return looked_up.status();
+        }
+        attribute = *looked_up;
+      }
+      if (!constraint.AddAttribute(rd.BaseName(), rd.SubName(), attribute)) {
         if (must) {
           release_counters();
           for (size_t e = 0; e < i; ++e) cd.constraints[e]->Remove(rd.BaseName(), rd.SubName());
@@ -750,12 +816,12 @@ class Search {
     }
     if (!multi) allocating_[d].push_back(ci);
     cd.results.push_back(std::move(result));
-    undo_.push_back(Undo{ci, d, multi, counters, rd.BaseName(), rd.SubName()});
+    undo_.push_back(Undo{ci, d, multi, counters, rd.BaseName(), rd.SubName(), std::move(compatibility)});
     return true;
   }
 
   void Deallocate() {
-    Undo u = undo_.back();
+    Undo u = std::move(undo_.back());
     undo_.pop_back();
     ClaimData& cd = claims_[u.claim];
     for (auto& c : cd.constraints) c->Remove(u.base, u.sub);
@@ -768,6 +834,7 @@ class Search {
       v.erase(std::find(v.begin(), v.end(), u.claim));
     }
     if (u.counters) ChangeCounters(devs_[u.dev], false);
+    compatibility_.Restore(devs_[u.dev].pool_index, u.compatibility);
     cd.results.pop_back();
   }
 
@@ -913,7 +980,8 @@ class Search {
           u.binding_conditions == v.binding_conditions &&
           u.binding_failure_conditions == v.binding_failure_conditions && u.binds_to_node == v.binds_to_node &&
           u.node_name == v.node_name && u.all_nodes == v.all_nodes && u.node_selector == v.node_selector &&
-          x.slice->spec->per_device_node_selection == y.slice->spec->per_device_node_selection)) {
+          x.slice->spec->per_device_node_selection == y.slice->spec->per_device_node_selection &&
+          x.slice->spec->skip_node_operations == y.slice->spec->skip_node_operations)) {
       return false;
     }
     for (size_t ci = 0; ci < claims_.size(); ++ci) {
@@ -928,6 +996,17 @@ class Search {
       }
       for (const auto& c : cd.constraints) {
         if (!c->SameFor(u, v, x.driver)) return false;
+        // With derived attributes (DRADerivedAttributes) a request may see another value than the
+        // device's own: compare what each request the constraint applies to sees.
+        for (const auto& subs : cd.requests) {
+          for (const RequestData& rd : subs) {
+            if (rd.derived->empty() || !c->AppliesTo(rd.BaseName(), rd.SubName())) continue;
+            auto p = ConstraintAttribute(rd, a, c->attribute());
+            auto q = ConstraintAttribute(rd, b, c->attribute());
+            if (!p.ok() || !q.ok()) return false;
+            if (*p == nullptr || *q == nullptr ? *p != *q : !(**p == **q)) return false;
+          }
+        }
       }
     }
     return true;
@@ -1108,12 +1187,15 @@ class Search {
           x.share_id = options_.share_id ? options_.share_id(*cd.claim, *x.request, dev.id, static_cast<int>(i))
                                          : ShareIdFor(*cd.claim, *x.request, dev.id, static_cast<int>(i));
         }
-        // Written as Kubernetes serializes a Quantity: canonical ("1000M" -> "1G"), whatever the
-        // spelling of the request, policy or capacity it came from.
+        // Written as Kubernetes serializes a Quantity (apimachinery's String()): canonical ("1000M" ->
+        // "1G"), or the text ParseQuantity kept ("+1", "1.500").
         for (const auto& [name, q] : r.consumed) {
           auto canonical = api::Quantity::Parse(q.Canonical());
           x.consumed_capacity.Set(name, canonical.ok() ? *canonical : q);
         }
+        // Only upstream's experimental variant copies it (and only it refuses such devices without
+        // DRAOptionalNodeOperations, see AllocateDevice).
+        if (f_.ExperimentalAllocator()) x.skip_node_operations = dev.slice->spec->skip_node_operations;
         if (f_.DeviceBindingAndStatus()) {
           x.binding_conditions = dev.device->binding_conditions;
           x.binding_failure_conditions = dev.device->binding_failure_conditions;
@@ -1194,6 +1276,9 @@ class Search {
   const AllocatedState& state_;
   internal::SelectorCache& cache_;
   const std::vector<const api::ResourceSlice*>* node_independent_;  // null: scan every slice
+  internal::CompatibilityGroupTracker compatibility_;
+  internal::DerivedAttributeCache derived_;
+  std::optional<bool> node_declares_;  // DRAOptionalNodeOperations, see NodeDeclaresOptionalNodeOperations
 
   std::vector<ClaimData> claims_;
   std::vector<Pool> pools_;

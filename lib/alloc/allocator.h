@@ -14,6 +14,18 @@
 // slice order, pools with binding conditions last, combinations (not permutations) within a
 // request. Where several answers are valid, the one kube-scheduler picks is returned.
 //
+// The alpha gates of 1.37 work as in upstream's experimental variant (which the scheduler runs as
+// soon as one of them, or DRAListTypeAttributes, is on; see Features::ExperimentalAllocator):
+//   * DRADeviceCompatibilityGroups: devices on one counter set only go together when their
+//     compatibilityGroups intersect (internal/compatibility_groups.h); gate off: slices declaring
+//     groups are ignored, which leaves their pool incomplete;
+//   * DRADerivedAttributes: a request's derivedAttributes (CEL) shadow device attributes in its
+//     constraints; CEL errors abort the allocation; gate off: such a request is an error
+//     (internal/derived_attributes.h);
+//   * DRAOptionalNodeOperations: devices of slices with skipNodeOperations only for nodes that
+//     declare the feature (NodeInfo::declared_features); results carry the slice's list
+//     (internal/optional_node_operations.h).
+//
 // Differences from upstream, all on purpose (DESIGN: follow the fixes, notes §3.16):
 //   * shareIDs are deterministic (see ShareIdFor), upstream's are random UUIDs;
 //   * distinctAttribute compares every device of the constraint, not the last per request (Q9);
@@ -28,6 +40,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,11 +59,20 @@
 
 namespace draforge::alloc {
 
-// The node to allocate for: its name and labels are all node selectors look at.
+// The node to allocate for: its name and labels are all node selectors look at; the features it
+// declares (Node.status.declaredFeatures) decide whether devices of slices with skipNodeOperations
+// may be allocated for it (DRAOptionalNodeOperations).
 struct NodeInfo {
   std::string name;
   api::Map<std::string> labels;
+  // Node.status.declaredFeatures. nullopt: not given; the allocator then reads them from the
+  // snapshot's Node of that name (none: no feature declared), so that callers that only know a
+  // node's name and labels still get kube-scheduler's answer.
+  std::optional<std::vector<std::string>> declared_features = std::nullopt;
 
+  // Name, labels and status.declaredFeatures of `node` (declared_features always set). A status that
+  // is not a JSON object, or a declaredFeatures that is not a list of strings, declares nothing (the
+  // API server never stores such a node).
   static NodeInfo FromNode(const api::Node& node);
 };
 

@@ -33,10 +33,8 @@ class MatchAttribute : public Constraint {
   MatchAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
       : Constraint(std::move(requests), std::move(attribute), list_types) {}
   bool SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const override;
-  bool Add(std::string_view request, std::string_view sub, const api::Device& device,
-           std::string_view driver) override {
+  bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
-    const api::DeviceAttribute* attr = LookupAttribute(device, driver, attribute_);
     if (attr == nullptr) return false;
     if (list_types_) {
       std::vector<std::string> set = AttributeValueSet(*attr);
@@ -80,10 +78,8 @@ class DistinctAttribute : public Constraint {
   DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
       : Constraint(std::move(requests), std::move(attribute), list_types) {}
   bool SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const override;
-  bool Add(std::string_view request, std::string_view sub, const api::Device& device,
-           std::string_view driver) override {
+  bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
-    const api::DeviceAttribute* attr = LookupAttribute(device, driver, attribute_);
     if (attr == nullptr) return false;
     std::vector<std::string> set = list_types_ ? AttributeValueSet(*attr) : std::vector<std::string>{};
     std::string scalar = list_types_ ? std::string() : AttributeScalar(*attr);

@@ -7,7 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/internal/consumable_capacity.h"
+#include "alloc/internal/compatibility_groups.h"
 #include "alloc/internal/constraints.h"
+#include "alloc/internal/derived_attributes.h"
+#include "alloc/internal/optional_node_operations.h"
 #include "alloc/internal/pools.h"
 #include "alloc/internal/selectors.h"
 #include "common/status.h"
@@ -54,6 +57,7 @@ struct ReqView {
   const api::CapacityRequirements* capacity;
   bool admin = false, all = false;
   int64_t count = 1;
+  const std::vector<api::DeviceDerivedAttribute>* derived = nullptr;  // DRADerivedAttributes
 };
 
 }  // namespace
@@ -79,6 +83,9 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   }
   const AllocatedState state = AllocatedStateFromSnapshot(snapshot, {claim});
   internal::SelectorCache cache(features);
+  internal::DerivedAttributeCache derived_cache;
+  // DRADeviceCompatibilityGroups: per pool, the groups the allocated devices leave on each counter set.
+  std::map<const store::PoolInfo*, std::map<std::string, internal::CompatibilityGroupIntersection>> allocated_groups;
 
   // Every device of the current generation of every pool, in allocator order.
   const std::vector<store::PoolInfo> pools = snapshot.Pools();
@@ -107,12 +114,14 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       ReqView v{r.name.value_or(""), r.name.value_or(""), "", e.device_class_name.value_or(""), &e.selectors,
                 &e.tolerations, e.capacity ? &*e.capacity : nullptr, e.admin_access.value_or(false),
                 e.allocation_mode.value_or("") == api::kAllocationModeAll, e.count.value_or(1)};
+      v.derived = &e.derived_attributes;
       views.push_back(std::move(v));
     }
     for (const auto& s : r.first_available) {
       ReqView v{absl::StrCat(r.name.value_or(""), "/", s.name.value_or("")), r.name.value_or(""), s.name.value_or(""),
                 s.device_class_name.value_or(""), &s.selectors, &s.tolerations, s.capacity ? &*s.capacity : nullptr,
                 false, s.allocation_mode.value_or("") == api::kAllocationModeAll, s.count.value_or(1)};
+      v.derived = &s.derived_attributes;
       views.push_back(std::move(v));
     }
   }
@@ -227,7 +236,7 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     // counters and capacity
     {
       std::vector<const Candidate*> next;
-      int64_t counters = 0, capacity = 0;
+      int64_t counters = 0, capacity = 0, incompatible = 0;
       for (const Candidate* c : cur) {
         bool ok = true;
         if (!c->device->consumes_counters.empty()) {
@@ -264,6 +273,22 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
             }
           }
           if (!ok) ++counters;
+          if (ok && features.partitionable_devices && features.device_compatibility_groups) {
+            auto g = allocated_groups.find(c->pool);
+            if (g == allocated_groups.end()) {
+              g = allocated_groups
+                      .emplace(c->pool, internal::AllocatedCompatibilityGroups(c->pool->driver, c->pool->pool,
+                                                                               c->pool->slices, state))
+                      .first;
+            }
+            const bool multi_in_use = features.consumable_capacity &&
+                                      c->device->allow_multiple_allocations.value_or(false) &&
+                                      state.aggregated_capacity.contains(c->id);
+            if (!multi_in_use && !internal::AdmittedByAllocated(g->second, *c->device)) {
+              ok = false;
+              ++incompatible;
+            }
+          }
         }
         if (ok && features.consumable_capacity) {
           auto agg = state.aggregated_capacity.find(c->id);
@@ -281,6 +306,10 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       std::vector<std::string> parts;
       if (counters) parts.push_back(absl::StrCat(Devices(counters), " without shared counters left"));
       if (capacity) parts.push_back(absl::StrCat(Devices(capacity), " without enough capacity left"));
+      if (incompatible) {
+        parts.push_back(absl::StrCat(Devices(incompatible),
+                                     " whose compatibility groups exclude the devices allocated on their counter set"));
+      }
       push(FunnelStep::kCapacity, parts.empty() ? "counters and capacity suffice" : absl::StrJoin(parts, ", "));
     }
     // constraints: keep devices that have the attribute, then the largest group of equal values
@@ -297,8 +326,22 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
         if (!applies) continue;
         std::map<std::string, std::vector<const Candidate*>> groups;
         size_t missing = 0;
+        bool derived = false;
         for (const Candidate* d : cur) {
-          const api::DeviceAttribute* a = internal::LookupAttribute(*d->device, d->id.driver, attr);
+          const api::DeviceAttribute* a = nullptr;
+          if (features.derived_attributes && v.derived != nullptr && !v.derived->empty()) {
+            auto looked_up = derived_cache.Lookup(*v.derived, attr, static_cast<int>(d - all.data()), *d->device,
+                                                  d->id.driver, d->id.String());
+            if (!looked_up.ok()) {
+              // Allocate fails with this error; here the device just cannot take part.
+              if (f.first_error.empty()) f.first_error = std::string(looked_up.status().message());
+              ++missing;
+              continue;
+            }
+            a = *looked_up;
+            derived = derived || a != nullptr;
+          }
+          if (a == nullptr) a = internal::LookupAttribute(*d->device, d->id.driver, attr);
           if (a == nullptr) {
             ++missing;
             continue;
@@ -313,7 +356,8 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
         } else {
           for (const auto& [value, g] : groups) next.push_back(g.front());
         }
-        notes.push_back(absl::StrCat(match ? "matchAttribute " : "distinctAttribute ", attr, ": ", missing,
+        notes.push_back(absl::StrCat(match ? "matchAttribute " : "distinctAttribute ", attr,
+                                     derived ? " (derived by the request)" : "", ": ", missing,
                                      " without the attribute, ", groups.size(), " distinct values"));
         cur = std::move(next);
       }
@@ -322,7 +366,8 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     // node
     if (node != nullptr) {
       std::vector<const Candidate*> next;
-      int64_t unhealthy = 0;
+      int64_t unhealthy = 0, skip_ops = 0;
+      const bool node_declares = internal::DeclaresOptionalNodeOperations(*node, snapshot);
       for (const Candidate* c : cur) {
         auto it = node_pools.find({c->id.driver, c->id.pool});
         if (it == node_pools.end()) continue;
@@ -337,13 +382,25 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
                                          c->device->node_selector ? &*c->device->node_selector : nullptr);
           if (!m.ok() || !*m) continue;
         }
+        if (!c->slice->spec->skip_node_operations.empty() &&
+            !internal::SkipNodeOperationsAllowed(*c->slice, node_declares, features)) {
+          ++skip_ops;
+          continue;
+        }
         next.push_back(c);
       }
       const size_t removed = cur.size() - next.size();
       cur = std::move(next);
+      std::vector<std::string> why;
+      if (unhealthy) why.push_back(absl::StrCat(unhealthy, " in incomplete or invalid pools"));
+      if (skip_ops) {
+        why.push_back(absl::StrCat(skip_ops, " in slices with skipNodeOperations, which need ",
+                                   features.optional_node_operations
+                                       ? "the node to declare DRAOptionalNodeOperations"
+                                       : "the DRAOptionalNodeOperations feature gate"));
+      }
       push(FunnelStep::kNode, absl::StrCat(removed, " not reachable from node ", node->name,
-                                           unhealthy ? absl::StrCat(" (", unhealthy, " in incomplete or invalid pools)")
-                                                     : ""));
+                                           why.empty() ? "" : absl::StrCat(" (", absl::StrJoin(why, "; "), ")")));
     }
     // The sentence.
     const int64_t matching = f.steps.size() > 1 ? f.steps[1].remaining : 0;

@@ -39,6 +39,16 @@ struct Features {
   // DeviceBindingAndStatus needs both DRADeviceBindingConditions and DRAResourceClaimDeviceStatus.
   bool DeviceBindingAndStatus() const { return device_binding_conditions && resource_claim_device_status; }
 
+  // Whether kube-scheduler 1.37 runs its "experimental" allocator variant (structured/allocator.go
+  // picks the first variant supporting every enabled feature): it does when a gate only that variant
+  // supports is on. The variants differ beyond those gates: only the experimental one looks at a
+  // slice's skipNodeOperations (refusing its devices unless DRAOptionalNodeOperations is on and the
+  // node declares it, and copying the list into results); the others allocate such devices as
+  // plain ones. DRAForge follows that, so that results equal the scheduler's for the same gates.
+  bool ExperimentalAllocator() const {
+    return list_type_attributes || optional_node_operations || derived_attributes || device_compatibility_groups;
+  }
+
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
 

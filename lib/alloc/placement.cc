@@ -1,5 +1,7 @@
 #include "alloc/placement.h"
 
+#include "alloc/internal/optional_node_operations.h"
+
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -8,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/explain.h"
+#include "alloc/internal/optional_node_operations.h"
 #include "api/labels.h"
 #include "api/object.h"
 #include "common/status.h"
@@ -330,6 +333,25 @@ absl::StatusOr<PodPlacement> Place(const store::Snapshot& snapshot, const api::P
       np.why = absl::StrCat(pinned_elsewhere.size() == 1 ? "claim " : "claims ", absl::StrJoin(pinned_elsewhere, ", "),
                             pinned_elsewhere.size() == 1 ? " is" : " are",
                             " already allocated and the allocation's node selector does not select node ", node.name);
+      out.nodes.push_back(std::move(np));
+      continue;
+    }
+    // kube-scheduler's Filter: an allocation with devices that skip node operations is only usable
+    // on a node that declares DRAOptionalNodeOperations (checked whatever the gates).
+    std::vector<std::string> needs_feature;
+    if (!pins.empty() && !internal::DeclaresOptionalNodeOperations(node, snapshot)) {
+      for (const Pin& pin : pins) {
+        if (internal::RequiresOptionalNodeOperations(*pin.claim->claim->status->allocation)) {
+          needs_feature.push_back(pin.claim->key);
+        }
+      }
+    }
+    if (!needs_feature.empty()) {
+      np.reasons.push_back("resourceclaim not available on the node");
+      np.why = absl::StrCat(needs_feature.size() == 1 ? "claim " : "claims ", absl::StrJoin(needs_feature, ", "),
+                            needs_feature.size() == 1 ? " is" : " are",
+                            " allocated with devices that skip node operations, and node ", node.name,
+                            " does not declare DRAOptionalNodeOperations");
       out.nodes.push_back(std::move(np));
       continue;
     }

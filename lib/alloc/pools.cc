@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "alloc/internal/pools.h"
+#include "alloc/internal/compatibility_groups.h"
 #include "api/labels.h"
 #include "common/status.h"
 
@@ -173,6 +174,9 @@ absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::Resour
     if (!features.partitionable_devices && (spec.per_device_node_selection.has_value() || !spec.shared_counters.empty())) {
       continue;
     }
+    // Gate off: the allocator cannot check co-allocation, so the slice is ignored and its pool
+    // becomes incomplete (upstream GatherPools).
+    if (!features.device_compatibility_groups && SliceUsesCompatibilityGroups(*slice)) continue;
     const std::string_view node_name = spec.node_name ? std::string_view(*spec.node_name) : std::string_view();
     const bool all_nodes = spec.all_nodes.value_or(false);
     bool relevant = false;
@@ -224,6 +228,8 @@ absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::Resour
       for (const api::ResourceSlice* s : slices_of_pool(id)) {
         if (SliceDriver(*s) != id.first || SlicePool(*s) != id.second) continue;
         if (SliceGeneration(*s) == generation) {
+          // Ignored slices do not count towards completeness either (see above).
+          if (!features.device_compatibility_groups && SliceUsesCompatibilityGroups(*s)) continue;
           all_for_pool.push_back(s);
         } else if (SliceGeneration(*s) > generation) {
           obsolete = true;

@@ -10,8 +10,9 @@ using rapidjson::Value;
 using Alloc = rapidjson::Document::AllocatorType;
 
 // The members of v1beta1 DeviceRequest that v1 moved into ExactDeviceRequest, in Go field order.
-constexpr std::array<std::string_view, 7> kExactFields = {
-    "deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity"};
+constexpr std::array<std::string_view, 8> kExactFields = {"deviceClassName", "selectors",   "allocationMode",
+                                                          "count",           "adminAccess", "tolerations",
+                                                          "capacity",        "derivedAttributes"};
 
 Value* Member(Value& v, const char* name) {
   if (!v.IsObject()) return nullptr;
@@ -111,7 +112,8 @@ void ConvertV1ToV1beta1(Kind kind, Value& object, Alloc& alloc) {
       Value fields(exactly->value, alloc);
       request.RemoveMember(exactly);
       if (!fields.IsObject()) return;
-      // v1beta1 field order: name, the exact fields, firstAvailable, tolerations, capacity.
+      // v1beta1 field order: name, the exact fields, firstAvailable, tolerations, capacity,
+      // derivedAttributes.
       Value out(rapidjson::kObjectType);
       for (auto& m : request.GetObject()) {
         std::string_view n(m.name.GetString(), m.name.GetStringLength());
@@ -126,7 +128,7 @@ void ConvertV1ToV1beta1(Kind kind, Value& object, Alloc& alloc) {
         std::string_view n(m.name.GetString(), m.name.GetStringLength());
         if (n != "name") out.AddMember(Value(m.name, alloc), Value(m.value, alloc), alloc);
       }
-      for (const char* n : {"tolerations", "capacity"}) {
+      for (const char* n : {"tolerations", "capacity", "derivedAttributes"}) {
         if (auto it = fields.FindMember(n); it != fields.MemberEnd()) {
           out.AddMember(Value(it->name, alloc), Value(it->value, alloc), alloc);
         }

@@ -3,7 +3,8 @@
 // Conventions for every api type: a field the input did not set is std::nullopt (scalars, structs)
 // or empty (lists, maps), and encoding writes exactly the fields that are set, so that decoding and
 // encoding loses nothing and adds nothing. Empty lists and maps are omitted on encoding, as the API
-// server does. Defaults (count 1, allocationMode ExactCount, ...) are applied by the code that reads a
+// server does, except for the few fields Go writes without omitempty, whose null or [] is kept (see
+// api/empty_spelling.h). Defaults (count 1, allocationMode ExactCount, ...) are applied by the code that reads a
 // field, never written into the object.
 #ifndef DRAFORGE_API_META_H_
 #define DRAFORGE_API_META_H_
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "api/empty_spelling.h"
 #include "api/map.h"
 #include "api/raw_json.h"
 
@@ -58,6 +60,9 @@ struct ObjectMeta {
   std::vector<OwnerReference> owner_references;
   std::vector<std::string> finalizers;
   std::vector<ManagedFieldsEntry> managed_fields;
+  // metav1.Time is a struct, which omitempty does not omit: Go writes an unset creationTimestamp as
+  // null (`kubectl create --dry-run=client -o yaml` shows `creationTimestamp: null`).
+  EmptySpelling creation_timestamp_spelling = EmptySpelling::kAbsent;
   friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
 };
 
@@ -69,6 +74,7 @@ struct Condition {
   std::optional<Time> last_transition_time;
   std::optional<std::string> reason;
   std::optional<std::string> message;
+  EmptySpelling last_transition_time_spelling = EmptySpelling::kAbsent;  // no omitempty
   friend bool operator==(const Condition&, const Condition&) = default;
 };
 

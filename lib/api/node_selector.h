@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "api/empty_spelling.h"
+
 namespace draforge::api {
 
 struct NodeSelectorRequirement {
@@ -24,6 +26,7 @@ struct NodeSelectorTerm {
 // Terms are ORed; the requirements of one term are ANDed.
 struct NodeSelector {
   std::vector<NodeSelectorTerm> node_selector_terms;
+  EmptySpelling node_selector_terms_spelling = EmptySpelling::kAbsent;  // no omitempty
   friend bool operator==(const NodeSelector&, const NodeSelector&) = default;
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/empty_spelling.h"
 #include "api/map.h"
 #include "api/meta.h"
 #include "api/raw_json.h"
@@ -48,6 +49,7 @@ struct PodSpec {
   std::optional<std::string> node_name;
   std::vector<PodResourceClaim> resource_claims;
   RawFields other;
+  EmptySpelling containers_spelling = EmptySpelling::kAbsent;  // `containers` has no omitempty
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 

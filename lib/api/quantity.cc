@@ -15,6 +15,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
 
@@ -28,7 +30,8 @@ struct Quantity::Rep {
   bool negative = false;  // sign of a big mantissa
   int64_t small = 0;      // the mantissa when !big
   std::string digits;     // |mantissa| when big: decimal, most significant first
-  std::string text;       // the parsed text; empty when it equals Canonical()
+  std::string text;       // the parsed text; empty when it equals CanonicalForm()
+  bool kept = false;      // apimachinery's ParseQuantity keeps `text` too (as Quantity.s)
 };
 
 namespace quantity_internal {
@@ -574,6 +577,37 @@ Quantity Quantity::FromMilli(int64_t milli, Format format) {
   return Access::FromInt128(milli, -3, format);
 }
 
+namespace {
+
+// Whether apimachinery's ParseQuantity keeps the input text (its Quantity.s, which String() and
+// MarshalJSON then write verbatim): only on its int64 fast path, and only when the text "looks
+// canonical" by its test ("if the number is in canonical form, reuse the string"): for decimal and
+// exponent suffixes a scale that is a multiple of 3 and digits that neither end in "000" nor start
+// with "0"; for binary suffixes a value that is not a multiple of 8. So "+1", "010", "1.500", "1E3"
+// and "07Mi" are kept, while "1.5", "1.000", "1000k" and "1024Mi" are re-formatted.
+bool GoKeepsText(const Scanned& scanned, const Suffix& suffix) {
+  const auto num_len = static_cast<int64_t>(scanned.num.size());
+  const auto denom_len = static_cast<int64_t>(scanned.denom.size());
+  if (suffix.base == 2) {
+    // BinarySI: the fast path needs no fraction and enough precision for the shifted value.
+    if (denom_len != 0) return false;
+    const auto shift_digits = static_cast<int64_t>(static_cast<float>(suffix.exponent) * 3 / 10);
+    if (15 - num_len - shift_digits - 1 < 0) return false;
+    int64_t value = 0;
+    if (!absl::SimpleAtoi(AV(scanned.num), &value)) return false;
+    // int64Multiply(value, 1 << exponent) must not overflow.
+    if (value != 0 && value > (kInt64Max >> suffix.exponent)) return false;
+    return suffix.exponent % 10 == 0 && (value & 0x07) != 0;
+  }
+  if (18 - num_len - denom_len < 0) return false;
+  const int64_t scale = suffix.exponent - denom_len;
+  if (scale < -9) return false;
+  const std::string shifted = absl::StrCat(AV(scanned.num), AV(scanned.denom));
+  return scale % 3 == 0 && !absl::EndsWith(shifted, "000") && shifted[0] != '0';
+}
+
+}  // namespace
+
 absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
   if (text.empty()) return Invalid(kErrFormatWrong);
   Scanned scanned;
@@ -620,7 +654,7 @@ absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
   } else {
     ASSIGN_OR_RETURN(q, Access::ParseWide(scanned, suffix));
   }
-  if (q.Canonical() != text) {
+  if (q.CanonicalForm() != text) {
     if (!q.heap_) {
       const int64_t m = q.small_;
       q.rep_ = new Rep;
@@ -628,6 +662,7 @@ absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
       q.rep_->small = m;
     }
     q.rep_->text.assign(text.data(), text.size());
+    q.rep_->kept = GoKeepsText(scanned, suffix);
   }
   return q;
 }
@@ -675,11 +710,15 @@ absl::StatusOr<Quantity> Access::ParseWide(const Scanned& scanned, const Suffix&
 
 // --- Text.
 
-std::string Quantity::String() const { return HasOriginalText() ? rep_->text : Canonical(); }
+std::string Quantity::String() const { return heap_ && !rep_->text.empty() ? rep_->text : CanonicalForm(); }
 
-bool Quantity::HasOriginalText() const { return heap_ && !rep_->text.empty(); }
+bool Quantity::HasOriginalText() const { return heap_ && !rep_->text.empty() && !rep_->kept; }
 
 std::string Quantity::Canonical() const {
+  return heap_ && !rep_->text.empty() && rep_->kept ? rep_->text : CanonicalForm();
+}
+
+std::string Quantity::CanonicalForm() const {
   const int sign = Sign();
   if (sign == 0) return "0";
   Format format = format_;

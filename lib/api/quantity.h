@@ -8,9 +8,11 @@
 //
 // Text is lossless: Parse remembers the text it was given whenever that text differs from the
 // canonical spelling, and String() returns it, so that decoding and re-encoding an object does not
-// rewrite what the user wrote. Canonical() always returns apimachinery's canonical spelling, which
-// is what the API server emits (String()/MarshalJSON of a parsed Quantity, modulo the cases where
-// apimachinery itself keeps the input text). Arithmetic results carry no remembered text.
+// rewrite what the user wrote. Canonical() returns what apimachinery's Quantity.String() and
+// MarshalJSON return, i.e. what Kubernetes writes when it copies the value into another object (a
+// consumedCapacity, an error message, a CEL result): the input text when apimachinery's ParseQuantity
+// keeps it (it does so for text that already "looks canonical", e.g. "+1", "010", "1.500", "1E3",
+// "07Mi"), else CanonicalForm(). Arithmetic results carry no remembered text.
 //
 // Quantity is an immutable value type: copies share their heap part (if any) and are safe to read
 // from several threads at once.
@@ -83,9 +85,16 @@ class Quantity {
   // `milli` / 1000 in `format` (apimachinery's NewMilliQuantity).
   static Quantity FromMilli(int64_t milli, Format format);
 
-  // The text Parse was given if it differs from Canonical(), else Canonical().
+  // The text Parse was given if it differs from CanonicalForm(), else CanonicalForm(). This is
+  // what the encoder writes, so that an object comes back as it was written.
   std::string String() const;
-  // apimachinery's canonical spelling (Quantity.String() / CanonicalizeBytes of a fresh value):
+  // apimachinery's Quantity.String() / MarshalJSON: the text Parse was given when apimachinery's
+  // ParseQuantity keeps it (its int64 fast path, with a scale that is a multiple of 3 and digits
+  // that neither start with "0" nor end in "000"; for binary suffixes a value that is not a
+  // multiple of 8), else CanonicalForm(). "+1" -> "+1", "1.500" -> "1.500", "1E3" -> "1E3",
+  // "07Mi" -> "07Mi"; "1.5" -> "1500m", "1.000" -> "1", "1024Mi" -> "1Gi".
+  std::string Canonical() const;
+  // apimachinery's canonical spelling (CanonicalizeBytes, which ignores any kept text):
   // the largest suffix (or exponent, a multiple of 3) that needs no fractional digits.
   //   "1.5Gi" -> "1536Mi", "1000m" -> "1", "0.1" -> "100m", "1.5e3" -> "1500", "12e6" -> "12e6".
   // kBinarySI values below 1024 in magnitude or with a fractional part are spelled as kDecimalSI.
@@ -93,8 +102,9 @@ class Quantity {
   // current apimachinery (older releases dropped it and wrote "1"). Difference from apimachinery,
   // reachable only through arithmetic: a kBinarySI value beyond Ei keeps the Ei suffix ("1024Ei"),
   // where apimachinery drops the suffix and so the magnitude.
-  std::string Canonical() const;
-  // True when String() differs from Canonical().
+  std::string CanonicalForm() const;
+  // True when String() differs from Canonical(): Parse's text is remembered for round trips only
+  // (apimachinery re-formats it).
   bool HasOriginalText() const;
   Format format() const { return format_; }
 

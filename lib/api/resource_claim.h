@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/empty_spelling.h"
 #include "api/map.h"
 #include "api/meta.h"
 #include "api/node_selector.h"
@@ -25,6 +26,14 @@ struct CapacityRequirements {
   friend bool operator==(const CapacityRequirements&, const CapacityRequirements&) = default;
 };
 
+// A virtual attribute computed by a CEL expression for each candidate device of a request, for use in
+// matchAttribute/distinctAttribute constraints (alpha, gate DRADerivedAttributes).
+struct DeviceDerivedAttribute {
+  std::optional<std::string> name;  // a fully qualified name: "example.com/numaNode"
+  std::optional<std::string> expression;
+  friend bool operator==(const DeviceDerivedAttribute&, const DeviceDerivedAttribute&) = default;
+};
+
 struct ExactDeviceRequest {
   std::optional<std::string> device_class_name;
   std::vector<DeviceSelector> selectors;
@@ -33,6 +42,7 @@ struct ExactDeviceRequest {
   std::optional<bool> admin_access;
   std::vector<DeviceToleration> tolerations;
   std::optional<CapacityRequirements> capacity;
+  std::vector<DeviceDerivedAttribute> derived_attributes;
   friend bool operator==(const ExactDeviceRequest&, const ExactDeviceRequest&) = default;
 };
 
@@ -44,6 +54,7 @@ struct DeviceSubRequest {
   std::optional<int64_t> count;
   std::vector<DeviceToleration> tolerations;
   std::optional<CapacityRequirements> capacity;
+  std::vector<DeviceDerivedAttribute> derived_attributes;
   friend bool operator==(const DeviceSubRequest&, const DeviceSubRequest&) = default;
 };
 
@@ -71,6 +82,7 @@ struct DeviceClaim {
   std::vector<DeviceRequest> requests;
   std::vector<DeviceConstraint> constraints;
   std::vector<DeviceClaimConfiguration> config;
+  EmptySpelling requests_spelling = EmptySpelling::kAbsent;  // `requests` has no omitempty
   friend bool operator==(const DeviceClaim&, const DeviceClaim&) = default;
 };
 
@@ -137,6 +149,7 @@ struct AllocatedDeviceStatus {
   std::vector<Condition> conditions;
   std::optional<RawJson> data;
   std::optional<NetworkDeviceData> network_data;
+  EmptySpelling conditions_spelling = EmptySpelling::kAbsent;  // `conditions` has no omitempty
   friend bool operator==(const AllocatedDeviceStatus&, const AllocatedDeviceStatus&) = default;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/device_attribute.h"
+#include "api/empty_spelling.h"
 #include "api/map.h"
 #include "api/meta.h"
 #include "api/node_selector.h"
@@ -39,6 +40,7 @@ struct CapacityRequestPolicy {
   std::optional<Quantity> default_;
   std::vector<Quantity> valid_values;
   std::optional<CapacityRequestPolicyRange> valid_range;
+  EmptySpelling default_spelling = EmptySpelling::kAbsent;  // `default` has no omitempty
   friend bool operator==(const CapacityRequestPolicy&, const CapacityRequestPolicy&) = default;
 };
 
@@ -62,6 +64,9 @@ struct CounterSet {
 struct DeviceCounterConsumption {
   std::optional<std::string> counter_set;
   Map<Counter> counters;
+  // Opaque group names (alpha, gate DRADeviceCompatibilityGroups): devices consuming from the same
+  // counter set may be allocated together only if their groups intersect (or both have none).
+  std::vector<std::string> compatibility_groups;
   friend bool operator==(const DeviceCounterConsumption&, const DeviceCounterConsumption&) = default;
 };
 

@@ -14,12 +14,13 @@
 //     attributes, ...) in varying order; DRAForge reports them in key order.
 //   * Raw JSON (opaque parameters, device status data) is measured in its compact form; the API
 //     server measures the bytes the client sent (kubectl sends compact JSON).
-//   * An empty list and an absent list are the same in DRAForge's types; the API server tells
+//   * An empty list and an absent list are the same in DRAForge's types (but for the few fields
+//     without omitempty, see api/empty_spelling.h); the API server tells
 //     `devices: []` from no devices in two checks ("only one of sharedCounters or devices", and
 //     "must not be empty if specified" for list attributes), which therefore never fire here, and
 //     prints an explicitly empty list as [] where DRAForge prints null.
-//   * 1.37 alpha fields that DRAForge's types do not carry (request derivedAttributes, counter
-//     consumption compatibilityGroups) are not validated.
+//   * derivedAttributes expressions are checked for length and blankness like selectors; their
+//     compilation and cost (per expression and the claim's total) are lib/cel's.
 //   * When only generateName is set, the API server validates the generated name too (and names
 //     the object by it); DRAForge validates the prefix only.
 #include "api/validation.h"
@@ -30,6 +31,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -422,7 +424,8 @@ void JsonRequestBody(JsonObject& o, const std::optional<std::string>& class_name
                      const std::vector<DeviceSelector>& selectors, const std::optional<std::string>& mode,
                      const std::optional<int64_t>& count, const std::optional<bool>& admin_access,
                      const std::vector<DeviceToleration>& tolerations,
-                     const std::optional<CapacityRequirements>& capacity) {
+                     const std::optional<CapacityRequirements>& capacity,
+                     const std::vector<DeviceDerivedAttribute>& derived_attributes) {
   o.Str("deviceClassName", Str(class_name));
   if (!selectors.empty()) {
     o.Raw("selectors", JsonList(selectors.size(), [&](size_t i) {
@@ -446,13 +449,21 @@ void JsonRequestBody(JsonObject& o, const std::optional<std::string>& class_name
     }
     o.Raw("capacity", c.Done());
   }
+  if (!derived_attributes.empty()) {
+    o.Raw("derivedAttributes", JsonList(derived_attributes.size(), [&](size_t i) {
+            return JsonObject()
+                .Str("name", Str(derived_attributes[i].name))
+                .Str("expression", Str(derived_attributes[i].expression))
+                .Done();
+          }));
+  }
 }
 
 std::string JsonSubRequest(const DeviceSubRequest& r) {
   JsonObject o;
   o.Str("name", Str(r.name));
   JsonRequestBody(o, r.device_class_name, r.selectors, r.allocation_mode, r.count, std::nullopt, r.tolerations,
-                  r.capacity);
+                  r.capacity, r.derived_attributes);
   return o.Done();
 }
 
@@ -463,7 +474,7 @@ std::string JsonRequest(const DeviceRequest& r) {
     JsonObject e;
     const auto& x = *r.exactly;
     JsonRequestBody(e, x.device_class_name, x.selectors, x.allocation_mode, x.count, x.admin_access, x.tolerations,
-                    x.capacity);
+                    x.capacity, x.derived_attributes);
     o.Raw("exactly", e.Done());
   }
   if (!r.first_available.empty()) {
@@ -492,6 +503,7 @@ std::string JsonCounterConsumption(const DeviceCounterConsumption& c) {
   JsonObject o;
   o.Str("counterSet", Str(c.counter_set));
   if (!c.counters.empty()) o.Raw("counters", JsonCounters(c.counters));
+  if (!c.compatibility_groups.empty()) o.Raw("compatibilityGroups", JsonStrings(c.compatibility_groups));
   return o.Done();
 }
 
@@ -515,7 +527,9 @@ std::string JsonDeviceStatus(const AllocatedDeviceStatus& d) {
   JsonObject o;
   o.Str("driver", Str(d.driver)).Str("pool", Str(d.pool)).Str("device", Str(d.device));
   if (d.share_id) o.Str("shareID", *d.share_id);
-  o.Raw("conditions", d.conditions.empty() ? std::string(kNull)
+  // Go writes a nil slice as null and an empty one as [] (the field has no omitempty).
+  const bool empty_list = d.conditions_spelling == EmptySpelling::kEmpty;
+  o.Raw("conditions", d.conditions.empty() ? std::string(empty_list ? "[]" : kNull)
                                            : JsonList(d.conditions.size(),
                                                       [&](size_t i) { return JsonCondition(d.conditions[i]); }));
   if (d.data) o.Raw("data", JsonRaw(*d.data));
@@ -1385,11 +1399,65 @@ Errs ValidateAllocationMode(const std::optional<std::string>& mode, const std::o
   return errs;
 }
 
-Errs ValidateSubRequest(const DeviceSubRequest& r, const std::string& path) {
+// gatherConstraintAttributes: the attribute names that matchAttribute/distinctAttribute constraints
+// use, by the request or "request/subrequest" they name ("" for constraints over all requests).
+using ConstraintAttributes = std::map<std::string, std::set<std::string>, std::less<>>;
+
+ConstraintAttributes GatherConstraintAttributes(const std::vector<DeviceConstraint>& constraints) {
+  ConstraintAttributes attrs;
+  for (const DeviceConstraint& c : constraints) {
+    const std::optional<std::string>& name = c.match_attribute ? c.match_attribute : c.distinct_attribute;
+    if (!name) continue;
+    if (c.requests.empty()) {
+      attrs[""].insert(*name);
+    } else {
+      for (const std::string& r : c.requests) attrs[r].insert(*name);
+    }
+  }
+  return attrs;
+}
+
+// isAttributeUsedByConstraint: by a constraint over all requests, over this (sub)request, or over the
+// parent request of a subrequest.
+bool IsAttributeUsedByConstraint(const std::string& attr, std::string_view request, const ConstraintAttributes& attrs) {
+  auto uses = [&](std::string_view key) {
+    auto it = attrs.find(key);
+    return it != attrs.end() && it->second.count(attr) > 0;
+  };
+  if (uses("") || uses(request)) return true;
+  const size_t slash = request.find('/');
+  return slash != std::string_view::npos && uses(request.substr(0, slash));
+}
+
+// validateDeviceDerivedAttributes: items, then names unique (validateSet without a size limit; the
+// limit of 32 is declarative). CEL compilation and cost are lib/cel's (see validation.h).
+Errs ValidateDerivedAttributes(const std::vector<DeviceDerivedAttribute>& attrs, const std::string& path,
+                               std::string_view request, const ConstraintAttributes& constraint_attrs) {
+  return ValidateSet(
+      attrs, -1, path,
+      [&](const DeviceDerivedAttribute& a, const std::string& p) {
+        Errs errs;
+        const std::string& name = Str(a.name);
+        if (!name.empty() && !IsAttributeUsedByConstraint(name, request, constraint_attrs)) {
+          Add(errs, Invalid(Child(p, "name"), Q(name),
+                            "must be referenced by at least one matchAttribute or distinctAttribute constraint "
+                            "targeting this request"));
+        }
+        const std::string& expr = Str(a.expression);
+        if (!expr.empty()) Add(errs, ValidateCELExpression(expr, Child(p, "expression")));
+        return errs;
+      },
+      [](const DeviceDerivedAttribute& a) { return Str(a.name); }, [](const std::string& s) { return Q(s); });
+}
+
+Errs ValidateSubRequest(const DeviceSubRequest& r, const std::string& path, std::string_view parent,
+                        const ConstraintAttributes& constraint_attrs) {
   Errs errs = ValidateDNS1123Label(Str(r.name), Child(path, "name"));
   Errs class_errs = ValidateDeviceClassRef(Str(r.device_class_name), Child(path, "deviceClassName"));
   Add(errs, std::move(MarkCovered(class_errs)));
   Add(errs, ValidateSelectorSlice(r.selectors, Child(path, "selectors")));
+  Add(errs, ValidateDerivedAttributes(r.derived_attributes, Child(path, "derivedAttributes"),
+                                      absl::StrCat(AV(parent), "/", Str(r.name)), constraint_attrs));
   Add(errs, ValidateAllocationMode(r.allocation_mode, r.count, Child(path, "allocationMode"), Child(path, "count")));
   for (size_t i = 0; i < r.tolerations.size(); ++i) {
     Add(errs, ValidateDeviceToleration(r.tolerations[i], Index(Child(path, "tolerations"), i)));
@@ -1397,9 +1465,12 @@ Errs ValidateSubRequest(const DeviceSubRequest& r, const std::string& path) {
   return errs;
 }
 
-Errs ValidateExactRequest(const ExactDeviceRequest& r, const std::string& path) {
+Errs ValidateExactRequest(const ExactDeviceRequest& r, const std::string& path, std::string_view request,
+                          const ConstraintAttributes& constraint_attrs) {
   Errs errs = ValidateDeviceClassRef(Str(r.device_class_name), Child(path, "deviceClassName"));
   Add(errs, ValidateSelectorSlice(r.selectors, Child(path, "selectors")));
+  Add(errs, ValidateDerivedAttributes(r.derived_attributes, Child(path, "derivedAttributes"), request,
+                                      constraint_attrs));
   Add(errs, ValidateAllocationMode(r.allocation_mode, r.count, Child(path, "allocationMode"), Child(path, "count")));
   for (size_t i = 0; i < r.tolerations.size(); ++i) {
     Add(errs, ValidateDeviceToleration(r.tolerations[i], Index(Child(path, "tolerations"), i)));
@@ -1407,7 +1478,7 @@ Errs ValidateExactRequest(const ExactDeviceRequest& r, const std::string& path) 
   return errs;
 }
 
-Errs ValidateDeviceRequest(const DeviceRequest& r, const std::string& path) {
+Errs ValidateDeviceRequest(const DeviceRequest& r, const std::string& path, const ConstraintAttributes& constraint_attrs) {
   Errs errs = ValidateDNS1123Label(Str(r.name), Child(path, "name"));
   const bool has_first = !r.first_available.empty();
   const bool has_exactly = r.exactly.has_value();
@@ -1417,11 +1488,14 @@ Errs ValidateDeviceRequest(const DeviceRequest& r, const std::string& path) {
     Add(errs, Invalid(path, kNull, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set"));
   } else if (has_first) {
     Add(errs, ValidateSet(
-                  r.first_available, kFirstAvailableDeviceRequestMaxSize, Child(path, "firstAvailable"), ValidateSubRequest,
+                  r.first_available, kFirstAvailableDeviceRequestMaxSize, Child(path, "firstAvailable"),
+                  [&](const DeviceSubRequest& s, const std::string& p) {
+                    return ValidateSubRequest(s, p, Str(r.name), constraint_attrs);
+                  },
                   [](const DeviceSubRequest& s) { return Str(s.name); }, [](const std::string& s) { return Q(s); },
                   {.size_covered = true, .uniqueness_covered = true}));
   } else {
-    Add(errs, ValidateExactRequest(*r.exactly, Child(path, "exactly")));
+    Add(errs, ValidateExactRequest(*r.exactly, Child(path, "exactly"), Str(r.name), constraint_attrs));
   }
   return errs;
 }
@@ -1444,8 +1518,10 @@ Errs ValidateDeviceConstraint(const DeviceConstraint& c, const std::string& path
 Errs ValidateDeviceClaimHandwritten(const DeviceClaim& claim, const std::string& path) {
   Errs errs;
   const RequestNames names = GatherRequestNames(claim);
+  const ConstraintAttributes constraint_attrs = GatherConstraintAttributes(claim.constraints);
   Add(errs, ValidateSet(
-                claim.requests, kDeviceRequestsMaxSize, Child(path, "requests"), ValidateDeviceRequest,
+                claim.requests, kDeviceRequestsMaxSize, Child(path, "requests"),
+                [&](const DeviceRequest& r, const std::string& p) { return ValidateDeviceRequest(r, p, constraint_attrs); },
                 [](const DeviceRequest& r) { return Str(r.name); }, [](const std::string& s) { return Q(s); },
                 {.size_covered = true, .uniqueness_covered = true}));
   Add(errs, ValidateSlice(
@@ -1463,6 +1539,27 @@ Errs ValidateDeviceClaimHandwritten(const DeviceClaim& claim, const std::string&
   return errs;
 }
 
+// The declarative rules of a request's derivedAttributes: +k8s:maxItems=32 (short-circuits), then
+// each item's name (+k8s:required, +k8s:format=k8s-resource-fully-qualified-name) and expression
+// (+k8s:required). Standard (enforced) rules.
+Errs DvDerivedAttributes(const std::vector<DeviceDerivedAttribute>& attrs, const std::string& path) {
+  if (attrs.size() > static_cast<size_t>(kDeviceDerivedAttributesMaxSize)) {
+    return MaxItems(attrs.size(), kDeviceDerivedAttributesMaxSize, path);
+  }
+  Errs errs;
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    const std::string p = Index(path, i);
+    const std::string& name = Str(attrs[i].name);
+    if (name.empty()) {
+      Add(errs, Required(Child(p, "name")));
+    } else {
+      Add(errs, DvResourceFullyQualifiedName(name, Child(p, "name")));
+    }
+    if (Str(attrs[i].expression).empty()) Add(errs, Required(Child(p, "expression")));
+  }
+  return MarkBeta(errs);
+}
+
 Errs DvSubRequest(const DeviceSubRequest& r, const std::string& path) {
   Errs errs;
   const std::string class_name = Str(r.device_class_name);
@@ -1475,6 +1572,7 @@ Errs DvSubRequest(const DeviceSubRequest& r, const std::string& path) {
   Add(errs, MaxItems(r.selectors.size(), kDeviceSelectorsMaxSize, Child(path, "selectors")));
   Add(errs, DvAllocationMode(r.allocation_mode, Child(path, "allocationMode")));
   Add(errs, DvTolerations(r.tolerations, Child(path, "tolerations")));
+  Add(errs, DvDerivedAttributes(r.derived_attributes, Child(path, "derivedAttributes")));
   return errs;
 }
 
@@ -1496,6 +1594,7 @@ Errs DvDeviceClaim(const DeviceClaim& claim, const std::string& path) {
         Add(errs, MaxItems(r.exactly->selectors.size(), kDeviceSelectorsMaxSize, Child(ep, "selectors")));
         Add(errs, DvAllocationMode(r.exactly->allocation_mode, Child(ep, "allocationMode")));
         Add(errs, DvTolerations(r.exactly->tolerations, Child(ep, "tolerations")));
+        Add(errs, DvDerivedAttributes(r.exactly->derived_attributes, Child(ep, "derivedAttributes")));
       }
       const std::string fpath = Child(p, "firstAvailable");
       if (r.first_available.size() > static_cast<size_t>(kFirstAvailableDeviceRequestMaxSize)) {
@@ -2487,6 +2586,18 @@ Errs DvCounterSetName(const std::string& name, const std::string& path) {
   return MarkBeta(errs);
 }
 
+// DeviceCounterConsumption.compatibilityGroups: +k8s:maxItems=2 (short-circuits), each a short
+// name, +k8s:unique=set. Standard (enforced) declarative rules without a hand-written twin.
+Errs DvCompatibilityGroups(const std::vector<std::string>& groups, const std::string& path) {
+  Errs errs;
+  if (groups.size() > static_cast<size_t>(kDeviceCompatibilityGroupsMaxSize)) {
+    return MaxItems(groups.size(), kDeviceCompatibilityGroupsMaxSize, path);
+  }
+  for (size_t i = 0; i < groups.size(); ++i) Add(errs, DvShortName(groups[i], Index(path, i)));
+  Add(errs, StringsUnique(groups, path));
+  return MarkBeta(errs);
+}
+
 Errs DvSliceSpec(const ResourceSliceSpec& spec) {
   Errs errs;
   for (size_t i = 0; i < spec.devices.size(); ++i) {
@@ -2506,6 +2617,7 @@ Errs DvSliceSpec(const ResourceSliceSpec& spec) {
         const std::string cp = Index(cc, j);
         Add(errs, DvCounterSetName(Str(d.consumes_counters[j].counter_set), Child(cp, "counterSet")));
         Add(errs, DvCounterMapKeys(d.consumes_counters[j].counters, Child(cp, "counters")));
+        Add(errs, DvCompatibilityGroups(d.consumes_counters[j].compatibility_groups, Child(cp, "compatibilityGroups")));
       }
     }
     for (size_t j = 0; j < d.taints.size(); ++j) {

@@ -73,6 +73,8 @@ inline constexpr int kNetworkDeviceDataMaxIPs = 16;
 inline constexpr int kNetworkDeviceDataInterfaceNameMaxLength = 256;
 inline constexpr int kNetworkDeviceDataHardwareAddressMaxLength = 128;
 inline constexpr int kDeviceTaintRuleStatusMaxConditions = 8;
+inline constexpr int kDeviceDerivedAttributesMaxSize = 32;
+inline constexpr int kDeviceCompatibilityGroupsMaxSize = 2;
 
 // One validation error, as k8s.io/apimachinery/pkg/util/validation/field.Error.
 struct FieldError {

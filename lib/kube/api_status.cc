@@ -1,5 +1,8 @@
 #include "kube/api_status.h"
 
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
@@ -103,6 +106,59 @@ std::optional<ApiStatus> ParseApiStatus(std::string_view body) {
   return FromJson(doc);
 }
 
+ApiStatus GenericServerResponse(int code, std::string_view method, std::string_view body, int retry_after_seconds) {
+  ApiStatus s;
+  s.code = code;
+  s.retry_after_seconds = std::max(retry_after_seconds, 0);
+  std::string_view reason = "Unknown";
+  std::string message =
+      absl::StrCat("the server responded with the status code ", code, " but did not return more information");
+  switch (code) {
+    case 400: reason = "BadRequest"; message = "the server rejected our request for an unknown reason"; break;
+    case 401: reason = "Unauthorized"; message = "the server has asked for the client to provide credentials"; break;
+    case 403: reason = "Forbidden"; message = "the server refused the request"; break;
+    case 404: reason = "NotFound"; message = "the server could not find the requested resource"; break;
+    case 405:
+      reason = "MethodNotAllowed";
+      message = "the server does not allow this method on the requested resource";
+      break;
+    case 406:
+      reason = "NotAcceptable";
+      message = "the server was unable to respond with a content type that the client supports";
+      break;
+    case 409:
+      reason = method == "POST" ? "AlreadyExists" : "Conflict";
+      message = "the server reported a conflict";
+      break;
+    case 415: reason = "UnsupportedMediaType"; message = "the server does not accept the content type"; break;
+    case 422: reason = "Invalid"; message = "the server rejected our request due to an error in our request"; break;
+    case 429:
+      reason = "TooManyRequests";
+      message = "the server has received too many requests and has asked us to try again later";
+      break;
+    case 503: reason = "ServiceUnavailable"; message = "the server is currently unable to handle the request"; break;
+    case 504:
+      reason = "Timeout";
+      message =
+          "the server was unable to return a response in the time allotted, but may still be processing the request";
+      break;
+    default:
+      if (code >= 500) {
+        reason = "InternalError";
+        message = "an error on the server has prevented the request from succeeding";
+      }
+      break;
+  }
+  s.reason = std::string(reason);
+  std::string_view text = SV(absl::StripAsciiWhitespace(AV(body.substr(0, 500))));
+  if (!text.empty()) {
+    absl::StrAppend(&message, ": ", AV(text));
+    s.causes.push_back({"UnexpectedServerResponse", std::string(text), ""});
+  }
+  s.message = std::move(message);
+  return s;
+}
+
 absl::Status ApiError(const ApiStatus& status, std::string_view context) {
   std::string msg = absl::StrCat(AV(context), ": ", status.code);
   if (!status.reason.empty()) absl::StrAppend(&msg, " ", status.reason);
@@ -138,5 +194,6 @@ bool IsApiNotFound(const absl::Status& status) { return Has(status, 404); }
 bool IsApiForbidden(const absl::Status& status) { return Has(status, 403); }
 bool IsApiGone(const absl::Status& status) { return Has(status, 410); }
 bool IsApiInvalid(const absl::Status& status) { return Has(status, 422); }
+bool IsApiTooManyRequests(const absl::Status& status) { return Has(status, 429); }
 
 }  // namespace draforge::kube

@@ -36,6 +36,17 @@ struct ApiStatus {
 // Parses a metav1.Status JSON body; nullopt when `body` is not a Status object.
 std::optional<ApiStatus> ParseApiStatus(std::string_view body);
 
+// The ApiStatus for an error answer whose body is not a metav1.Status, built as client-go builds it
+// (apimachinery errors.NewGenericServerResponse): API Priority and Fairness rejects with a plain-text
+// 429, a proxy answers 502 with HTML. `code` is the HTTP status, `method` the request's verb (a 409
+// to a POST is AlreadyExists, otherwise Conflict). The reason follows the code (400 BadRequest, 401
+// Unauthorized, 403 Forbidden, 404 NotFound, 405 MethodNotAllowed, 406 NotAcceptable, 415
+// UnsupportedMediaType, 422 Invalid, 429 TooManyRequests, 503 ServiceUnavailable, 504 Timeout, other
+// 5xx InternalError, anything else Unknown); the message is client-go's sentence for the code
+// followed by the body (trimmed, at most 500 bytes); the body is also kept as a cause of reason
+// UnexpectedServerResponse. retry_after_seconds is the Retry-After header (0 when absent).
+ApiStatus GenericServerResponse(int code, std::string_view method, std::string_view body, int retry_after_seconds);
+
 // Builds the absl::Status for an API error: the code follows the HTTP status (400 InvalidArgument,
 // 401 Unauthenticated, 403 PermissionDenied, 404 NotFound, 409 AlreadyExists or Aborted for a
 // Conflict, 410 OutOfRange, 422 InvalidArgument, 429 ResourceExhausted, 5xx Unavailable, 504
@@ -55,6 +66,7 @@ bool IsApiNotFound(const absl::Status& status);        // 404
 bool IsApiForbidden(const absl::Status& status);       // 403
 bool IsApiGone(const absl::Status& status);            // 410 (Expired or Gone): relist
 bool IsApiInvalid(const absl::Status& status);         // 422
+bool IsApiTooManyRequests(const absl::Status& status);  // 429 (API Priority and Fairness, max in flight)
 
 }  // namespace draforge::kube
 

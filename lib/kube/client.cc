@@ -18,8 +18,13 @@ namespace {
 
 using internal::AddParam;
 
-bool Retryable(long code) {  // NOLINT(runtime/int)
-  return code == 429 || code == 500 || code == 502 || code == 503 || code == 504;
+// Whether an answer may be sent again, as client-go decides (rest/with_retry.go, IsNextRetry and
+// checkWait): only a 429 or 5xx that carries Retry-After. The API server adds Retry-After only where
+// it turned the request away before handling it (API Priority and Fairness, max-in-flight, shutting
+// down, storage not ready), so repeating it is safe for every verb, POST included. A 5xx without it
+// is final for every verb: a 504 Timeout or a 500 may come after the write happened.
+bool RetryableAnswer(const Response& response) {
+  return (response.code == 429 || response.code >= 500) && response.retry_after_seconds >= 0;
 }
 
 std::string Json(const rapidjson::Value& v) { return api::WriteJson(v, /*pretty=*/false); }
@@ -95,13 +100,12 @@ absl::StatusOr<Response> Client::Do(const Request& request) {
     bool retry = false;
     absl::Duration wait = delay;
     if (!response.ok()) {
-      // A GET can be repeated safely; a write may already have happened on the server.
+      // A broken or refused connection: a GET can be repeated safely; a write may already have
+      // reached the server (client-go retries connection errors for GET only, too).
       retry = request.method == "GET" && absl::IsUnavailable(response.status());
-    } else if (Retryable(response->code)) {
+    } else if (RetryableAnswer(*response)) {
       retry = true;
-      if (response->retry_after_seconds >= 0) {
-        wait = std::max(wait, absl::Seconds(response->retry_after_seconds));
-      }
+      wait = std::max(wait, absl::Seconds(response->retry_after_seconds));
     }
     if (!retry || last) return response;
     wait = std::min(wait, options_.retry.max_delay);
@@ -111,7 +115,8 @@ absl::StatusOr<Response> Client::Do(const Request& request) {
     if (options_.log) {
       options_.log(LogLevel::kDebug,
                    absl::StrCat(request.method, " ", request.path, ": ",
-                                response.ok() ? absl::StrCat("HTTP ", response->code)
+                                response.ok() ? absl::StrCat("HTTP ", response->code, " (Retry-After: ",
+                                                             response->retry_after_seconds, ")")
                                               : std::string(response.status().message()),
                                 "; retry ", attempt, " in ", absl::FormatDuration(wait)));
     }
@@ -124,17 +129,18 @@ absl::StatusOr<Response> Client::Do(const Request& request) {
   }
 }
 
-absl::StatusOr<rapidjson::Document> Client::Expect(absl::StatusOr<Response> response, std::string_view context) {
+absl::StatusOr<rapidjson::Document> Client::Expect(absl::StatusOr<Response> response, std::string_view method,
+                                                   std::string_view context) {
   if (!response.ok()) {
     return absl::Status(response.status().code(), absl::StrCat(AV(context), ": ", response.status().message()));
   }
   if (response->code < 200 || response->code >= 300) {
     std::optional<ApiStatus> status = ParseApiStatus(response->body);
     if (!status) {
-      // Not a Status (a proxy's HTML page, an empty 5xx): keep the code and a bounded body.
-      status = ApiStatus{};
-      status->code = static_cast<int>(response->code);
-      status->message = response->body.substr(0, 500);
+      // Not a Status (API Priority and Fairness' plain-text 429, a proxy's HTML page, an empty 5xx):
+      // the reason follows the code, as client-go makes it, so callers can branch on it.
+      status = GenericServerResponse(static_cast<int>(response->code), method, response->body,
+                                     response->retry_after_seconds);
     }
     if (status->code == 0) status->code = static_cast<int>(response->code);
     if (status->retry_after_seconds == 0 && response->retry_after_seconds > 0) {
@@ -153,7 +159,7 @@ absl::StatusOr<rapidjson::Document> Client::Get(const Resource& resource, std::s
                                                 std::string_view subresource) {
   Request req;
   req.path = resource.ObjectPath(ns, name, subresource);
-  return Expect(Do(req), Context("get", resource, ns, name));
+  return Expect(Do(req), req.method, Context("get", resource, ns, name));
 }
 
 absl::StatusOr<ListResult> Client::List(const Resource& resource, std::string_view ns, const ListOptions& options) {
@@ -176,7 +182,7 @@ absl::StatusOr<ListResult> Client::List(const Resource& resource, std::string_vi
     }
     Request req;
     req.path = resource.CollectionPath(ns) + q;
-    ASSIGN_OR_RETURN(rapidjson::Document page, Expect(Do(req), Context("list", resource, ns, "")));
+    ASSIGN_OR_RETURN(rapidjson::Document page, Expect(Do(req), req.method, Context("list", resource, ns, "")));
     ++result.pages;
     if (result.pages == 1) {
       result.resource_version = MetaField(page, "resourceVersion");
@@ -218,7 +224,7 @@ absl::StatusOr<rapidjson::Document> Client::Create(const Resource& resource, std
   if (!options.subresource.empty()) req.path = resource.ObjectPath(target_ns, name, options.subresource);
   req.path += WriteQuery(options);
   req.body = Json(object);
-  return Expect(Do(req), Context("create", resource, target_ns, name));
+  return Expect(Do(req), req.method, Context("create", resource, target_ns, name));
 }
 
 absl::StatusOr<rapidjson::Document> Client::Update(const Resource& resource, std::string_view ns,
@@ -234,8 +240,9 @@ absl::StatusOr<rapidjson::Document> Client::Update(const Resource& resource, std
   req.method = "PUT";
   req.path = resource.ObjectPath(target_ns, name, options.subresource) + WriteQuery(options);
   req.body = Json(object);
-  return Expect(Do(req), Context(options.subresource.empty() ? "update" : "update " + options.subresource, resource,
-                                 target_ns, name));
+  return Expect(Do(req), req.method,
+                Context(options.subresource.empty() ? "update" : "update " + options.subresource, resource,
+                        target_ns, name));
 }
 
 absl::StatusOr<rapidjson::Document> Client::Patch(const Resource& resource, std::string_view ns, std::string_view name,
@@ -257,7 +264,8 @@ absl::StatusOr<rapidjson::Document> Client::Patch(const Resource& resource, std:
     case PatchType::kApply: req.content_type = "application/apply-patch+yaml"; break;
     case PatchType::kJson: req.content_type = "application/json-patch+json"; break;
   }
-  return Expect(Do(req), Context(type == PatchType::kApply ? "apply" : "patch", resource, target_ns, name));
+  return Expect(Do(req), req.method,
+                Context(type == PatchType::kApply ? "apply" : "patch", resource, target_ns, name));
 }
 
 absl::StatusOr<rapidjson::Document> Client::Delete(const Resource& resource, std::string_view ns,
@@ -284,13 +292,14 @@ absl::StatusOr<rapidjson::Document> Client::Delete(const Resource& resource, std
   req.method = "DELETE";
   req.path = resource.ObjectPath(target_ns, name);
   req.body = Json(body);
-  return Expect(Do(req), Context("delete", resource, target_ns, name));
+  return Expect(Do(req), req.method, Context("delete", resource, target_ns, name));
 }
 
 absl::StatusOr<GroupVersions> Client::DiscoverGroup(std::string_view group) {
   Request req;
   req.path = group.empty() ? "/api" : absl::StrCat("/apis/", AV(group));
-  ASSIGN_OR_RETURN(rapidjson::Document doc, Expect(Do(req), absl::StrCat("discover API group ", AV(group))));
+  ASSIGN_OR_RETURN(rapidjson::Document doc,
+                   Expect(Do(req), req.method, absl::StrCat("discover API group ", AV(group))));
   GroupVersions out;
   if (group.empty()) {
     if (auto it = doc.FindMember("versions"); it != doc.MemberEnd() && it->value.IsArray()) {
@@ -319,7 +328,7 @@ absl::StatusOr<std::string> Client::PreferredVersion(std::string_view group, con
 absl::StatusOr<std::string> Client::ServerVersion() {
   Request req;
   req.path = "/version";
-  ASSIGN_OR_RETURN(rapidjson::Document doc, Expect(Do(req), "get server version"));
+  ASSIGN_OR_RETURN(rapidjson::Document doc, Expect(Do(req), req.method, "get server version"));
   return StrMember(doc, "gitVersion");
 }
 

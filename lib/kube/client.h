@@ -2,10 +2,15 @@
 //
 // The client speaks JSON: objects go in and come out as rapidjson documents, so it works for every
 // kind (api::DecodeObject turns them into typed objects). Failed requests return an absl::Status
-// carrying the server's metav1.Status (api_status.h). Requests time out after RestConfig::timeout;
-// 429 and 5xx responses are retried with exponential backoff, waiting at least as long as the
-// server's Retry-After says (bounded by RetryPolicy::max_delay); connection failures are retried for
-// GET only (a POST may have reached the server).
+// carrying the server's metav1.Status (api_status.h). Requests time out after RestConfig::timeout.
+//
+// Retries follow client-go (rest/with_retry.go): a 429 or 5xx answer is retried, for every verb,
+// only when it carries Retry-After, the API server's statement that it turned the request away
+// unprocessed (API Priority and Fairness, max-in-flight, shutting down); the wait is the larger of
+// Retry-After and an exponential backoff, plus up to 50% jitter, at most RetryPolicy::max_delay. A
+// 5xx without Retry-After (a 504 Timeout "may still be processing", a 500 after the write) is never
+// retried: the write may have happened. Connection failures are retried for GET only (a POST may
+// have reached the server). After the last attempt the caller gets the last answer's status.
 //
 // Thread-safety: every method may be called from any number of threads at once. Cancel() makes
 // every in-flight and later watch return promptly (requests finish within their timeout).
@@ -33,6 +38,7 @@ namespace internal {
 class Transport;
 }  // namespace internal
 
+// How often and how long a request is repeated when the server says "retry" (see above).
 struct RetryPolicy {
   int max_attempts = 5;  // including the first; 1 disables retries
   absl::Duration initial_delay = absl::Milliseconds(200);
@@ -132,8 +138,9 @@ class Client {
 
   const RestConfig& config() const { return config_; }
 
-  // One HTTP exchange with retries; any HTTP status is a Response, transport failures are
-  // Unavailable/DeadlineExceeded errors. Use the typed methods for API errors as statuses.
+  // One HTTP exchange with retries (the policy above); any HTTP status is a Response (after the
+  // retry budget: the last one), transport failures are Unavailable/DeadlineExceeded errors. Use
+  // the typed methods for API errors as statuses.
   absl::StatusOr<Response> Do(const Request& request);
 
   // GET of one object. Errors: the server's (NotFound, Forbidden, ...) as ApiStatus-carrying statuses.
@@ -178,7 +185,8 @@ class Client {
  private:
   Client(RestConfig config, ClientOptions options);
   absl::StatusOr<Response> DoOnce(const Request& request, absl::Duration timeout);
-  absl::StatusOr<rapidjson::Document> Expect(absl::StatusOr<Response> response, std::string_view context);
+  absl::StatusOr<rapidjson::Document> Expect(absl::StatusOr<Response> response, std::string_view method,
+                                             std::string_view context);
 
   const RestConfig config_;
   const ClientOptions options_;

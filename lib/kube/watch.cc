@@ -86,7 +86,7 @@ absl::Status Client::Watch(const Resource& resource, std::string_view ns, const 
     return absl::Status(response.status().code(), absl::StrCat(context, ": ", response.status().message()));
   }
   if (response->code != 200) {
-    return Expect(std::move(response), context).status();
+    return Expect(std::move(response), "GET", context).status();
   }
   // A last event without a trailing newline.
   if (!buffer.empty() && !handle_line(buffer)) {

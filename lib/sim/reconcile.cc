@@ -166,6 +166,18 @@ rapidjson::Document PoolStatus(const SimulatedDevicePool& pool, const absl::Stat
   return d;
 }
 
+std::optional<rapidjson::Document> PoolStatusUpdate(const rapidjson::Value& item, const SimulatedDevicePool& pool,
+                                                    const absl::StatusOr<Expansion>& expansion, std::string_view now) {
+  const rapidjson::Value* previous = item.IsObject() && item.HasMember("status") ? &item["status"] : nullptr;
+  rapidjson::Document status = PoolStatus(pool, expansion, now, previous);
+  if (previous != nullptr && *previous == status) return std::nullopt;
+  rapidjson::Document body;
+  body.CopyFrom(item, body.GetAllocator());
+  body.RemoveMember("status");
+  body.AddMember("status", rapidjson::Value(status, body.GetAllocator()), body.GetAllocator());
+  return body;
+}
+
 PoolsPlan PlanPools(const rapidjson::Value& items, const std::vector<api::ResourceSlice>& slices,
                     ExpandOptions options) {
   PoolsPlan out;
@@ -177,12 +189,14 @@ PoolsPlan PlanPools(const rapidjson::Value& items, const std::vector<api::Resour
   std::set<std::string> seen;
   std::vector<SimulatedDevicePool> accepted;  // expanded so far, to detect contested pools
   if (!items.IsArray()) return out;
-  for (const rapidjson::Value& item : items.GetArray()) {
+  for (rapidjson::SizeType i = 0; i < items.Size(); ++i) {
+    const rapidjson::Value& item = items[i];
     const char* name = item.IsObject() && item.HasMember("metadata") ? StringField(item["metadata"], "name") : nullptr;
     if (name == nullptr) continue;
     seen.insert(name);
     PoolPlan plan;
     plan.name = name;
+    plan.index = i;
     absl::StatusOr<SimulatedDevicePool> pool = DecodeSimulatedDevicePool(item);
     if (!pool.ok()) {
       plan.pool.metadata.name = plan.name;

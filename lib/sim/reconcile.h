@@ -54,9 +54,17 @@ api::OwnerReference OwnerFor(const SimulatedDevicePool& pool);
 rapidjson::Document PoolStatus(const SimulatedDevicePool& pool, const absl::StatusOr<Expansion>& expansion,
                                std::string_view now, const rapidjson::Value* previous);
 
+// The body of the status write for listed pool object `item` (PoolStatus with `item`'s current
+// status as `previous`): `item` with its status replaced, ready for an update of the status
+// subresource with the read resourceVersion. nullopt when the status would not change (no write:
+// the time only moves on a transition). The returned document is the caller's.
+std::optional<rapidjson::Document> PoolStatusUpdate(const rapidjson::Value& item, const SimulatedDevicePool& pool,
+                                                    const absl::StatusOr<Expansion>& expansion, std::string_view now);
+
 // What a reconcile round does for one SimulatedDevicePool object.
 struct PoolPlan {
   std::string name;  // the object's metadata.name
+  size_t index = 0;  // the object's position in the listed items
   // The decoded pool; when it does not decode, a stub with the name and generation (so that the
   // status can still say why).
   SimulatedDevicePool pool;

@@ -37,5 +37,24 @@ TEST(Features, Errors) {
   EXPECT_TRUE(ParseFeatureGates("DRAAdminAccess=false", Features{}, /*enforce_locks=*/false).ok());
 }
 
+// kube-scheduler 1.37 runs its experimental allocator exactly when one of the gates only it supports
+// is on; the three alpha gates of 1.37 are off by default, so the defaults run the incubating one.
+TEST(Features, ExperimentalAllocatorVariant) {
+  EXPECT_FALSE(Features{}.derived_attributes);
+  EXPECT_FALSE(Features{}.device_compatibility_groups);
+  EXPECT_FALSE(Features{}.optional_node_operations);
+  EXPECT_FALSE(Features{}.ExperimentalAllocator());
+  for (const char* gate : {"DRAListTypeAttributes", "DRAOptionalNodeOperations", "DRADerivedAttributes",
+                           "DRADeviceCompatibilityGroups"}) {
+    auto f = ParseFeatureGates(std::string(gate) + "=true");
+    ASSERT_TRUE(f.ok()) << f.status();
+    EXPECT_TRUE(f->ExperimentalAllocator()) << gate;
+  }
+  // Beta gates do not switch the variant.
+  auto beta = ParseFeatureGates("DRAFractionalCapacityRange=true,DRAConsumableCapacity=false");
+  ASSERT_TRUE(beta.ok());
+  EXPECT_FALSE(beta->ExperimentalAllocator());
+}
+
 }  // namespace
 }  // namespace draforge::alloc

@@ -81,6 +81,13 @@ inline absl::StatusOr<std::unique_ptr<Fixture>> LoadFixture(const std::filesyste
       for (auto& m : it->value.GetObject()) fx->node.labels.Set(m.name.GetString(), Str(m.value));
     }
   }
+  // A Node document of that name in the file gives what the header does not: its labels (unless
+  // the header lists some) and status.declaredFeatures, as `draforge allocate --node` reads them.
+  if (const api::Node* n = fx->snapshot->GetNode(fx->node.name)) {
+    NodeInfo from = NodeInfo::FromNode(*n);
+    if (fx->node.labels.empty()) fx->node.labels = from.labels;
+    fx->node.declared_features = from.declared_features;
+  }
   std::vector<std::string> keys = unallocated;
   if (const auto* c = fx->Get("claims"); c && c->IsArray()) {
     keys.clear();

@@ -353,6 +353,104 @@ spec:
   EXPECT_EQ(NodeOf(*q, "node-b").why, "cannot allocate all claims");
 }
 
+// kube-scheduler's Filter: a claim allocated with devices that skip node operations can only be
+// used on a node declaring DRAOptionalNodeOperations; the check does not depend on the gates.
+TEST(Place, AllocationSkippingNodeOperationsNeedsDeclaringNode) {
+  Loaded l;
+  l.Add(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+status: {declaredFeatures: [DRAOptionalNodeOperations]}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+status: {declaredFeatures: [SomethingElse]}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held, namespace: default}
+spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu}}]}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: g, driver: gpu.example.com, pool: shared, device: gpu-0, skipNodeOperations: ['*']}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: main, image: x}]
+  resourceClaims:
+  - {name: held, resourceClaimName: held}
+)");
+  auto p = Place(*l.snapshot(), "default", "p");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->FittingNodes(), std::vector<std::string>{"node-a"});
+  const NodePlacement& b = NodeOf(*p, "node-b");
+  EXPECT_EQ(b.reasons, std::vector<std::string>{"resourceclaim not available on the node"});
+  EXPECT_EQ(b.why,
+            "claim default/held is allocated with devices that skip node operations, and node node-b does not "
+            "declare DRAOptionalNodeOperations");
+}
+
+// NodeInfo::declared_features: given, it is what the allocator uses; not given (a caller that only
+// knows the node's name and labels), the snapshot's Node of that name supplies it.
+TEST(NodeInfo, DeclaredFeaturesFromSnapshotUnlessGiven) {
+  Loaded l;
+  l.Add(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+status: {declaredFeatures: [DRAOptionalNodeOperations]}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  allNodes: true
+  skipNodeOperations: ['*']
+  devices: [{name: gpu-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu}}]}}
+)");
+  auto snapshot = l.snapshot();
+  const api::ResourceClaim* claim = snapshot->GetResourceClaim("default", "c");
+  ASSERT_NE(claim, nullptr);
+  auto features = ParseFeatureGates("DRAOptionalNodeOperations=true");
+  ASSERT_TRUE(features.ok());
+  AllocateOptions options;
+  options.features = *features;
+
+  const AllocateResult from_snapshot = Allocate(*snapshot, {claim}, NodeInfo{"node-a", {}}, options);
+  ASSERT_EQ(from_snapshot.outcome, Outcome::kAllocated);
+  EXPECT_EQ(from_snapshot.allocations[0].devices->results[0].skip_node_operations, std::vector<std::string>{"*"});
+
+  NodeInfo explicit_none{"node-a", {}};
+  explicit_none.declared_features = std::vector<std::string>{};
+  EXPECT_EQ(Allocate(*snapshot, {claim}, explicit_none, options).outcome, Outcome::kUnschedulable);
+
+  // A node without a Node object declares nothing.
+  EXPECT_EQ(Allocate(*snapshot, {claim}, NodeInfo{"node-z", {}}, options).outcome, Outcome::kUnschedulable);
+}
+
 TEST(Place, ClaimsFitAloneButNotTogether) {
   Loaded l;
   l.Add(ThreeNodesYaml());

@@ -2,11 +2,16 @@
 #include "api/codec.h"
 
 #include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "api/internal/schema_paths.h"
+#include "api/yaml.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "../common/test_util.h"
@@ -136,6 +141,335 @@ TEST(Encode, WritesNothingThatWasNotThere) {
       R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1","metadata":{"name":"c"},)"
       R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com"}}]}}})";
   EXPECT_EQ(WriteJson(*EncodeObject(DecodeOne(text)), false), text);
+}
+
+// The 1.37 alpha fields (ExactDeviceRequest/DeviceSubRequest.derivedAttributes,
+// DeviceCounterConsumption.compatibilityGroups) in each served version: every text decodes to the
+// same object, comes back byte for byte, and converts to the others as the API server converts.
+std::string WithVersion(std::string text, std::string_view version) {
+  const std::string from = "resource.k8s.io/VERSION";
+  text.replace(text.find(from), from.size(), "resource.k8s.io/" + std::string(version));
+  return text;
+}
+
+constexpr char kDerivedClaimV1[] =
+    R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/VERSION","metadata":{"name":"c","namespace":"ns"},)"
+    R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com","count":2,)"
+    R"("tolerations":[{"key":"k","operator":"Exists"}],"capacity":{"requests":{"memory":"1Gi"}},)"
+    R"("derivedAttributes":[{"name":"derived/numa","expression":"device.attributes['gpu.example.com'].numa"}]}},)"
+    R"({"name":"nic","firstAvailable":[{"name":"a","deviceClassName":"nic","count":1,)"
+    R"("derivedAttributes":[{"name":"derived/numa","expression":"device.attributes['dra.net'].numaNode"}]}]}],)"
+    R"("constraints":[{"matchAttribute":"derived/numa"}]}}})";
+// v1beta1 requests are flat: derivedAttributes follows capacity on the request itself.
+constexpr char kDerivedClaimV1beta1[] =
+    R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/VERSION","metadata":{"name":"c","namespace":"ns"},)"
+    R"("spec":{"devices":{"requests":[{"name":"gpu","deviceClassName":"gpu.example.com","count":2,)"
+    R"("tolerations":[{"key":"k","operator":"Exists"}],"capacity":{"requests":{"memory":"1Gi"}},)"
+    R"("derivedAttributes":[{"name":"derived/numa","expression":"device.attributes['gpu.example.com'].numa"}]},)"
+    R"({"name":"nic","firstAvailable":[{"name":"a","deviceClassName":"nic","count":1,)"
+    R"("derivedAttributes":[{"name":"derived/numa","expression":"device.attributes['dra.net'].numaNode"}]}]}],)"
+    R"("constraints":[{"matchAttribute":"derived/numa"}]}}})";
+constexpr char kGroupsSliceV1[] =
+    R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/VERSION","metadata":{"name":"s"},)"
+    R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
+    R"("devices":[{"name":"g","consumesCounters":[{"counterSet":"cs","counters":{"memory":{"value":"8Gi"}},)"
+    R"("compatibilityGroups":["mig-1g","mig-2g"]}]}]}})";
+constexpr char kGroupsSliceV1beta1[] =
+    R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/VERSION","metadata":{"name":"s"},)"
+    R"("spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",)"
+    R"("devices":[{"name":"g","basic":{"consumesCounters":[{"counterSet":"cs","counters":{"memory":{"value":"8Gi"}},)"
+    R"("compatibilityGroups":["mig-1g","mig-2g"]}]}}]}})";
+
+void CheckAllVersions(const std::string& v1_shape, const std::string& v1beta1_shape) {
+  const std::vector<std::pair<std::string, std::string>> texts = {
+      {"v1", WithVersion(v1_shape, "v1")},
+      {"v1beta2", WithVersion(v1_shape, "v1beta2")},
+      {"v1beta1", WithVersion(v1beta1_shape, "v1beta1")}};
+  Object reference = DecodeOne(texts[0].second);
+  for (const auto& [version, text] : texts) {
+    SCOPED_TRACE(version);
+    Object o = DecodeOne(text);
+    EXPECT_EQ(o.value, reference.value);
+    DecodeOptions dom;
+    dom.allow_fast_path = false;
+    auto slow = DecodeStream(text, dom);
+    ASSERT_TRUE(slow.ok() && slow->size() == 1 && slow->front().object.ok());
+    EXPECT_EQ(slow->front().object->value, reference.value);
+    for (const auto& [to_version, to_text] : texts) {
+      auto doc = EncodeObject(o, absl::StrCat("resource.k8s.io/", to_version));
+      ASSERT_TRUE(doc.ok()) << doc.status();
+      EXPECT_EQ(WriteJson(*doc, false), to_text) << "to " << to_version;
+    }
+  }
+}
+
+TEST(Fields137, DerivedAttributesInEveryVersion) {
+  CheckAllVersions(kDerivedClaimV1, kDerivedClaimV1beta1);
+  Object o = DecodeOne(WithVersion(kDerivedClaimV1beta1, "v1beta1"));
+  const DeviceClaim& devices = *std::get<ResourceClaim>(o.value).spec->devices;
+  ASSERT_EQ(devices.requests.size(), 2u);
+  ASSERT_TRUE(devices.requests[0].exactly.has_value());
+  ASSERT_EQ(devices.requests[0].exactly->derived_attributes.size(), 1u);
+  EXPECT_EQ(devices.requests[0].exactly->derived_attributes[0].name, "derived/numa");
+  EXPECT_EQ(devices.requests[0].exactly->derived_attributes[0].expression, "device.attributes['gpu.example.com'].numa");
+  ASSERT_EQ(devices.requests[1].first_available.size(), 1u);
+  EXPECT_EQ(devices.requests[1].first_available[0].derived_attributes.at(0).expression,
+            "device.attributes['dra.net'].numaNode");
+}
+
+TEST(Fields137, DerivedAttributesAloneMakeAnExactRequest) {
+  // A v1beta1 request with only derivedAttributes among the main-request fields still converts to
+  // an `exactly` (hasAnyMainRequestFieldsSet), and back.
+  const std::string beta1 =
+      R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1beta1","metadata":{"name":"c"},)"
+      R"("spec":{"devices":{"requests":[{"name":"r","derivedAttributes":[{"name":"d/x","expression":"1"}]}]}}})";
+  Object o = DecodeOne(beta1);
+  const DeviceRequest& r = std::get<ResourceClaim>(o.value).spec->devices->requests.at(0);
+  ASSERT_TRUE(r.exactly.has_value());
+  EXPECT_EQ(r.exactly->derived_attributes.at(0).name, "d/x");
+  EXPECT_EQ(WriteJson(*EncodeObject(o), false), beta1);
+}
+
+TEST(Fields137, CompatibilityGroupsInEveryVersion) {
+  CheckAllVersions(kGroupsSliceV1, kGroupsSliceV1beta1);
+  Object o = DecodeOne(WithVersion(kGroupsSliceV1, "v1"));
+  const Device& d = std::get<ResourceSlice>(o.value).spec->devices.at(0);
+  EXPECT_EQ(d.consumes_counters.at(0).compatibility_groups, (std::vector<std::string>{"mig-1g", "mig-2g"}));
+}
+
+// Fields whose Go JSON tag has no omitempty: the API server writes an unset one as `null` (nil) or
+// `[]` (empty). Decoding then encoding keeps which of absent, null and [] the input had, in JSON
+// and in YAML, through the DOM-free and the DOM decoder.
+struct SpellingCase {
+  const char* name;
+  const char* json;  // compact, as EncodeObject writes it
+  const char* yaml;  // as WriteYaml writes it (keys sorted, as kubectl does)
+};
+
+class ExplicitNull : public ::testing::TestWithParam<SpellingCase> {};
+
+TEST_P(ExplicitNull, JsonRoundTripIsExact) {
+  const std::string text = GetParam().json;
+  EXPECT_EQ(WriteJson(*EncodeObject(DecodeOne(text)), false), text);
+  DecodeOptions dom;
+  dom.allow_fast_path = false;
+  auto slow = DecodeStream(text, dom);
+  ASSERT_TRUE(slow.ok() && slow->size() == 1 && slow->front().object.ok());
+  EXPECT_EQ(WriteJson(*EncodeObject(*slow->front().object), false), text);
+  EXPECT_EQ(slow->front().object->value, DecodeOne(text).value);
+}
+
+TEST_P(ExplicitNull, YamlRoundTripIsExact) {
+  const std::string yaml = GetParam().yaml;
+  Object o = DecodeOne(yaml);
+  EXPECT_EQ(WriteYaml(*EncodeObject(o)), yaml);
+  EXPECT_EQ(o.value, DecodeOne(GetParam().json).value);
+}
+
+#define CLAIM_JSON(devices)                                                                               \
+  R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1","metadata":{"name":"c","namespace":"ns"},)" \
+  R"("spec":{"devices":)" devices "}}"
+#define CLAIM_YAML(devices)                                                                                     \
+  "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n  namespace: ns\nspec:\n  devices:" \
+  devices
+#define STATUS_JSON(device)                                                                              \
+  R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1","metadata":{"name":"c","namespace":"ns"},)" \
+  R"("status":{"devices":[{"driver":"d","pool":"p","device":"g")" device "}]}}"
+#define STATUS_YAML(device)                                                                                   \
+  "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n  namespace: ns\nstatus:\n" \
+  "  devices:\n" device
+#define POLICY_JSON(policy)                                                                                    \
+  R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},"spec":{"driver":"d",)" \
+  R"("pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"node-1","devices":[{"name":"g",)"        \
+  R"("capacity":{"mem":{"value":"8Gi","requestPolicy":{)" policy R"("validRange":{"min":"1Gi"}}}},)"             \
+  R"("allowMultipleAllocations":true}]}})"
+#define POLICY_YAML(policy)                                                                             \
+  "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n  devices:\n"    \
+  "  - allowMultipleAllocations: true\n    capacity:\n      mem:\n        requestPolicy:\n" policy      \
+  "          validRange:\n            min: 1Gi\n        value: 8Gi\n    name: g\n  driver: d\n"          \
+  "  nodeName: node-1\n  pool:\n    generation: 1\n    name: p\n    resourceSliceCount: 1\n"
+#define SELECTOR_JSON(terms)                                                                                   \
+  R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},"spec":{"driver":"d",)" \
+  R"("pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeSelector":{)" terms "}}}"
+#define SELECTOR_YAML(terms)                                                                                   \
+  "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n  driver: d\n"           \
+  "  nodeSelector:" terms "  pool:\n    generation: 1\n    name: p\n    resourceSliceCount: 1\n"
+#define POD_JSON(containers) \
+  R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"ns"},"spec":{)" containers "}}"
+#define POD_YAML(containers) \
+  "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\nspec:" containers
+
+INSTANTIATE_TEST_SUITE_P(
+    GoFieldsWithoutOmitempty, ExplicitNull,
+    ::testing::Values(
+        SpellingCase{"RequestsNull", CLAIM_JSON(R"({"requests":null})"), CLAIM_YAML("\n    requests: null\n")},
+        SpellingCase{"RequestsEmpty", CLAIM_JSON(R"({"requests":[]})"), CLAIM_YAML("\n    requests: []\n")},
+        SpellingCase{"RequestsAbsent", CLAIM_JSON("{}"), CLAIM_YAML(" {}\n")},
+        SpellingCase{"ConditionsNull", STATUS_JSON(R"(,"conditions":null)"), STATUS_YAML("  - conditions: null\n    device: g\n    driver: d\n    pool: p\n")},
+        SpellingCase{"ConditionsEmpty", STATUS_JSON(R"(,"conditions":[])"), STATUS_YAML("  - conditions: []\n    device: g\n    driver: d\n    pool: p\n")},
+        SpellingCase{"ConditionsAbsent", STATUS_JSON(""), STATUS_YAML("  - device: g\n    driver: d\n    pool: p\n")},
+        SpellingCase{"DefaultNull", POLICY_JSON(R"("default":null,)"), POLICY_YAML("          default: null\n")},
+        SpellingCase{"DefaultAbsent", POLICY_JSON(""), POLICY_YAML("")},
+        SpellingCase{"NodeSelectorTermsNull", SELECTOR_JSON(R"("nodeSelectorTerms":null)"), SELECTOR_YAML("\n    nodeSelectorTerms: null\n")},
+        SpellingCase{"NodeSelectorTermsEmpty", SELECTOR_JSON(R"("nodeSelectorTerms":[])"), SELECTOR_YAML("\n    nodeSelectorTerms: []\n")},
+        SpellingCase{"NodeSelectorTermsAbsent", SELECTOR_JSON(""), SELECTOR_YAML(" {}\n")},
+        SpellingCase{"ContainersNull", POD_JSON(R"("containers":null)"), POD_YAML("\n  containers: null\n")},
+        SpellingCase{"ContainersEmpty", POD_JSON(R"("containers":[])"), POD_YAML("\n  containers: []\n")},
+        SpellingCase{"ContainersAbsent", POD_JSON(""), POD_YAML(" {}\n")},
+        SpellingCase{"CreationTimestampNull",
+                     R"({"kind":"DeviceClass","apiVersion":"resource.k8s.io/v1",)"
+                     R"("metadata":{"name":"c","creationTimestamp":null},"spec":{}})",
+                     "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  creationTimestamp: null\n"
+                     "  name: c\nspec: {}\n"},
+        SpellingCase{"LastTransitionTimeNull",
+                     R"({"kind":"DeviceTaintRule","apiVersion":"resource.k8s.io/v1","metadata":{"name":"r"},)"
+                     R"("spec":{"taint":{"key":"k","effect":"None"}},"status":{"conditions":[{"type":"Ready",)"
+                     R"("status":"False","lastTransitionTime":null,"reason":"R","message":""}]}})",
+                     "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata:\n  name: r\nspec:\n"
+                     "  taint:\n    effect: None\n    key: k\nstatus:\n  conditions:\n  - lastTransitionTime: null\n"
+                     "    message: \"\"\n    reason: R\n    status: \"False\"\n    type: Ready\n"}),
+    [](const ::testing::TestParamInfo<SpellingCase>& info) { return std::string(info.param.name); });
+
+TEST(ExplicitNullModel, SpellingIsKeptOnlyWhileTheFieldIsUnset) {
+  Object o = DecodeOne(CLAIM_JSON(R"({"requests":null})"));
+  DeviceClaim& devices = *std::get<ResourceClaim>(o.value).spec->devices;
+  EXPECT_TRUE(devices.requests.empty());
+  EXPECT_EQ(devices.requests_spelling, EmptySpelling::kNull);
+  // null, [] and absent decode to the same requests; only the spelling tells them apart.
+  Object empty = DecodeOne(CLAIM_JSON(R"({"requests":[]})"));
+  Object absent = DecodeOne(CLAIM_JSON("{}"));
+  EXPECT_EQ(std::get<ResourceClaim>(empty.value).spec->devices->requests_spelling, EmptySpelling::kEmpty);
+  EXPECT_EQ(std::get<ResourceClaim>(absent.value).spec->devices->requests_spelling, EmptySpelling::kAbsent);
+  EXPECT_NE(o.value, absent.value);
+  // A value set later is written as usual.
+  DeviceRequest r;
+  r.name = "gpu";
+  r.exactly.emplace().device_class_name = "gpu";
+  devices.requests.push_back(r);
+  EXPECT_EQ(WriteJson(*EncodeObject(o), false),
+            CLAIM_JSON(R"({"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu"}}]})"));
+}
+
+TEST(ExplicitNullModel, KeptThroughV1beta1) {
+  for (const char* devices : {R"({"requests":null})", R"({"requests":[]})", "{}"}) {
+    SCOPED_TRACE(devices);
+    const std::string beta1 = std::string(R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1beta1",)") +
+                              R"("metadata":{"name":"c","namespace":"ns"},"spec":{"devices":)" + devices + "}}";
+    Object o = DecodeOne(beta1);
+    EXPECT_EQ(WriteJson(*EncodeObject(o), false), beta1);
+    const std::string v1 = std::string(R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1",)") +
+                           R"("metadata":{"name":"c","namespace":"ns"},"spec":{"devices":)" + devices + "}}";
+    EXPECT_EQ(WriteJson(*EncodeObject(o, "resource.k8s.io/v1"), false), v1);
+  }
+}
+
+TEST(ExplicitNullModel, YamlSpellingsOfNullAreNull) {
+  // `~` and an empty value are YAML's other spellings of null; Go reads them as nil and writes null.
+  for (const char* value : {" ~", ""}) {
+    Object o = DecodeOne(std::string(CLAIM_YAML("\n    requests:")) + value + "\n");
+    EXPECT_EQ(WriteJson(*EncodeObject(o), false), CLAIM_JSON(R"({"requests":null})"));
+  }
+}
+
+#undef CLAIM_JSON
+#undef CLAIM_YAML
+#undef STATUS_JSON
+#undef STATUS_YAML
+#undef POLICY_JSON
+#undef POLICY_YAML
+#undef SELECTOR_JSON
+#undef SELECTOR_YAML
+#undef POD_JSON
+#undef POD_YAML
+
+// ---- The field set: every JSON field of the resource.k8s.io kinds is in DRAForge's field tables. ----
+//
+// testdata/field-paths.txt lists every field path of the kinds in each version Kubernetes 1.37
+// serves, found by reflection over k8s.io/api v0.37.2 (tests/api/goref/run proves the file is Go's
+// current output). A field upstream has and the tables lack would be dropped (with an "unknown
+// field" warning) by every decode: this test names it.
+
+using PathSet = std::set<std::string>;
+
+std::map<std::string, PathSet> UpstreamPaths() {
+  std::map<std::string, PathSet> out;  // "<version> <Kind>" -> paths
+  std::istringstream in(testing::ReadFile(testing::SourceRoot() / "tests" / "api" / "testdata" / "field-paths.txt"));
+  std::string version, kind, path;
+  while (in >> version >> kind >> path) out[version + " " + kind].insert(path);
+  return out;
+}
+
+PathSet DraforgePaths(std::string_view kind) {
+  std::vector<std::string> paths;
+  if (kind == "DeviceClass") paths = internal::FieldPaths<DeviceClass>();
+  if (kind == "ResourceClaim") paths = internal::FieldPaths<ResourceClaim>();
+  if (kind == "ResourceClaimTemplate") paths = internal::FieldPaths<ResourceClaimTemplate>();
+  if (kind == "ResourceSlice") paths = internal::FieldPaths<ResourceSlice>();
+  if (kind == "DeviceTaintRule") paths = internal::FieldPaths<DeviceTaintRule>();
+  if (kind == "ResourcePoolStatusRequest") paths = internal::FieldPaths<ResourcePoolStatusRequest>();
+  return PathSet(paths.begin(), paths.end());
+}
+
+// Where a v1beta1 field lives in the v1 shape, as internal/conversion.h moves it: device fields out
+// of `basic`, the flat request's exact-request fields into `exactly`.
+std::string V1beta1ToV1(const std::string& kind, std::string path) {
+  const std::string basic = "spec.devices[].basic.";
+  if (kind == "ResourceSlice" && path.rfind(basic, 0) == 0) return "spec.devices[]." + path.substr(basic.size());
+  const std::string requests =
+      kind == "ResourceClaimTemplate" ? "spec.spec.devices.requests[]." : "spec.devices.requests[].";
+  if (path.rfind(requests, 0) == 0) {
+    const std::string rest = path.substr(requests.size());
+    const std::string field = rest.substr(0, rest.find_first_of(".["));
+    for (const char* exact : {"deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations",
+                              "capacity", "derivedAttributes"}) {
+      if (field == exact) return requests + "exactly." + rest;
+    }
+  }
+  return path;
+}
+
+std::string Missing(const PathSet& want, const PathSet& have) {
+  std::string out;
+  for (const auto& p : want) {
+    if (!have.count(p)) out += "\n  " + p;
+  }
+  return out;
+}
+
+TEST(FieldSet, UpstreamListIsThere) {
+  const auto upstream = UpstreamPaths();
+  for (const char* key : {"v1 DeviceClass", "v1 ResourceClaim", "v1 ResourceClaimTemplate", "v1 ResourceSlice",
+                          "v1 DeviceTaintRule", "v1beta2 ResourceSlice", "v1beta1 ResourceClaim",
+                          "v1alpha3 ResourcePoolStatusRequest"}) {
+    ASSERT_TRUE(upstream.count(key)) << key;
+    EXPECT_GT(upstream.at(key).size(), 5u) << key;
+  }
+  // The 1.37 alpha fields are among them (the list is not stale).
+  EXPECT_TRUE(upstream.at("v1 ResourceSlice").count("spec.devices[].consumesCounters[].compatibilityGroups[]"));
+  EXPECT_TRUE(upstream.at("v1 ResourceClaim").count("spec.devices.requests[].exactly.derivedAttributes[].name"));
+}
+
+TEST(FieldSet, EveryUpstreamFieldIsInTheTables) {
+  for (const auto& [key, paths] : UpstreamPaths()) {
+    SCOPED_TRACE(key);
+    const std::string version = key.substr(0, key.find(' '));
+    const std::string kind = key.substr(key.find(' ') + 1);
+    const PathSet ours = DraforgePaths(kind);
+    ASSERT_FALSE(ours.empty()) << "DRAForge does not model " << kind;
+    PathSet want;
+    for (const auto& p : paths) want.insert(version == "v1beta1" ? V1beta1ToV1(kind, p) : p);
+    EXPECT_EQ(Missing(want, ours), "") << "fields of " << key << " missing from lib/api/internal/schema.h";
+  }
+}
+
+TEST(FieldSet, TheTablesHaveNoFieldUpstreamLacks) {
+  const auto upstream = UpstreamPaths();
+  for (const char* kind : {"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"}) {
+    SCOPED_TRACE(kind);
+    EXPECT_EQ(Missing(DraforgePaths(kind), upstream.at(std::string("v1 ") + kind)), "")
+        << "fields in DRAForge's tables that resource.k8s.io/v1 does not have";
+  }
+  EXPECT_EQ(Missing(DraforgePaths("ResourcePoolStatusRequest"), upstream.at("v1alpha3 ResourcePoolStatusRequest")), "");
 }
 
 TEST(Encode, QuantityKeepsItsText) {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,7 @@
 #include "absl/hash/hash.h"
 #include "common/status.h"
 #include "gtest/gtest.h"
+#include "../common/test_util.h"
 
 namespace draforge::api {
 namespace {
@@ -337,28 +339,30 @@ void CheckParse(const ParseCase& c) {
   SCOPED_TRACE(c.input);
   absl::StatusOr<Quantity> q = Quantity::Parse(c.input);
   ASSERT_TRUE(q.ok()) << q.status();
-  EXPECT_EQ(q->Canonical(), c.canonical);
+  EXPECT_EQ(q->CanonicalForm(), c.canonical);
   EXPECT_EQ(q->format(), c.format) << FormatName(q->format());
-  // Lossless: String() gives back the input, and remembers it only when it is not canonical.
+  // Lossless: String() gives back the input; Canonical() is the input (when apimachinery keeps it,
+  // see QuantityGoSpelling) or the canonical form.
   EXPECT_EQ(q->String(), c.input);
-  EXPECT_EQ(q->HasOriginalText(), c.input != c.canonical);
+  EXPECT_TRUE(q->Canonical() == c.input || q->Canonical() == c.canonical) << q->Canonical();
+  EXPECT_EQ(q->HasOriginalText(), q->Canonical() != c.input);
   // The canonical spelling parses to the same value and is kept as is.
   absl::StatusOr<Quantity> again = Quantity::Parse(c.canonical);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(*again, *q);
-  EXPECT_EQ(again->Canonical(), c.canonical);
+  EXPECT_EQ(again->CanonicalForm(), c.canonical);
   EXPECT_FALSE(again->HasOriginalText());
   if (c.input.empty() || c.input[0] == '-' || c.input[0] == '+') return;
   // Signed variants, as the Go test does for every row.
   const Quantity negative = Q(std::string("-") + std::string(c.input));
   EXPECT_EQ(negative, q->Neg());
   EXPECT_EQ(negative.format(), c.format);
-  EXPECT_EQ(negative.Canonical(),
+  EXPECT_EQ(negative.CanonicalForm(),
             c.canonical == "0" ? std::string("0") : "-" + std::string(c.canonical));
   const Quantity positive = Q(std::string("+") + std::string(c.input));
   EXPECT_EQ(positive, *q);
   EXPECT_EQ(positive.format(), c.format);
-  EXPECT_EQ(positive.Canonical(), c.canonical);
+  EXPECT_EQ(positive.CanonicalForm(), c.canonical);
 }
 
 TEST(QuantityParseTest, UpstreamParseTable) {
@@ -434,7 +438,7 @@ TEST(QuantityParseTest, Errors) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.input);
     absl::StatusOr<Quantity> q = Quantity::Parse(c.input);
-    ASSERT_FALSE(q.ok()) << q->Canonical();
+    ASSERT_FALSE(q.ok()) << q->CanonicalForm();
     EXPECT_EQ(q.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_EQ(SV(q.status().message()), c.message);
   }
@@ -442,12 +446,12 @@ TEST(QuantityParseTest, Errors) {
 
 TEST(QuantityParseTest, BoundIsInclusive) {
   // 4096 integer digits are fine; the sign does not matter; a tiny value has no bound.
-  EXPECT_EQ(Q("1e4095").Canonical(), "1e4095");
-  EXPECT_EQ(Q("-9.9e4095").Canonical(), "-9900e4092");
+  EXPECT_EQ(Q("1e4095").CanonicalForm(), "1e4095");
+  EXPECT_EQ(Q("-9.9e4095").CanonicalForm(), "-9900e4092");
   EXPECT_EQ(Q(std::string(4096, '9')).Sign(), 1);
   EXPECT_FALSE(Quantity::Parse(std::string(4097, '9')).ok());
-  EXPECT_EQ(Q("1e-1000000000").Canonical(), "1e-9");
-  EXPECT_EQ(Q("0e1000000000").Canonical(), "0");
+  EXPECT_EQ(Q("1e-1000000000").CanonicalForm(), "1e-9");
+  EXPECT_EQ(Q("0e1000000000").CanonicalForm(), "0");
 }
 
 TEST(QuantityParseTest, RoundsAwayFromZeroToNano) {
@@ -537,7 +541,7 @@ TEST(QuantityValueTest, SignAndZero) {
   EXPECT_EQ(Q("1E+40").Sign(), 1);
   EXPECT_EQ(Q("-100000000000000000000000").Sign(), -1);
   EXPECT_TRUE(Quantity().IsZero());
-  EXPECT_EQ(Quantity().Canonical(), "0");
+  EXPECT_EQ(Quantity().CanonicalForm(), "0");
   EXPECT_EQ(Quantity().format(), F::kDecimalSI);
 }
 
@@ -699,7 +703,7 @@ TEST(QuantityArithmeticTest, Add) {
   for (const ArithmeticCase& c : kCases) {
     SCOPED_TRACE(std::string(c.a) + " + " + std::string(c.b));
     const Quantity sum = Q(c.a).Add(Q(c.b));
-    EXPECT_EQ(sum.Canonical(), c.canonical);
+    EXPECT_EQ(sum.CanonicalForm(), c.canonical);
     EXPECT_EQ(sum.format(), c.format);
     EXPECT_FALSE(sum.HasOriginalText());
     EXPECT_EQ(sum.String(), c.canonical);
@@ -726,7 +730,7 @@ TEST(QuantityArithmeticTest, Sub) {
   for (const ArithmeticCase& c : kCases) {
     SCOPED_TRACE(std::string(c.a) + " - " + std::string(c.b));
     const Quantity difference = Q(c.a).Sub(Q(c.b));
-    EXPECT_EQ(difference.Canonical(), c.canonical);
+    EXPECT_EQ(difference.CanonicalForm(), c.canonical);
     EXPECT_EQ(difference.format(), c.format);
     EXPECT_FALSE(difference.HasOriginalText());
   }
@@ -765,17 +769,17 @@ TEST(QuantityArithmeticTest, UpstreamZeroPreservesSuffix) {
 }
 
 TEST(QuantityArithmeticTest, UpstreamNeg) {
-  EXPECT_EQ(Q("9.01").Neg().Canonical(), "-9010m");
+  EXPECT_EQ(Q("9.01").Neg().CanonicalForm(), "-9010m");
   EXPECT_EQ(Q("-10").Neg(), Q("10"));
-  EXPECT_EQ(Q("0").Neg().Canonical(), "0");
+  EXPECT_EQ(Q("0").Neg().CanonicalForm(), "0");
   EXPECT_EQ(Quantity::FromInt64(10, F::kBinarySI).Neg().format(), F::kBinarySI);
   // -INT64_MIN does not fit an int64 and must not wrap.
-  EXPECT_EQ(Quantity::FromInt64(kInt64Min, F::kDecimalSI).Neg().Canonical(), "9223372036854775808");
-  EXPECT_EQ(Quantity().Sub(Quantity::FromInt64(kInt64Min, F::kBinarySI)).Canonical(), "8Ei");
+  EXPECT_EQ(Quantity::FromInt64(kInt64Min, F::kDecimalSI).Neg().CanonicalForm(), "9223372036854775808");
+  EXPECT_EQ(Quantity().Sub(Quantity::FromInt64(kInt64Min, F::kBinarySI)).CanonicalForm(), "8Ei");
   // As in apimachinery, that spelling does not parse back to 2^63: binary values are capped.
-  EXPECT_EQ(Q("8Ei").Canonical(), "9223372036854775807");
-  EXPECT_EQ(Quantity::FromInt64(kInt64Min, F::kBinarySI).Canonical(), "-8Ei");
-  EXPECT_EQ(Q("1").Sub(Quantity::FromInt64(kInt64Min, F::kDecimalSI)).Canonical(),
+  EXPECT_EQ(Q("8Ei").CanonicalForm(), "9223372036854775807");
+  EXPECT_EQ(Quantity::FromInt64(kInt64Min, F::kBinarySI).CanonicalForm(), "-8Ei");
+  EXPECT_EQ(Q("1").Sub(Quantity::FromInt64(kInt64Min, F::kDecimalSI)).CanonicalForm(),
             "9223372036854775809");
 }
 
@@ -819,7 +823,7 @@ TEST(QuantityArithmeticTest, Mul) {
   for (const MulCase& c : kCases) {
     SCOPED_TRACE(std::string(c.a) + " * " + std::to_string(c.factor));
     const Quantity product = Q(c.a).Mul(c.factor);
-    EXPECT_EQ(product.Canonical(), c.canonical);
+    EXPECT_EQ(product.CanonicalForm(), c.canonical);
     EXPECT_EQ(product.format(), c.format);
   }
 }
@@ -837,7 +841,7 @@ TEST(QuantityArithmeticTest, AddSubRoundTrip) {
       sum = sum.Add(terms.back());
     }
     for (const Quantity& term : terms) sum = sum.Sub(term);
-    EXPECT_TRUE(sum.IsZero()) << scale << ": " << sum.Canonical();
+    EXPECT_TRUE(sum.IsZero()) << scale << ": " << sum.CanonicalForm();
   }
 }
 
@@ -873,7 +877,7 @@ TEST(QuantityConstructTest, UpstreamNewQuantity) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.canonical);
     const Quantity q = Quantity::FromInt64(c.value, c.format);
-    EXPECT_EQ(q.Canonical(), c.canonical);
+    EXPECT_EQ(q.CanonicalForm(), c.canonical);
     EXPECT_EQ(q.String(), c.canonical);
     EXPECT_EQ(q.format(), c.format);
     EXPECT_EQ(q.Value(), c.value);
@@ -902,7 +906,7 @@ TEST(QuantityConstructTest, UpstreamNewMilliQuantity) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.canonical);
     const Quantity q = Quantity::FromMilli(c.milli, c.format);
-    EXPECT_EQ(q.Canonical(), c.canonical);
+    EXPECT_EQ(q.CanonicalForm(), c.canonical);
     EXPECT_EQ(q.format(), c.format);
     EXPECT_EQ(q.MilliValue(), c.milli);
   }
@@ -911,7 +915,7 @@ TEST(QuantityConstructTest, UpstreamNewMilliQuantity) {
 TEST(QuantityTextTest, LosslessString) {
   const Quantity q = Q("1.5Gi");
   EXPECT_EQ(q.String(), "1.5Gi");
-  EXPECT_EQ(q.Canonical(), "1536Mi");
+  EXPECT_EQ(q.CanonicalForm(), "1536Mi");
   EXPECT_TRUE(q.HasOriginalText());
   // Copies and moves keep the text.
   Quantity copy = q;
@@ -925,7 +929,7 @@ TEST(QuantityTextTest, LosslessString) {
   // apimachinery also keeps some non-canonical spellings ("+5", "05"); so does String().
   EXPECT_EQ(Q("+5").String(), "+5");
   EXPECT_EQ(Q("05").String(), "05");
-  EXPECT_EQ(Q("05").Canonical(), "5");
+  EXPECT_EQ(Q("05").CanonicalForm(), "5");
   // Arithmetic drops the text.
   EXPECT_EQ(q.Add(Q("0")).String(), "1536Mi");
   EXPECT_EQ(q.Mul(1).String(), "1536Mi");
@@ -935,24 +939,24 @@ TEST(QuantityTextTest, LosslessString) {
   // A wide value keeps its text too.
   const Quantity wide = Q("1.0E+40");
   EXPECT_EQ(wide.String(), "1.0E+40");
-  EXPECT_EQ(wide.Canonical(), "10e39");
+  EXPECT_EQ(wide.CanonicalForm(), "10e39");
 }
 
 TEST(QuantityTextTest, CanonicalPastSuffixes) {
   // A decimal SI exponent past E has no suffix: exponent notation keeps the value.
-  EXPECT_EQ(Q("1000E").Canonical(), "1e21");
+  EXPECT_EQ(Q("1000E").CanonicalForm(), "1e21");
   EXPECT_EQ(Q("1000E").format(), F::kDecimalSI);
-  EXPECT_EQ(Q("10E").Canonical(), "10E");
-  EXPECT_EQ(Q("999E").Canonical(), "999E");
+  EXPECT_EQ(Q("10E").CanonicalForm(), "10E");
+  EXPECT_EQ(Q("999E").CanonicalForm(), "999E");
   // A binary value past Ei keeps the Ei suffix.
-  EXPECT_EQ(Q("1Ei").Mul(1024).Canonical(), "1024Ei");
-  EXPECT_EQ(Q("1Ei").Mul(1024).Mul(1024).Canonical(), "1048576Ei");
-  EXPECT_EQ(Q("1Ei").Mul(3).Canonical(), "3Ei");
+  EXPECT_EQ(Q("1Ei").Mul(1024).CanonicalForm(), "1024Ei");
+  EXPECT_EQ(Q("1Ei").Mul(1024).Mul(1024).CanonicalForm(), "1048576Ei");
+  EXPECT_EQ(Q("1Ei").Mul(3).CanonicalForm(), "3Ei");
   // Binary values with a fraction, or below 1024, are spelled as decimal.
-  EXPECT_EQ(Q("1023").Add(Quantity::FromInt64(0, F::kBinarySI)).Canonical(), "1023");
-  EXPECT_EQ(Quantity::FromInt64(1023, F::kBinarySI).Canonical(), "1023");
-  EXPECT_EQ(Quantity::FromInt64(-1023, F::kBinarySI).Canonical(), "-1023");
-  EXPECT_EQ(Q("1.5Ki").Add(Q("1m")).Canonical(), "1536001m");
+  EXPECT_EQ(Q("1023").Add(Quantity::FromInt64(0, F::kBinarySI)).CanonicalForm(), "1023");
+  EXPECT_EQ(Quantity::FromInt64(1023, F::kBinarySI).CanonicalForm(), "1023");
+  EXPECT_EQ(Quantity::FromInt64(-1023, F::kBinarySI).CanonicalForm(), "-1023");
+  EXPECT_EQ(Q("1.5Ki").Add(Q("1m")).CanonicalForm(), "1536001m");
 }
 
 TEST(QuantityDivisionTest, FloorDivAndMod) {
@@ -982,8 +986,8 @@ TEST(QuantityDivisionTest, FloorDivAndMod) {
     const std::optional<Quantity> remainder = Q(c.a).Mod(Q(c.b));
     ASSERT_TRUE(quotient.has_value());
     ASSERT_TRUE(remainder.has_value());
-    EXPECT_EQ(quotient->Canonical(), c.quotient);
-    EXPECT_EQ(remainder->Canonical(), c.remainder);
+    EXPECT_EQ(quotient->CanonicalForm(), c.quotient);
+    EXPECT_EQ(remainder->CanonicalForm(), c.remainder);
     EXPECT_TRUE(quotient->IsInteger());
     if (std::optional<int64_t> k = quotient->AsInt64()) {
       EXPECT_EQ(Q(c.b).Mul(*k).Add(*remainder), Q(c.a));
@@ -1020,7 +1024,7 @@ TEST(QuantityDivisionTest, RoundUpToStep) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(std::string(c.value) + " " + std::string(c.min) + " " + std::string(c.step));
     const Quantity rounded = Quantity::RoundUpToStep(Q(c.value), Q(c.min), Q(c.step));
-    EXPECT_EQ(rounded.Canonical(), c.canonical);
+    EXPECT_EQ(rounded.CanonicalForm(), c.canonical);
     EXPECT_EQ(rounded.format(), c.format);
   }
   // Below min, min itself comes back, remembered text included.
@@ -1037,6 +1041,82 @@ TEST(QuantityRepresentationTest, FormatNames) {
   EXPECT_EQ(FormatName(F::kDecimalExponent), "DecimalExponent");
   EXPECT_EQ(FormatName(F::kBinarySI), "BinarySI");
   EXPECT_EQ(FormatName(F::kDecimalSI), "DecimalSI");
+}
+
+}  // namespace
+}  // namespace draforge::api
+
+namespace draforge::api {
+namespace {
+
+// apimachinery keeps the input text of ParseQuantity when it already looks canonical, and then
+// String() and MarshalJSON write it verbatim (a consumedCapacity copied from a requestPolicy default
+// keeps "+1"); Canonical() must agree with Go on every text. testdata/quantity-spelling.tsv is
+// k8s.io/apimachinery v0.37.2's output on ~17,000 texts (tests/api/goref/run regenerates and checks
+// it).
+TEST(QuantityGoSpelling, CanonicalIsApimachineryString) {
+  const std::string table =
+      testing::ReadFile(testing::SourceRoot() / "tests" / "api" / "testdata" / "quantity-spelling.tsv");
+  int checked = 0, kept = 0, known = 0, mismatches = 0;
+  std::istringstream lines(table);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const std::string input = line.substr(0, tab);
+    const std::string go = line.substr(tab + 1);
+    absl::StatusOr<Quantity> q = Quantity::Parse(input);
+    if (go == "!") {
+      EXPECT_FALSE(q.ok()) << input;
+      continue;
+    }
+    ASSERT_TRUE(q.ok()) << input << ": " << q.status();
+    ++checked;
+    if (go == input && q->CanonicalForm() != input) ++kept;
+    const std::string canonical = q->Canonical();
+    if (q->format() == Quantity::Format::kDecimalSI && canonical.find('e') != std::string::npos &&
+        go == canonical.substr(0, canonical.find('e'))) {
+      // Known divergence (tests/parity/known-divergences/quantity-exponent-21-spelling.yaml): a
+      // DecimalSI value beyond the E suffix loses its exponent in apimachinery ("1000E" -> "1");
+      // DRAForge writes "1e21".
+      ++known;
+      continue;
+    }
+    if (canonical != go && ++mismatches <= 20) {
+      ADD_FAILURE() << input << ": Canonical() " << q->Canonical() << ", apimachinery " << go;
+    }
+    // The round-trip text is unaffected, and a copy keeps the spelling (as Go's value copy does).
+    EXPECT_EQ(q->String(), input);
+    const Quantity copy = *q;
+    EXPECT_EQ(copy.Canonical(), q->Canonical());
+  }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_GT(checked, 10000);
+  EXPECT_GT(kept, 1000);  // the table does exercise kept non-canonical spellings
+  EXPECT_LT(known, 100);
+}
+
+TEST(QuantityGoSpelling, KeptAndReformattedExamples) {
+  // Kept: the fixture of tests/parity/regressions/consumed-capacity-kept-spelling.yaml.
+  for (const char* text : {"+1", "1.500", "010", "07Mi", "+5Gi", "1e0", "1E3", "100.035k"}) {
+    EXPECT_EQ(Q(text).Canonical(), text);
+    EXPECT_FALSE(Q(text).HasOriginalText()) << text;
+  }
+  // Re-formatted: a scale not a multiple of 3, digits ending in 000 or starting with 0 after the
+  // sign, a binary value that is a multiple of 8, a fraction with a binary suffix, more than 18 digits.
+  EXPECT_EQ(Q("1.5").Canonical(), "1500m");
+  EXPECT_EQ(Q("1.000").Canonical(), "1");
+  EXPECT_EQ(Q("1000k").Canonical(), "1M");
+  EXPECT_EQ(Q("0.5").Canonical(), "500m");
+  EXPECT_EQ(Q("1024Mi").Canonical(), "1Gi");
+  EXPECT_EQ(Q("8Ki").Canonical(), "8Ki");
+  EXPECT_EQ(Q("+8Ki").Canonical(), "8Ki");
+  EXPECT_EQ(Q("1.5Gi").Canonical(), "1536Mi");
+  EXPECT_EQ(Q("-0").Canonical(), "0");
+  EXPECT_TRUE(Q("1.5").HasOriginalText());
+  // Arithmetic results have no kept text.
+  EXPECT_EQ(Q("+1").Add(Q("0")).Canonical(), "1");
+  EXPECT_EQ(Q("+1").Mul(1).Canonical(), "1");
 }
 
 }  // namespace

@@ -749,6 +749,33 @@ TEST(ResourceSliceTest, ConsumesCounters) {
   EXPECT_EQ(errs[4].ToString(), "spec.devices[2].consumesCounters: Too many: 3: must have at most 2 items");
 }
 
+TEST(ResourceSliceTest, CompatibilityGroups) {
+  ResourceSlice s = Slice();
+  Device a = Dev("a");
+  DeviceCounterConsumption c1;
+  c1.counter_set = "cs";
+  c1.counters.Set("m", Counter{Qty("1")});
+  c1.compatibility_groups = {"mig-1g", "mig-2g"};
+  a.consumes_counters = {c1};
+  Device b = Dev("b");
+  DeviceCounterConsumption c2 = c1;
+  c2.compatibility_groups = {"Bad_Group", "Bad_Group"};
+  b.consumes_counters = {c2};
+  Device d = Dev("d");
+  DeviceCounterConsumption c3 = c1;
+  c3.compatibility_groups = {"a", "b", "c"};
+  d.consumes_counters = {c3};
+  s.spec->devices = {a, b, d};
+  auto errs = ValidateResourceSlice(s);
+  ASSERT_EQ(errs.size(), 4u) << Dump(errs);
+  const std::string b0 = "spec.devices[1].consumesCounters[0].compatibilityGroups";
+  EXPECT_EQ(errs[0].ToString(), std::string(b0 + "[0]: Invalid value: \"Bad_Group\": ") + kLabelMsg);
+  EXPECT_EQ(errs[1].ToString(), std::string(b0 + "[1]: Invalid value: \"Bad_Group\": ") + kLabelMsg);
+  EXPECT_EQ(errs[2].ToString(), b0 + "[1]: Duplicate value: \"Bad_Group\"");
+  EXPECT_EQ(errs[3].ToString(),
+            "spec.devices[2].consumesCounters[0].compatibilityGroups: Too many: 3: must have at most 2 items");
+}
+
 TEST(ResourceSliceTest, BindingConditions) {
   ResourceSlice s = Slice();
   Device a = Dev("a");
@@ -1247,6 +1274,103 @@ TEST(ResourceClaimTest, ConstraintAttributes) {
             "domain and a name separated by a slash");
   EXPECT_EQ(errs[2].ToString(), std::string("spec.devices.constraints[1].matchAttribute: Invalid value: \"Dom.com\": prefix: ") + kSubdomainMsg);
   EXPECT_EQ(errs[3].ToString(), "spec.devices.constraints[2].distinctAttribute: Invalid value: \"\": prefix must not be empty");
+}
+
+DeviceDerivedAttribute Derived(std::string name, std::string expression) {
+  DeviceDerivedAttribute a;
+  a.name = std::move(name);
+  a.expression = std::move(expression);
+  return a;
+}
+
+TEST(ResourceClaimTest, DerivedAttributesReferencedByConstraints) {
+  ResourceClaim c = Claim();
+  Devices(c).requests[0].exactly->derived_attributes = {Derived("derived/numa", "device.attributes['a'].numa")};
+  DeviceRequest fa;
+  fa.name = "r1";
+  DeviceSubRequest s0;
+  s0.name = "s0";
+  s0.device_class_name = "gpu";
+  s0.derived_attributes = {Derived("derived/sub", "1"), Derived("derived/parent", "2"),
+                           Derived("derived/global", "3")};
+  fa.first_available = {s0};
+  Devices(c).requests.push_back(fa);
+  // By request name, by "request/subrequest", by the parent request, and by a constraint over all.
+  Devices(c).constraints.push_back(DeviceConstraint{{"r0"}, "derived/numa", std::nullopt});
+  Devices(c).constraints.push_back(DeviceConstraint{{"r1/s0"}, std::nullopt, "derived/sub"});
+  Devices(c).constraints.push_back(DeviceConstraint{{"r1"}, "derived/parent", std::nullopt});
+  Devices(c).constraints.push_back(DeviceConstraint{{}, "derived/global", std::nullopt});
+  EXPECT_THAT(ValidateResourceClaim(c), IsEmpty());
+
+  // A constraint on another request does not count.
+  Devices(c).constraints[0].requests = {"r1"};
+  auto errs = ValidateResourceClaim(c);
+  ASSERT_EQ(errs.size(), 1u) << Dump(errs);
+  EXPECT_EQ(errs[0].ToString(),
+            "spec.devices.requests[0].exactly.derivedAttributes[0].name: Invalid value: \"derived/numa\": must be "
+            "referenced by at least one matchAttribute or distinctAttribute constraint targeting this request");
+}
+
+TEST(ResourceClaimTest, DerivedAttributeRules) {
+  ResourceClaim c = Claim();
+  Devices(c).constraints.push_back(DeviceConstraint{{}, "derived/numa", std::nullopt});
+  Devices(c).requests[0].exactly->derived_attributes = {
+      Derived("derived/numa", "1"), Derived("derived/numa", "2"), Derived("other.com/x", ""), Derived("", "3"),
+      Derived("Bad_Domain/x", "4"), Derived("derived/numa", "   ")};
+  auto errs = ValidateResourceClaim(c);
+  const std::string p = "spec.devices.requests[0].exactly.derivedAttributes";
+  ASSERT_EQ(errs.size(), 8u) << Dump(errs);
+  // Hand-written first: each item, then the duplicate names.
+  EXPECT_EQ(errs[0].ToString(),
+            p + "[2].name: Invalid value: \"other.com/x\": must be referenced by at least one matchAttribute or "
+                "distinctAttribute constraint targeting this request");
+  EXPECT_EQ(errs[1].ToString(),
+            p + "[4].name: Invalid value: \"Bad_Domain/x\": must be referenced by at least one matchAttribute or "
+                "distinctAttribute constraint targeting this request");
+  // A blank CEL expression does not compile (the message shows the snippet, as for selectors).
+  EXPECT_EQ(errs[2].field, p + "[5].expression");
+  EXPECT_EQ(errs[2].type, Type::kInvalid);
+  EXPECT_EQ(errs[2].value, "\"   \"");
+  EXPECT_EQ(errs[3].ToString(), p + "[1]: Duplicate value: \"derived/numa\"");
+  EXPECT_EQ(errs[4].ToString(), p + "[5]: Duplicate value: \"derived/numa\"");
+  // Then declarative validation: required fields and the fully-qualified-name format.
+  EXPECT_EQ(errs[5].ToString(), p + "[2].expression: Required value");
+  EXPECT_EQ(errs[6].ToString(), p + "[3].name: Required value");
+  EXPECT_EQ(errs[7].ToString(), std::string(p + "[4].name: Invalid value: \"Bad_Domain\": prefix: ") + kSubdomainMsg);
+}
+
+TEST(ResourceClaimTest, AtMost32DerivedAttributesPerSubRequest) {
+  ResourceClaim c = Claim();
+  DeviceRequest fa;
+  fa.name = "r1";
+  DeviceSubRequest s0;
+  s0.name = "s0";
+  s0.device_class_name = "gpu";
+  for (int i = 0; i < 33; ++i) s0.derived_attributes.push_back(Derived("derived/a", "1"));
+  fa.first_available = {s0};
+  Devices(c).requests.push_back(fa);
+  Devices(c).constraints.push_back(DeviceConstraint{{"r1"}, "derived/a", std::nullopt});
+  auto errs = ValidateResourceClaim(c);
+  const std::string p = "spec.devices.requests[1].firstAvailable[0].derivedAttributes";
+  // The hand-written set check has no size limit and reports the 32 duplicates; the declarative
+  // size limit short-circuits its item checks.
+  ASSERT_EQ(errs.size(), 33u) << Dump(errs);
+  EXPECT_EQ(errs[0].ToString(), p + "[1]: Duplicate value: \"derived/a\"");
+  EXPECT_EQ(errs[32].ToString(), p + ": Too many: 33: must have at most 32 items");
+}
+
+TEST(ResourceClaimTest, DerivedAttributesInDuplicateRequestValue) {
+  // Declarative validation prints a duplicated request as Go's JSON, derivedAttributes included.
+  ResourceClaim c = Claim();
+  Devices(c).requests[0].exactly->derived_attributes = {Derived("derived/numa", "1")};
+  Devices(c).requests.push_back(Devices(c).requests[0]);
+  Devices(c).constraints.push_back(DeviceConstraint{{}, "derived/numa", std::nullopt});
+  auto errs = ValidateResourceClaim(c);
+  ASSERT_EQ(errs.size(), 1u) << Dump(errs);
+  EXPECT_EQ(errs[0].ToString(),
+            "spec.devices.requests[1]: Duplicate value: {\"name\":\"r0\",\"exactly\":{\"deviceClassName\":\"gpu\","
+            "\"allocationMode\":\"ExactCount\",\"count\":1,\"derivedAttributes\":[{\"name\":\"derived/numa\","
+            "\"expression\":\"1\"}]}}");
 }
 
 TEST(ResourceClaimTest, ClaimConfig) {

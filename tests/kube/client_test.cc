@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -129,7 +130,7 @@ const char kNamespace[] = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"
 
 TEST(ClientRetries, TooManyRequestsWithRetryAfterIsRetried) {
   ScriptedServer server({Http(429, StatusBody(429, "TooManyRequests"), "Retry-After: 3\r\n"),
-                         Http(503, StatusBody(503, "ServiceUnavailable")),
+                         Http(503, StatusBody(503, "ServiceUnavailable"), "Retry-After: 0\r\n"),
                          Http(429, StatusBody(429, "TooManyRequests"), "Retry-After: 120\r\n"),
                          Http(200, kNamespace)});
   Waits waits;
@@ -140,7 +141,7 @@ TEST(ClientRetries, TooManyRequestsWithRetryAfterIsRetried) {
   // Retry-After: 3 is honoured (at least 3 s, jitter at most +50%).
   EXPECT_GE(waits.waits[0], absl::Seconds(3));
   EXPECT_LE(waits.waits[0], absl::Seconds(4.5));
-  // Without Retry-After: exponential backoff from 10 ms (second attempt: 20 ms, +50% jitter).
+  // Retry-After: 0: exponential backoff from 10 ms (second attempt: 20 ms, +50% jitter).
   EXPECT_GE(waits.waits[1], absl::Milliseconds(20));
   EXPECT_LE(waits.waits[1], absl::Milliseconds(30));
   // Retry-After beyond max_delay is capped.
@@ -148,9 +149,9 @@ TEST(ClientRetries, TooManyRequestsWithRetryAfterIsRetried) {
 }
 
 TEST(ClientRetries, GivesUpAfterMaxAttemptsWithTheLastStatus) {
-  ScriptedServer server({Http(503, StatusBody(503, "ServiceUnavailable")),
-                         Http(503, StatusBody(503, "ServiceUnavailable")),
-                         Http(503, StatusBody(503, "ServiceUnavailable"))});
+  ScriptedServer server({Http(503, StatusBody(503, "ServiceUnavailable"), "Retry-After: 1\r\n"),
+                         Http(503, StatusBody(503, "ServiceUnavailable"), "Retry-After: 1\r\n"),
+                         Http(503, StatusBody(503, "ServiceUnavailable"), "Retry-After: 1\r\n")});
   auto got = ClientFor(server, 3)->Get(kNamespaces, "", "a");
   EXPECT_EQ(got.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(GetApiStatus(got.status())->code, 503);
@@ -184,11 +185,110 @@ TEST(ClientRetries, DroppedConnectionRetriesReadsButNotWrites) {
   }
 }
 
+// client-go retries an answer only when it carries Retry-After (rest/with_retry.go checkWait): a
+// 5xx without it may come after the server did the work (a 504 Timeout "may still be processing").
+TEST(ClientRetries, ServerErrorsWithoutRetryAfterAreFinalForEveryVerb) {
+  rapidjson::Document ns;
+  ns.Parse(kNamespace);
+  {
+    ScriptedServer server({Http(503, StatusBody(503, "ServiceUnavailable")), Http(200, kNamespace)});
+    Waits waits;
+    auto got = ClientFor(server, 4, &waits)->Get(kNamespaces, "", "a");
+    EXPECT_EQ(got.status().code(), absl::StatusCode::kUnavailable) << got.status();
+    EXPECT_EQ(server.requests().size(), 1u);
+    EXPECT_TRUE(waits.waits.empty());
+  }
+  {
+    ScriptedServer server({Http(504, StatusBody(504, "Timeout")), Http(201, kNamespace)});
+    auto created = ClientFor(server)->Create(kNamespaces, "", ns);
+    EXPECT_EQ(created.status().code(), absl::StatusCode::kDeadlineExceeded) << created.status();
+    EXPECT_EQ(GetApiStatus(created.status())->reason, "Timeout");
+    EXPECT_EQ(server.requests().size(), 1u);
+  }
+  {
+    ScriptedServer server({Http(500, StatusBody(500, "InternalError")), Http(201, kNamespace)});
+    auto created = ClientFor(server)->Create(kNamespaces, "", ns);
+    EXPECT_EQ(GetApiStatus(created.status())->code, 500) << created.status();
+    EXPECT_EQ(server.requests().size(), 1u);
+  }
+}
+
+// API Priority and Fairness rejects before any handler runs, with a plain-text 429 and Retry-After:
+// a POST is repeated (nothing was written), and once the budget is spent the caller gets a status
+// with reason TooManyRequests, as client-go builds it, although the body was no Status.
+TEST(ClientRetries, PlainTextTooManyRequestsIsRetriedForWritesAndEndsAsTooManyRequests) {
+  const std::string apf_body = "Too many requests, please try again later.\n";
+  rapidjson::Document ns;
+  ns.Parse(kNamespace);
+  {
+    ScriptedServer server({Http(429, apf_body, "Retry-After: 2\r\n"), Http(201, kNamespace)});
+    Waits waits;
+    auto created = ClientFor(server, 4, &waits, absl::Seconds(10))->Create(kNamespaces, "", ns);
+    ASSERT_TRUE(created.ok()) << created.status();
+    EXPECT_THAT(server.requests(),
+                ElementsAre(HasSubstr("POST /api/v1/namespaces"), HasSubstr("POST /api/v1/namespaces")));
+    ASSERT_EQ(waits.waits.size(), 1u);
+    EXPECT_GE(waits.waits[0], absl::Seconds(2));
+  }
+  {
+    ScriptedServer server(
+        {Http(429, apf_body, "Retry-After: 2\r\n"), Http(429, apf_body, "Retry-After: 2\r\n")});
+    auto created = ClientFor(server, 2)->Create(kNamespaces, "", ns);
+    EXPECT_EQ(created.status().code(), absl::StatusCode::kResourceExhausted) << created.status();
+    EXPECT_TRUE(IsApiTooManyRequests(created.status()));
+    std::optional<ApiStatus> status = GetApiStatus(created.status());
+    ASSERT_TRUE(status.has_value());
+    EXPECT_EQ(status->reason, "TooManyRequests");
+    EXPECT_EQ(status->retry_after_seconds, 2);
+    ASSERT_EQ(status->causes.size(), 1u);
+    EXPECT_EQ(status->causes[0].reason, "UnexpectedServerResponse");
+    EXPECT_EQ(status->causes[0].message, "Too many requests, please try again later.");
+    EXPECT_THAT(created.status().message(), HasSubstr("create namespaces a: 429 TooManyRequests"));
+    EXPECT_EQ(server.requests().size(), 2u);
+  }
+}
+
+// The reasons apimachinery's errors.NewGenericServerResponse gives an answer without a Status body.
+TEST(ClientErrors, NonStatusAnswersGetClientGosReasons) {
+  EXPECT_EQ(GenericServerResponse(409, "POST", "", 0).reason, "AlreadyExists");
+  EXPECT_EQ(GenericServerResponse(409, "PUT", "", 0).reason, "Conflict");
+  EXPECT_EQ(GenericServerResponse(422, "POST", "", 0).reason, "Invalid");
+  EXPECT_EQ(GenericServerResponse(503, "GET", "", 0).reason, "ServiceUnavailable");
+  EXPECT_EQ(GenericServerResponse(504, "GET", "", 0).reason, "Timeout");
+  EXPECT_EQ(GenericServerResponse(501, "GET", "", 0).reason, "InternalError");
+  EXPECT_EQ(GenericServerResponse(418, "GET", "", 0).reason, "Unknown");
+  ApiStatus apf = GenericServerResponse(429, "GET", "  Too many requests, please try again later.\n", 3);
+  EXPECT_EQ(apf.code, 429);
+  EXPECT_EQ(apf.reason, "TooManyRequests");
+  EXPECT_EQ(apf.retry_after_seconds, 3);
+  EXPECT_EQ(apf.message,
+            "the server has received too many requests and has asked us to try again later: Too many requests, please "
+            "try again later.");
+  EXPECT_THAT(apf.causes, ElementsAre(StatusCause{"UnexpectedServerResponse",
+                                                  "Too many requests, please try again later.", ""}));
+  // No body: no cause, the generic sentence alone; no Retry-After header: 0.
+  ApiStatus empty = GenericServerResponse(502, "GET", "", -1);
+  EXPECT_TRUE(empty.causes.empty());
+  EXPECT_EQ(empty.message, "an error on the server has prevented the request from succeeding");
+  EXPECT_EQ(empty.retry_after_seconds, 0);
+}
+
 TEST(ClientRetries, NonStatusErrorBodyKeepsTheHttpCode) {
-  ScriptedServer server({Http(502, "<html>bad gateway</html>"), Http(404, "not json")});
-  auto got = ClientFor(server, 2)->Get(kNamespaces, "", "a");
-  EXPECT_TRUE(IsApiNotFound(got.status())) << got.status();
-  EXPECT_THAT(got.status().message(), HasSubstr("not json"));
+  {
+    ScriptedServer server({Http(502, "<html>bad gateway</html>")});
+    auto got = ClientFor(server, 2)->Get(kNamespaces, "", "a");
+    EXPECT_EQ(got.status().code(), absl::StatusCode::kUnavailable) << got.status();
+    EXPECT_EQ(GetApiStatus(got.status())->code, 502);
+    EXPECT_EQ(GetApiStatus(got.status())->reason, "InternalError");
+    EXPECT_THAT(got.status().message(), HasSubstr("bad gateway"));
+  }
+  {
+    ScriptedServer server({Http(404, "not json")});
+    auto got = ClientFor(server, 2)->Get(kNamespaces, "", "a");
+    EXPECT_TRUE(IsApiNotFound(got.status())) << got.status();
+    EXPECT_EQ(GetApiStatus(got.status())->reason, "NotFound");
+    EXPECT_THAT(got.status().message(), HasSubstr("not json"));
+  }
 }
 
 TEST(ClientConfig, ProxyUrlSendsRequestsThroughTheProxy) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Randomised parity with the real thing: generates seeded random DRA scenarios (nodes, drivers, pools,
-slices, counters, attributes, CEL selectors, constraints, taints, consumable capacity, allocated state)
+slices, counters, attributes, CEL selectors, constraints, taints, consumable capacity, allocated state,
+and the alpha fields of 1.37 with their gates: compatibility groups, derived attributes, skipNodeOperations
+and the nodes' declared features)
 and runs each through DRAForge's `draforge allocate` and upstream's allocator (tests/oracle
 dra-allocate, Kubernetes 1.37.2). The outcome must be identical and, when allocated, so must the
 allocations (shareIDs aside: upstream makes random UUIDs). For outcome "error" only the outcome is
@@ -92,8 +94,16 @@ GATE_VARIANTS = [
     ("DRADeviceBindingConditions=false", 2),
     ("DRAListTypeAttributes=true", 4),          # selects the experimental allocator
     ("DRAFractionalCapacityRange=true", 2),
-    ("DRADeviceCompatibilityGroups=true", 2),   # experimental allocator
+    # The three alpha gates of 1.37 (issue 4), each selecting the experimental allocator, alone and
+    # together. Their API fields are generated in every scenario with the gate on, and rarely with it
+    # off (compatibility groups, skipNodeOperations, derived attributes: see Gen.generate).
+    ("DRADeviceCompatibilityGroups=true", 3),
+    ("DRADerivedAttributes=true", 3),
+    ("DRAOptionalNodeOperations=true", 3),
+    ("DRADeviceCompatibilityGroups=true,DRADerivedAttributes=true,DRAOptionalNodeOperations=true", 2),
 ]
+COMPAT_GROUPS = ["mig", "vgpu", "mps"]
+SKIP_NODE_OPERATIONS = [["*"], ["NodePrepareResources", "NodeUnprepareResources"], ["NodePrepareResources"]]
 
 
 def wchoice(rng, items):
@@ -177,7 +187,13 @@ class Gen:
                 labels["example.com/accelerator"] = "true"
             if rng.random() < 0.5:
                 labels["example.com/generation"] = str(rng.randint(2, 5))
-            self.nodes.append({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}})
+            node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}}
+            if self.skip_ops and rng.random() < 0.6:
+                # Node.status.declaredFeatures: what lets the allocator use skipNodeOperations devices.
+                node["status"] = {"declaredFeatures": rng.choice([["DRAOptionalNodeOperations"],
+                                                                  ["DRAOptionalNodeOperations", "Other"], ["Other"]])}
+                self.tags["node.declaredFeatures"] += 1
+            self.nodes.append(node)
         self.node_names = [n["metadata"]["name"] for n in self.nodes]
         self.target = rng.choice(self.node_names)
 
@@ -404,6 +420,9 @@ class Gen:
                     if "sms" in counters and rng.random() < 0.7:
                         consumes["sms"] = {"value": str(int(counters["sms"]["value"]) // div)}
                     cc = [{"counterSet": cs_name, "counters": consumes}]
+                    if self.compat and rng.random() < 0.6:
+                        cc[0]["compatibilityGroups"] = sorted(rng.sample(COMPAT_GROUPS, rng.choice([1, 1, 2])))
+                        self.tags["device.compatibilityGroups"] += 1
                     if rng.random() < 0.008:
                         # Unknown counter set or counter: the pool is invalid.
                         if rng.random() < 0.5:
@@ -420,6 +439,10 @@ class Gen:
                     d["consumesCounters"] = [
                         {"counterSet": counter_sets[0]["name"], "counters": {"memory": {"value": gi(4)}}},
                         {"counterSet": counter_sets[1]["name"], "counters": {"memory": {"value": gi(4)}}}]
+                    if self.compat:
+                        for c in d["consumesCounters"]:
+                            if rng.random() < 0.6:
+                                c["compatibilityGroups"] = [rng.choice(COMPAT_GROUPS)]
                     devices.append(d)
                     self.tags["device.consumes-two-sets"] += 1
         # Shared (multi-allocatable) devices.
@@ -431,6 +454,8 @@ class Gen:
                     # A shareable device that is itself a partition.
                     cs = rng.choice(counter_sets)
                     d["consumesCounters"] = [{"counterSet": cs["name"], "counters": {"memory": {"value": gi(4)}}}]
+                    if self.compat and rng.random() < 0.5:
+                        d["consumesCounters"][0]["compatibilityGroups"] = [rng.choice(COMPAT_GROUPS)]
                     self.tags["device.shared-consumes-counters"] += 1
                 devices.append(d)
         # Binding conditions.
@@ -482,9 +507,13 @@ class Gen:
         letters = rng.sample("abcdefghij", count + 2)
         base = f"{node}-{short}-{pool}" if kind == "node" else f"{short}-{pool}"
         slices = []
+        skip_ops = rng.choice(SKIP_NODE_OPERATIONS) if self.skip_ops and rng.random() < 0.4 else None
         for i, part in enumerate(device_slices):
             spec = {"driver": driver, "pool": {"name": pool, "generation": generation, "resourceSliceCount": count}}
             spec.update(copy.deepcopy(sel))
+            if skip_ops and (i == 0 or rng.random() < 0.7):
+                spec["skipNodeOperations"] = list(skip_ops)
+                self.tags["slice.skipNodeOperations"] += 1
             if part:
                 spec["devices"] = part
             slices.append({"apiVersion": RV1, "kind": "ResourceSlice", "metadata": {"name": f"{base}-{letters[i]}"},
@@ -820,6 +849,54 @@ class Gen:
             self.tags["request.capacity"] += 1
         return r
 
+    def derived_expression(self, driver):
+        """A derived attribute's CEL expression for devices of `driver`: mostly an attribute as is
+        (a runtime error where a device lacks it), else a computed scalar or list, or a constant."""
+        rng = self.rng
+        schema = self.schemas.get(driver) or []
+        x = rng.random()
+        if not schema or x < 0.07:
+            return rng.choice(['"fixed"', "1", "true", '["a", "b"]'])
+        a = rng.choice(schema)
+        acc = self.attr_access(a)
+        if x < 0.6 or a.mixed:
+            return acc
+        field = f'device.attributes["{a.domain}"].{a.id}'
+        guarded = f'(has({field}) ? {field} : {self.q("none") if a.type == "string" else "0"})'
+        if a.type == "int":
+            return rng.choice([f"{acc} / 2", f"{acc} % 2", f"{acc} + 1", f"[{acc}, {acc} + 1]"])
+        if a.type == "string":
+            return rng.choice([f"{acc}.lowerAscii()", f"{acc}.size()", f"{acc}.startsWith(\"a\")", guarded])
+        if a.type == "bool":
+            return rng.choice([f"!{acc}", f"{acc} ? 1 : 0"])
+        if a.type == "version":
+            return rng.choice([f"{acc}.major()", acc])
+        return acc
+
+    def add_derived(self, requests, names, attr):
+        """Gives the requests a constraint names (all, without names) a derived attribute `attr`,
+        one expression per request or subrequest (alternatives may differ)."""
+        rng = self.rng
+        for r in requests:
+            targets = []
+            if "exactly" in r:
+                if names is None or r["name"] in names:
+                    targets.append(r["exactly"])
+            else:
+                for sr in r["firstAvailable"]:
+                    if names is None or r["name"] in names or f"{r['name']}/{sr['name']}" in names:
+                        targets.append(sr)
+            for t in targets:
+                if rng.random() < 0.15:
+                    continue  # this one reads the device's own attribute (or has none)
+                cls_driver = {c[0]: c[1] for c in self.classes}.get(t.get("deviceClassName"))
+                driver = cls_driver or rng.choice(self.drivers)
+                das = t.setdefault("derivedAttributes", [])
+                if any(d["name"] == attr for d in das):
+                    continue
+                das.append({"name": attr, "expression": self.derived_expression(driver)})
+                self.tags["request.derivedAttributes"] += 1
+
     def gen_claim(self, name, ns, pre=False):
         rng = self.rng
         nreq = 0 if rng.random() < 0.01 else wchoice(rng, [(1, 70), (2, 30)] if pre else [(1, 60), (2, 30), (3, 10)])
@@ -845,7 +922,7 @@ class Gen:
                 ref_drivers.append((rn, self.last_driver))
         devices = {"requests": requests}
         refs = names + [f"{rn}/{s}" for rn, sn in sub_names.items() for s in sn]
-        if names and rng.random() < (0.15 if pre else 0.35):
+        if names and rng.random() < (0.15 if pre else (0.6 if self.derived else 0.35)):
             cons = []
             for _ in range(rng.choice([1, 1, 2])):
                 # Mostly an attribute of the driver of the requests it constrains, as users write them.
@@ -856,6 +933,11 @@ class Gen:
                 a = rng.choice(schema)
                 fq = a.fq if rng.random() < 0.97 else f"{driver}/nosuch"
                 kind = "matchAttribute" if rng.random() < 0.7 else "distinctAttribute"
+                derived_for = None
+                if self.derived and rng.random() < 0.6:
+                    # A derived attribute: a new name, or (shadowing) the device attribute's own.
+                    fq = f"example.com/derived-{len(cons)}" if rng.random() < 0.75 else a.fq
+                    derived_for = fq
                 c = {kind: fq}
                 same = [r for r, d in ref_drivers if d == driver]
                 if len(refs) > 1 and (rng.random() < 0.3 or (len(same) < len(ref_drivers) and rng.random() < 0.8)):
@@ -863,6 +945,8 @@ class Gen:
                         else rng.sample(refs, rng.randint(1, min(2, len(refs))))
                 cons.append(c)
                 self.tags[f"constraint.{kind}"] += 1
+                if derived_for:
+                    self.add_derived(requests, c.get("requests"), derived_for)
             if cons:
                 devices["constraints"] = cons
         if names and rng.random() < 0.2:
@@ -886,6 +970,16 @@ class Gen:
         self.consumable = "DRAConsumableCapacity=false" not in g
         self.partitionable = "DRAPartitionableDevices=false" not in g
         self.list_attrs = "DRAListTypeAttributes=true" in g or rng.random() < 0.02
+        # The alpha fields of 1.37, mostly with their gate on; rarely with it off, where upstream
+        # ignores grouped slices (pool incomplete), refuses derived attributes (error) and, in the
+        # experimental variant only, skipNodeOperations devices.
+        self.compat = "DRADeviceCompatibilityGroups=true" in g or rng.random() < 0.02
+        self.derived = "DRADerivedAttributes=true" in g or rng.random() < 0.01
+        self.skip_ops = "DRAOptionalNodeOperations=true" in g or rng.random() < 0.03
+        for flag, gate in ((self.compat, "DRADeviceCompatibilityGroups"), (self.derived, "DRADerivedAttributes"),
+                           (self.skip_ops, "DRAOptionalNodeOperations")):
+            if flag and f"{gate}=true" not in g:
+                self.tags[f"alpha-field-with-gate-off:{gate}"] += 1
         if self.list_attrs and "DRAListTypeAttributes=true" not in g:
             self.tags["attr.list-with-gate-off"] += 1
         self.tags[f"gates:{g or 'defaults'}"] += 1
@@ -1437,6 +1531,11 @@ def main():
                     coverage["pre-allocated claims"] += 1
             if theirs:
                 outcomes[theirs.get("outcome")] += 1
+                # Per alpha gate of 1.37: a parity run where every scenario of a gate ends in an
+                # error would compare little, so the split is part of the coverage report.
+                for gate in ("DRADeviceCompatibilityGroups", "DRADerivedAttributes", "DRAOptionalNodeOperations"):
+                    if f"{gate}=true" in sc.gates:
+                        coverage[f"outcome with {gate}: {theirs.get('outcome')}"] += 1
             if status == "pass":
                 passed += 1
             elif status == "skip":

@@ -22,6 +22,7 @@ using ::testing::ElementsAre;
 using ::testing::Field;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using ::testing::SizeIs;
 
 void Load(std::string_view yaml, store::Cluster& cluster) {
@@ -134,6 +135,11 @@ TEST_F(DemoTest, PendingClaimIsExplained) {
   ASSERT_TRUE(pending[0].explanation.has_value()) << pending[0].error;
   EXPECT_EQ(pending[0].explanation->outcome, alloc::Outcome::kUnschedulable);
   EXPECT_FALSE(pending[0].explanation->summary.empty());
+  // Pod finetune-0 (not bound to a node) uses it: the scheduler is trying and failing.
+  EXPECT_EQ(pending[0].outcome, PendingOutcome::kUnschedulable);
+  EXPECT_THAT(pending[0].consumers, ElementsAre("team-a/finetune-0"));
+  EXPECT_EQ(pending[0].summary, pending[0].explanation->summary);
+  EXPECT_THAT(pending[0].fits_on, IsEmpty());
   EXPECT_THAT(DiagnosePendingClaims(*snap_, "no-such-namespace"), IsEmpty());
 }
 
@@ -162,7 +168,8 @@ metadata: {name: c}
 spec: {}
 )";
 
-std::string Claim(const std::string& name, const std::string& device, bool reserved, const std::string& cls = "c") {
+std::string Claim(const std::string& name, const std::string& device, bool reserved, const std::string& cls = "c",
+                  int count = 1) {
   std::string y = absl::StrCat(R"(
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -171,7 +178,7 @@ spec:
   devices:
     requests:
     - name: r
-      exactly: {deviceClassName: )", cls, "}\n");
+      exactly: {deviceClassName: )", cls, count == 1 ? "" : absl::StrCat(", count: ", count), "}\n");
   if (!device.empty()) {
     absl::StrAppend(&y, "status:\n  allocation:\n    devices:\n      results:\n      - {request: r, driver: d.example.com, "
                         "pool: p1, device: ",
@@ -283,6 +290,162 @@ spec:
   ASSERT_THAT(devices[1].taints, SizeIs(1));
   EXPECT_EQ(devices[1].taints[0].source, "DeviceTaintRule/drain");
   EXPECT_EQ(ListPools(*c.snapshot())[0].tainted_devices, 1u);
+}
+
+// --- pending claims: what each one waits for -----------------------------------------------------
+
+constexpr char kNodes[] = R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+)";
+
+// A pending claim in namespace ns asking for `count` devices of class c.
+std::string PendingClaim(const std::string& name, int count) { return Claim(name, "", false, "c", count); }
+
+std::string PodUsing(const std::string& pod, const std::string& claim, const std::string& node = "") {
+  return absl::StrCat(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: )", pod, R"(, namespace: ns}
+spec:
+)", node.empty() ? "" : absl::StrCat("  nodeName: ", node, "\n"), R"(  containers: [{name: c, image: i}]
+  resourceClaims: [{name: dev, resourceClaimName: )", claim, "}]\n");
+}
+
+TEST(PendingOutcomeTest, Names) {
+  EXPECT_EQ(PendingOutcomeName(PendingOutcome::kAllocatable), "allocated");
+  EXPECT_EQ(PendingOutcomeName(PendingOutcome::kUnschedulable), "unschedulable");
+  EXPECT_EQ(PendingOutcomeName(PendingOutcome::kWaitingForConsumer), "waiting-for-consumer");
+  EXPECT_EQ(PendingOutcomeName(PendingOutcome::kError), "error");
+}
+
+TEST(PendingDiagnosisTest, ClaimNoPodUsesWaitsAndSaysWhereItWouldFit) {
+  store::Cluster c;
+  Load(kSlice, c);  // two devices on node n1
+  Load(kNodes, c);
+  Load(PendingClaim("spare", 2), c);
+  const auto pending = DiagnosePendingClaims(*c.snapshot());
+  ASSERT_THAT(pending, SizeIs(1));
+  const PendingClaimDiagnosis& d = pending[0];
+  EXPECT_EQ(d.outcome, PendingOutcome::kWaitingForConsumer);
+  EXPECT_THAT(d.consumers, IsEmpty());
+  EXPECT_EQ(d.node, "");
+  EXPECT_EQ(d.nodes_tried, 2);
+  EXPECT_THAT(d.fits_on, ElementsAre("n1"));
+  EXPECT_THAT(d.summary, HasSubstr("no pod uses claim ns/spare"));
+  EXPECT_THAT(d.summary, HasSubstr("It would fit on 1 of 2 nodes: n1."));
+  EXPECT_THAT(d.summary, Not(HasSubstr("unschedulable")));
+  // The funnel is still there for the dashboard.
+  ASSERT_TRUE(d.explanation.has_value());
+  ASSERT_THAT(d.explanation->requests, SizeIs(1));
+}
+
+TEST(PendingDiagnosisTest, ClaimNoPodUsesThatFitsNowhereSaysWhy) {
+  store::Cluster c;
+  Load(kSlice, c);
+  Load(kNodes, c);
+  Load(PendingClaim("huge", 3), c);
+  const auto pending = DiagnosePendingClaims(*c.snapshot());
+  ASSERT_THAT(pending, SizeIs(1));
+  const PendingClaimDiagnosis& d = pending[0];
+  EXPECT_EQ(d.outcome, PendingOutcome::kWaitingForConsumer);
+  EXPECT_EQ(d.nodes_tried, 2);
+  EXPECT_THAT(d.fits_on, IsEmpty());
+  EXPECT_THAT(d.summary, HasSubstr("no pod uses claim ns/huge"));
+  EXPECT_THAT(d.summary, HasSubstr("would not fit on any of the 2 nodes: request r: only 2 devices match class c, 3 needed"));
+}
+
+TEST(PendingDiagnosisTest, AllocatedDevicesCountAgainstWhereItWouldFit) {
+  store::Cluster c;
+  Load(kSlice, c);
+  Load(kNodes, c);
+  Load(Claim("holder", "dev-0", true), c);
+  Load(PendingClaim("two", 2), c);
+  Load(PendingClaim("one", 1), c);
+  const auto pending = DiagnosePendingClaims(*c.snapshot());
+  ASSERT_THAT(pending, SizeIs(2));  // sorted by name: one, two
+  EXPECT_EQ(pending[0].name, "one");
+  EXPECT_THAT(pending[0].fits_on, ElementsAre("n1"));
+  EXPECT_EQ(pending[1].name, "two");
+  EXPECT_THAT(pending[1].fits_on, IsEmpty());
+  EXPECT_THAT(pending[1].summary, HasSubstr("allocated to"));
+}
+
+TEST(PendingDiagnosisTest, WithoutNodesThereIsNothingToTry) {
+  store::Cluster c;
+  Load(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: shared}
+spec:
+  driver: d.example.com
+  allNodes: true
+  pool: {name: net, generation: 1, resourceSliceCount: 1}
+  devices: [{name: x}]
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: c}
+spec: {}
+)",
+       c);
+  Load(PendingClaim("lonely", 1), c);
+  const auto pending = DiagnosePendingClaims(*c.snapshot());
+  ASSERT_THAT(pending, SizeIs(1));
+  EXPECT_EQ(pending[0].outcome, PendingOutcome::kWaitingForConsumer);
+  EXPECT_EQ(pending[0].nodes_tried, 0);
+  EXPECT_THAT(pending[0].fits_on, IsEmpty());
+  EXPECT_THAT(pending[0].summary, HasSubstr("no node to try it on"));
+}
+
+TEST(PendingDiagnosisTest, ClaimAPodUsesKeepsTheSchedulersView) {
+  store::Cluster c;
+  Load(kSlice, c);
+  Load(kNodes, c);
+  Load(PendingClaim("fits-here", 1), c);
+  Load(PodUsing("bound", "fits-here", "n1"), c);
+  Load(PendingClaim("not-there", 1), c);
+  Load(PodUsing("elsewhere", "not-there", "n2"), c);
+  Load(PendingClaim("too-big", 3), c);
+  Load(PodUsing("waiting", "too-big"), c);
+  const auto pending = DiagnosePendingClaims(*c.snapshot());
+  ASSERT_THAT(pending, SizeIs(3));  // fits-here, not-there, too-big
+  EXPECT_EQ(pending[0].outcome, PendingOutcome::kAllocatable);
+  EXPECT_EQ(pending[0].node, "n1");
+  EXPECT_THAT(pending[0].consumers, ElementsAre("ns/bound"));
+  EXPECT_THAT(pending[0].summary, HasSubstr("fits on node n1"));
+  EXPECT_EQ(pending[1].outcome, PendingOutcome::kUnschedulable);
+  EXPECT_EQ(pending[1].node, "n2");
+  EXPECT_EQ(pending[2].outcome, PendingOutcome::kUnschedulable);
+  EXPECT_EQ(pending[2].node, "");
+  EXPECT_THAT(pending[2].consumers, ElementsAre("ns/waiting"));
+  for (const auto& d : pending) {
+    EXPECT_EQ(d.nodes_tried, 0) << d.name;  // placement is only for claims nobody uses
+    EXPECT_THAT(d.summary, Not(HasSubstr("no pod uses"))) << d.name;
+  }
+}
+
+TEST(PendingDiagnosisTest, ExplainErrorIsAnErrorOutcome) {
+  store::Cluster c;
+  Load(kNodes, c);
+  Load(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: empty, namespace: ns}
+spec: {}
+)",
+       c);
+  const auto pending = DiagnosePendingClaims(*c.snapshot());
+  ASSERT_THAT(pending, SizeIs(1));
+  EXPECT_EQ(pending[0].outcome, PendingOutcome::kError);
+  EXPECT_FALSE(pending[0].error.empty());
+  EXPECT_EQ(pending[0].summary, pending[0].error);
+  EXPECT_FALSE(pending[0].explanation.has_value());
 }
 
 TEST(InventoryTest, EmptyClusterHasZeroUtilisation) {

@@ -330,6 +330,51 @@ def diagnostics_explain_pending_claims():
     assert "big-h100" in names, names
     p = d["pending"][names.index("big-h100")]
     assert p["summary"] and p["requests"] and p["requests"][0]["steps"], p
+    # Pod finetune-0 uses it and is not bound: the scheduler tries and fails.
+    assert p["outcome"] == "unschedulable" and p["consumers"] == ["team-a/finetune-0"], p
+    assert p["fitsOn"] == [] and p["nodesTried"] == 0, p
+
+
+UNUSED_CLAIM = """apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: %s, namespace: team-b}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: a100.gpu.example.com, count: %d}
+"""
+
+
+@test
+def diagnostics_say_a_claim_no_pod_uses_waits_for_one():
+    demo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "scenarios", "demo.yaml")
+    d = tempfile.mkdtemp()
+    p = os.path.join(d, "s.yaml")
+    with open(demo) as src, open(p, "w") as f:
+        f.write(src.read().rstrip("\n") + "\n---\n" + UNUSED_CLAIM % ("spare", 1) + "---\n" + UNUSED_CLAIM % ("huge", 50))
+    srv = Server("--scenario", p)
+    try:
+        srv.wait_ready()
+        status, headers, body = srv.request("GET", "/api/v1/diagnostics?namespace=team-b")
+        check_response("/api/v1/diagnostics", status, headers, body)
+        pending = {c["name"]: c for c in json.loads(body)["pending"]}
+        assert sorted(pending) == ["huge", "spare"], pending
+        nodes = ["node-1", "node-2", "node-3"]  # the demo's Node objects
+        for c in pending.values():
+            assert c["outcome"] == "waiting-for-consumer", c
+            assert c["consumers"] == [] and c["node"] == "" and c["nodesTried"] == len(nodes), c
+            assert "no pod uses claim team-b/%s" % c["name"] in c["summary"], c
+            assert "unschedulable" not in c["summary"], c
+            assert c["requests"] and c["requests"][0]["steps"], c  # the funnel is still there
+        assert pending["spare"]["fitsOn"] and set(pending["spare"]["fitsOn"]) <= set(nodes), pending["spare"]
+        assert "would fit on %d of 3 nodes" % len(pending["spare"]["fitsOn"]) in pending["spare"]["summary"]
+        assert pending["huge"]["fitsOn"] == [], pending["huge"]
+        assert "would not fit on any of the 3 nodes" in pending["huge"]["summary"], pending["huge"]
+        assert "50 needed" in pending["huge"]["summary"], pending["huge"]
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
 
 
 @test

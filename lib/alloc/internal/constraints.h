@@ -29,9 +29,18 @@ const api::DeviceAttribute* LookupAttribute(const api::Device& device, std::stri
 class Constraint {
  public:
   virtual ~Constraint() = default;
-  // Whether the constraint still holds with the device added (then it is recorded).
-  virtual bool Add(std::string_view request, std::string_view sub_request, const api::Device& device,
-                   std::string_view driver) = 0;
+  // Whether the constraint still holds with the device added (then it is recorded), reading the
+  // device's own attribute.
+  bool Add(std::string_view request, std::string_view sub_request, const api::Device& device,
+           std::string_view driver) {
+    return AddAttribute(request, sub_request,
+                        AppliesTo(request, sub_request) ? LookupAttribute(device, driver, attribute_) : nullptr);
+  }
+  // The same with the attribute already looked up by the caller (null: the device has none): the
+  // value a request sees may be a derived attribute (DRADerivedAttributes) shadowing the device's.
+  // For a request the constraint does not apply to, `attribute` is ignored and the result is true.
+  virtual bool AddAttribute(std::string_view request, std::string_view sub_request,
+                            const api::DeviceAttribute* attribute) = 0;
   // Undoes the last successful Add for this request.
   virtual void Remove(std::string_view request, std::string_view sub_request) = 0;
   // Whether `a` and `b` (both of `driver`) look the same to this constraint whatever it has

@@ -180,6 +180,35 @@ absl::Status DecodeMap(DecodeContext& ctx, const rapidjson::Value& v, Map<V>& ou
   return absl::OkStatus();
 }
 
+template <typename T>
+struct IsOptional : std::false_type {};
+template <typename T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T>
+struct IsVector : std::false_type {};
+template <typename T>
+struct IsVector<std::vector<T>> : std::true_type {};
+template <typename T>
+struct IsMap : std::false_type {};
+template <typename T>
+struct IsMap<Map<T>> : std::true_type {};
+
+// For a field without omitempty, records how its value was spelled when it decoded to "unset": null,
+// [] (an empty list) or, when it has a value or was absent, kAbsent (the encoder's default).
+template <typename Field, typename C>
+void NoteSpelling(const Field& field, C& out, bool was_null) {
+  if constexpr (HasSpelling<Field>) {
+    using M = typename Field::Member;
+    EmptySpelling spelling = EmptySpelling::kAbsent;
+    if (was_null) {
+      spelling = EmptySpelling::kNull;
+    } else if constexpr (IsVector<M>::value) {
+      if ((out.*(field.member)).empty()) spelling = EmptySpelling::kEmpty;
+    }
+    out.*(field.spelling) = spelling;
+  }
+}
+
 // Decodes the members of a JSON object into `out`. For a top-level object (kTopLevel), apiVersion
 // and kind are read by the caller and skipped here.
 template <typename T, bool kTopLevel = false>
@@ -215,6 +244,7 @@ absl::Status DecodeStruct(DecodeContext& ctx, const rapidjson::Value& v, T& out)
              } else {
                status = Decode(ctx, m.value, member);
              }
+             NoteSpelling(field, out, m.value.IsNull());
              ctx.Pop();
            }()),
            ...);
@@ -247,19 +277,6 @@ inline absl::Status DecodeScalar(DecodeContext& ctx, const rapidjson::Value& v, 
   out = DeviceAttribute(std::move(fields));
   return absl::OkStatus();
 }
-
-template <typename T>
-struct IsOptional : std::false_type {};
-template <typename T>
-struct IsOptional<std::optional<T>> : std::true_type {};
-template <typename T>
-struct IsVector : std::false_type {};
-template <typename T>
-struct IsVector<std::vector<T>> : std::true_type {};
-template <typename T>
-struct IsMap : std::false_type {};
-template <typename T>
-struct IsMap<Map<T>> : std::true_type {};
 
 template <typename T>
 absl::Status Decode(DecodeContext& ctx, const rapidjson::Value& v, T& out) {

@@ -67,7 +67,23 @@ rapidjson::SizeType EncodeFields(H& h, const T& value) {
       [&](const auto&... field) {
         (([&] {
            const auto& member = value.*(field.member);
-           if (!IsSet(member)) return;
+           if (!IsSet(member)) {
+             // A field without omitempty keeps the spelling its unset value was read with.
+             if constexpr (HasSpelling<std::decay_t<decltype(field)>>) {
+               const EmptySpelling spelling = value.*(field.spelling);
+               if (spelling == EmptySpelling::kNull) {
+                 h.Key(field.name.data(), static_cast<rapidjson::SizeType>(field.name.size()), false);
+                 h.Null();
+                 ++count;
+               } else if (spelling == EmptySpelling::kEmpty && IsVector<std::decay_t<decltype(member)>>::value) {
+                 h.Key(field.name.data(), static_cast<rapidjson::SizeType>(field.name.size()), false);
+                 h.StartArray();
+                 h.EndArray(0);
+                 ++count;
+               }
+             }
+             return;
+           }
            h.Key(field.name.data(), static_cast<rapidjson::SizeType>(field.name.size()), false);
            Encode(h, member);
            ++count;

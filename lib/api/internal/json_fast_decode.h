@@ -600,12 +600,14 @@ bool FastDecodeMembers(FastJson& j, T& out) {
              seen |= uint64_t{1} << my_index;
              auto& member = out.*(field.member);
              using M = std::remove_reference_t<decltype(member)>;
-             if (j.Peek() == 'n') {
+             const bool was_null = j.Peek() == 'n';
+             if (was_null) {
                member = M{};
                ok = j.Null();
              } else {
                ok = FastDecode(j, member);
              }
+             NoteSpelling(field, out, was_null);
            }()),
            ...);
         },

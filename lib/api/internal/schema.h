@@ -9,6 +9,7 @@
 
 #include "api/device_class.h"
 #include "api/device_taint_rule.h"
+#include "api/empty_spelling.h"
 #include "api/meta.h"
 #include "api/node.h"
 #include "api/node_selector.h"
@@ -32,6 +33,26 @@ template <typename C, typename M>
 constexpr FieldDesc<C, M> F(std::string_view name, M C::*member) {
   return {name, member};
 }
+
+// A field whose Go JSON tag has no omitempty (see api/empty_spelling.h): `spelling` records whether
+// an unset value was absent, null or [] so that the encoder writes it back the same way.
+template <typename C, typename M>
+struct NullableFieldDesc {
+  std::string_view name;
+  M C::*member;
+  EmptySpelling C::*spelling;
+  using Class = C;
+  using Member = M;
+};
+
+template <typename C, typename M>
+constexpr NullableFieldDesc<C, M> N(std::string_view name, M C::*member, EmptySpelling C::*spelling) {
+  return {name, member, spelling};
+}
+
+// Whether a field descriptor is a NullableFieldDesc.
+template <typename D>
+concept HasSpelling = requires(const D& d) { d.spelling; };
 
 // Schema<T>::Fields() returns a tuple of FieldDesc. Schema<T>::kOther, when present, names a RawFields
 // member that receives unknown fields (types that DRAForge models only in part).
@@ -72,19 +93,21 @@ DRAFORGE_SCHEMA(ManagedFieldsEntry, F("manager", &T::manager), F("operation", &T
 DRAFORGE_SCHEMA(ObjectMeta, F("name", &T::name), F("generateName", &T::generate_name),
                 F("namespace", &T::namespace_), F("selfLink", &T::self_link), F("uid", &T::uid),
                 F("resourceVersion", &T::resource_version), F("generation", &T::generation),
-                F("creationTimestamp", &T::creation_timestamp), F("deletionTimestamp", &T::deletion_timestamp),
+                N("creationTimestamp", &T::creation_timestamp, &T::creation_timestamp_spelling),
+                F("deletionTimestamp", &T::deletion_timestamp),
                 F("deletionGracePeriodSeconds", &T::deletion_grace_period_seconds), F("labels", &T::labels),
                 F("annotations", &T::annotations), F("ownerReferences", &T::owner_references),
                 F("finalizers", &T::finalizers), F("managedFields", &T::managed_fields));
 DRAFORGE_SCHEMA(Condition, F("type", &T::type), F("status", &T::status),
                 F("observedGeneration", &T::observed_generation),
-                F("lastTransitionTime", &T::last_transition_time), F("reason", &T::reason),
+                N("lastTransitionTime", &T::last_transition_time, &T::last_transition_time_spelling),
+                F("reason", &T::reason),
                 F("message", &T::message));
 
 // --- core/v1 NodeSelector ---
 DRAFORGE_SCHEMA(NodeSelectorRequirement, F("key", &T::key), F("operator", &T::operator_), F("values", &T::values));
 DRAFORGE_SCHEMA(NodeSelectorTerm, F("matchExpressions", &T::match_expressions), F("matchFields", &T::match_fields));
-DRAFORGE_SCHEMA(NodeSelector, F("nodeSelectorTerms", &T::node_selector_terms));
+DRAFORGE_SCHEMA(NodeSelector, N("nodeSelectorTerms", &T::node_selector_terms, &T::node_selector_terms_spelling));
 
 // --- resource/v1 shared ---
 DRAFORGE_SCHEMA(CELDeviceSelector, F("expression", &T::expression));
@@ -103,19 +126,21 @@ DRAFORGE_SCHEMA(DeviceClass, F("metadata", &T::metadata), F("spec", &T::spec));
 
 // --- ResourceClaim ---
 DRAFORGE_SCHEMA(CapacityRequirements, F("requests", &T::requests));
+DRAFORGE_SCHEMA(DeviceDerivedAttribute, F("name", &T::name), F("expression", &T::expression));
 DRAFORGE_SCHEMA(ExactDeviceRequest, F("deviceClassName", &T::device_class_name), F("selectors", &T::selectors),
                 F("allocationMode", &T::allocation_mode), F("count", &T::count),
                 F("adminAccess", &T::admin_access), F("tolerations", &T::tolerations),
-                F("capacity", &T::capacity));
+                F("capacity", &T::capacity), F("derivedAttributes", &T::derived_attributes));
 DRAFORGE_SCHEMA(DeviceSubRequest, F("name", &T::name), F("deviceClassName", &T::device_class_name),
                 F("selectors", &T::selectors), F("allocationMode", &T::allocation_mode), F("count", &T::count),
-                F("tolerations", &T::tolerations), F("capacity", &T::capacity));
+                F("tolerations", &T::tolerations), F("capacity", &T::capacity),
+                F("derivedAttributes", &T::derived_attributes));
 DRAFORGE_SCHEMA(DeviceRequest, F("name", &T::name), F("exactly", &T::exactly),
                 F("firstAvailable", &T::first_available));
 DRAFORGE_SCHEMA(DeviceConstraint, F("requests", &T::requests), F("matchAttribute", &T::match_attribute),
                 F("distinctAttribute", &T::distinct_attribute));
 DRAFORGE_SCHEMA(DeviceClaimConfiguration, F("requests", &T::requests), F("opaque", &T::opaque));
-DRAFORGE_SCHEMA(DeviceClaim, F("requests", &T::requests), F("constraints", &T::constraints),
+DRAFORGE_SCHEMA(DeviceClaim, N("requests", &T::requests, &T::requests_spelling), F("constraints", &T::constraints),
                 F("config", &T::config));
 DRAFORGE_SCHEMA(ResourceClaimSpec, F("devices", &T::devices));
 DRAFORGE_SCHEMA(DeviceRequestAllocationResult, F("request", &T::request), F("driver", &T::driver),
@@ -133,7 +158,8 @@ DRAFORGE_SCHEMA(ResourceClaimConsumerReference, F("apiGroup", &T::api_group), F(
 DRAFORGE_SCHEMA(NetworkDeviceData, F("interfaceName", &T::interface_name), F("ips", &T::ips),
                 F("hardwareAddress", &T::hardware_address));
 DRAFORGE_SCHEMA(AllocatedDeviceStatus, F("driver", &T::driver), F("pool", &T::pool), F("device", &T::device),
-                F("shareID", &T::share_id), F("conditions", &T::conditions), F("data", &T::data),
+                F("shareID", &T::share_id), N("conditions", &T::conditions, &T::conditions_spelling),
+                F("data", &T::data),
                 F("networkData", &T::network_data));
 DRAFORGE_SCHEMA(ResourceClaimStatus, F("allocation", &T::allocation), F("reservedFor", &T::reserved_for),
                 F("devices", &T::devices));
@@ -150,12 +176,14 @@ DRAFORGE_SCHEMA(DeviceAttribute::Fields, F("int", &T::int_value), F("bool", &T::
                 F("string", &T::string_value), F("version", &T::version_value), F("ints", &T::ints),
                 F("bools", &T::bools), F("strings", &T::strings), F("versions", &T::versions));
 DRAFORGE_SCHEMA(CapacityRequestPolicyRange, F("min", &T::min), F("max", &T::max), F("step", &T::step));
-DRAFORGE_SCHEMA(CapacityRequestPolicy, F("default", &T::default_), F("validValues", &T::valid_values),
+DRAFORGE_SCHEMA(CapacityRequestPolicy, N("default", &T::default_, &T::default_spelling),
+                F("validValues", &T::valid_values),
                 F("validRange", &T::valid_range));
 DRAFORGE_SCHEMA(DeviceCapacity, F("value", &T::value), F("requestPolicy", &T::request_policy));
 DRAFORGE_SCHEMA(Counter, F("value", &T::value));
 DRAFORGE_SCHEMA(CounterSet, F("name", &T::name), F("counters", &T::counters));
-DRAFORGE_SCHEMA(DeviceCounterConsumption, F("counterSet", &T::counter_set), F("counters", &T::counters));
+DRAFORGE_SCHEMA(DeviceCounterConsumption, F("counterSet", &T::counter_set), F("counters", &T::counters),
+                F("compatibilityGroups", &T::compatibility_groups));
 DRAFORGE_SCHEMA(NodeAllocatableResourceMapping, F("capacityKey", &T::capacity_key),
                 F("capacityMultiplier", &T::capacity_multiplier), F("deviceMultiplier", &T::device_multiplier));
 DRAFORGE_SCHEMA(NodeAllocatableResourceOverhead, F("perPod", &T::per_pod), F("perContainer", &T::per_container));
@@ -209,7 +237,8 @@ DRAFORGE_SCHEMA(ContainerResourceClaim, F("name", &T::name), F("request", &T::re
 DRAFORGE_SCHEMA_WITH_OTHER(ResourceRequirements, other, F("claims", &T::claims));
 DRAFORGE_SCHEMA_WITH_OTHER(Container, other, F("name", &T::name), F("resources", &T::resources));
 DRAFORGE_SCHEMA_WITH_OTHER(PodSpec, other, F("initContainers", &T::init_containers),
-                           F("containers", &T::containers), F("nodeSelector", &T::node_selector),
+                           N("containers", &T::containers, &T::containers_spelling),
+                           F("nodeSelector", &T::node_selector),
                            F("nodeName", &T::node_name), F("resourceClaims", &T::resource_claims));
 DRAFORGE_SCHEMA(PodResourceClaimStatus, F("name", &T::name), F("resourceClaimName", &T::resource_claim_name));
 DRAFORGE_SCHEMA_WITH_OTHER(PodStatus, other, F("phase", &T::phase),

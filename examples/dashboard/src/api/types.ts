@@ -252,10 +252,16 @@ export interface PendingClaim {
   namespace: string;
   name: string;
   node: string;
+  /** "allocated" | "unschedulable" | "waiting-for-consumer" | "error" (openapi.json PendingClaim). */
   outcome: string;
   outcomeDetail: string;
   summary: string;
   error: string;
+  /** Pods that reference the claim ("namespace/name"); empty for waiting-for-consumer. */
+  consumers: string[];
+  /** waiting-for-consumer only: the nodes tried, and those on which the claim would fit now. */
+  nodesTried: number;
+  fitsOn: string[];
   requests: RequestFunnel[];
 }
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { UtilBar } from '../components/UtilBar';
 import { VirtualList } from '../components/VirtualList';
+import { PendingOutcomeBadge } from '../views/Diagnostics';
 
 afterEach(cleanup);
 
@@ -53,5 +54,20 @@ describe('VirtualList', () => {
     fireEvent.keyDown(list, { key: 'End' });
     expect(picked).toEqual(['dev-1', 'dev-2', 'dev-4999']);
     expect(list.getAttribute('aria-activedescendant')).toBe('vrow-4999');
+  });
+});
+
+describe('PendingOutcomeBadge', () => {
+  it('shows a claim no pod uses as waiting, not as a failure', () => {
+    render(<PendingOutcomeBadge outcome="waiting-for-consumer" />);
+    const badge = screen.getByText('waiting-for-consumer');
+    expect(badge.className).toContain('badge-info');
+    expect(badge.getAttribute('title')).toContain('No pod uses this claim');
+  });
+  it('keeps unschedulable a warning and error an error', () => {
+    render(<PendingOutcomeBadge outcome="unschedulable" />);
+    render(<PendingOutcomeBadge outcome="error" />);
+    expect(screen.getByText('unschedulable').className).toContain('badge-warn');
+    expect(screen.getByText('error').className).toContain('badge-bad');
   });
 });

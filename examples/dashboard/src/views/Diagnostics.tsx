@@ -75,6 +75,21 @@ export function FunnelTable({ funnel }: { funnel: RequestFunnel }) {
   );
 }
 
+/**
+ * A pending claim's outcome. A claim no pod uses is not failing: kube-scheduler allocates claims only
+ * for the pods it schedules, so it waits for one (neutral tone, not a warning).
+ */
+export function PendingOutcomeBadge({ outcome }: { outcome: string }) {
+  if (outcome === 'waiting-for-consumer') {
+    return (
+      <Badge tone="info" title="No pod uses this claim; kube-scheduler allocates it when it schedules a pod that does">
+        {outcome}
+      </Badge>
+    );
+  }
+  return <Badge tone={outcome === 'error' ? 'bad' : 'warn'}>{outcome}</Badge>;
+}
+
 function objectLink(id: string) {
   // Graph node ids look like "Kind/..."; the graph view can centre on them.
   return <a href={routeHref('graph', { focus: id })}>{id}</a>;
@@ -109,7 +124,7 @@ export function DiagnosticsView() {
                     <a href={routeHref('claims', { claim: `${p.namespace}/${p.name}` })}>
                       {p.namespace}/{p.name}
                     </a>{' '}
-                    <Badge tone="warn">{p.outcome}</Badge>
+                    <PendingOutcomeBadge outcome={p.outcome} />
                     {p.node && <span className="muted" style={{ fontWeight: 400 }}> · for node {p.node}</span>}
                   </h3>
                   <p style={{ margin: '4px 0' }}>{p.summary || p.outcomeDetail}</p>
