@@ -13,8 +13,10 @@
 //                         per iteration): what compiling the CEL selectors adds.
 // One benchmark iteration = one pod: for families with many nodes (the Filter family) an iteration
 // allocates on every node. items_per_second = Allocate calls per second. Counters: steps (search
-// steps of one iteration, summed over its nodes), allocated (nodes on which the claims fit), and
-// "steps@NODE" for each node the Go program is run on (for the step-for-step comparison).
+// steps of one iteration, summed over its nodes), allocated (nodes on which the claims fit),
+// "steps@NODE" for each node the Go program is run on, and "unpruned_steps@NODE", the steps of the
+// same Allocate with AllocateOptions::prune_search off: upstream's search order, for the
+// step-for-step comparison with its numAllocateOneInvocations.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -129,6 +131,12 @@ int64_t AllocatePod(const alloc::Allocator& allocator, const Loaded& in, std::ve
   return total;
 }
 
+alloc::AllocateOptions Options(const Loaded& in) {
+  alloc::AllocateOptions options;  // Kubernetes 1.37 default gates, as dra-allocate without flags
+  options.allocated_state = &in.state;
+  return options;
+}
+
 void Report(benchmark::State& state, const Family& family, const Loaded& in, const alloc::Allocator& allocator) {
   std::vector<int64_t> steps(in.nodes.size());
   int allocated = 0;
@@ -136,17 +144,18 @@ void Report(benchmark::State& state, const Family& family, const Loaded& in, con
   state.counters["steps"] = static_cast<double>(total);
   state.counters["nodes"] = static_cast<double>(in.nodes.size());
   state.counters["allocated"] = allocated;
+  alloc::AllocateOptions unpruned = Options(in);
+  unpruned.prune_search = false;
+  alloc::Allocator upstream_order(in.snapshot, unpruned);
   for (size_t k = 0; k < family.oracle_nodes.size(); ++k) {
-    state.counters["steps@" + family.oracle_nodes[k]] = static_cast<double>(steps[in.oracle_node_index[k]]);
+    const int i = in.oracle_node_index[k];
+    state.counters["steps@" + family.oracle_nodes[k]] = static_cast<double>(steps[i]);
+    state.counters["unpruned_steps@" + family.oracle_nodes[k]] =
+        static_cast<double>(upstream_order.Allocate(in.claims, in.nodes[i]).search_steps);
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * in.nodes.size()));  // Allocate calls
 }
 
-alloc::AllocateOptions Options(const Loaded& in) {
-  alloc::AllocateOptions options;  // Kubernetes 1.37 default gates, as dra-allocate without flags
-  options.allocated_state = &in.state;
-  return options;
-}
 
 void BM_Alloc(benchmark::State& state, const Family* family) {
   const Loaded* in = Get(state, *family);

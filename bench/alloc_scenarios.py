@@ -27,6 +27,8 @@ Families (the issue's list):
                      alternatives do not fit, so the search falls back (and backtracks across claims).
   unsatisfiable      8 of 16 GPUs plus one RDMA NIC with the same PCIe root, on a node whose NICs on
                      that root are all in use: upstream enumerates every 8-GPU combination first.
+  unsatisfiable-20   the same with 10 of 20 GPUs, to show how each side's work grows (upstream's
+                     exponentially, DRAForge's linearly: the GPUs are interchangeable for the search).
 """
 import json
 import os
@@ -286,13 +288,13 @@ def first_available():
             "claims": ["default/train", "default/eval", "default/debug"], "nodes": [n], "oracle_nodes": [n]}, objs
 
 
-def unsatisfiable():
+def unsatisfiable(gpus=16, name="unsatisfiable"):
     n = "node-0"
     root = {"resource.kubernetes.io/pcieRoot": {"string": "pci0000:00"}}
     objs = [device_class("gpu.example.com", GPU_CLASS_CEL),
             device_class("nic.example.com", f'device.driver == "{NIC_DRIVER}" && '
                                             f'device.attributes["{NIC_DRIVER}"].rdma == true'), node(n)]
-    objs.append(slice_(f"{n}-gpu.example.com", GPU_DRIVER, n, n, [h100(d, d, root) for d in range(16)]))
+    objs.append(slice_(f"{n}-gpu.example.com", GPU_DRIVER, n, n, [h100(d, d, root) for d in range(gpus)]))
     nics = []
     for k in range(4):
         nics.append({"name": f"nic-{k}", "attributes": {
@@ -302,14 +304,19 @@ def unsatisfiable():
     # Both NICs on the GPUs' PCIe root are in use by another pod.
     objs.append(claim("busy", [request("nic", "nic.example.com", 2)], namespace="other",
                       allocated=[("nic", NIC_DRIVER, f"{n}-nics", f"nic-{k}") for k in (0, 1)]))
-    objs.append(claim("job", [request("gpus", "gpu.example.com", 8), request("nic", "nic.example.com", 1)],
+    objs.append(claim("job", [request("gpus", "gpu.example.com", gpus // 2), request("nic", "nic.example.com", 1)],
                       [match("resource.kubernetes.io/pcieRoot", ["gpus", "nic"])]))
-    return {"name": "unsatisfiable",
-            "title": "8 of 16 GPUs + 1 NIC on the same PCIe root, no free NIC there (exhaustive search)",
+    return {"name": name,
+            "title": f"{gpus // 2} of {gpus} GPUs + 1 NIC on the same PCIe root, no free NIC there (exhaustive search)",
             "claims": ["default/job"], "nodes": [n], "oracle_nodes": [n]}, objs
 
 
-FAMILIES = [filter_1000x8, match_attribute, mig_counters, first_available, unsatisfiable]
+def unsatisfiable_20():
+    """The same with 10 of 20 GPUs: upstream's work grows with C(2k, k) (about 4**k), DRAForge's with k."""
+    return unsatisfiable(20, "unsatisfiable-20")
+
+
+FAMILIES = [filter_1000x8, match_attribute, mig_counters, first_available, unsatisfiable, unsatisfiable_20]
 
 
 def main():

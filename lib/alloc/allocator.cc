@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/internal/consumable_capacity.h"
@@ -178,6 +179,10 @@ struct Dev {
   const api::Map<api::Quantity>* aggregated = nullptr;  // AggregatedCapacity
   std::vector<api::DeviceTaint> taints;         // slice taints + DeviceTaintRules
   bool multi = false;                           // allowMultipleAllocations (with the gate)
+  // consumesCounters as (index into the pool's flat counter arrays, amount); resolved on first use.
+  int ordinal = -1;  // SelectorCache::FirstDeviceOrdinal of its slice + its index
+  bool counters_resolved = false;
+  std::vector<std::pair<int, api::Quantity>> counter_uses;
 };
 
 struct RequestData {
@@ -197,6 +202,10 @@ struct RequestData {
   int64_t wanted = 0;
   std::vector<int> all_devices;
   bool all_exhausted = false;  // All + consumable capacity: a matching device has too little left
+  // The class's and the request's selectors, compiled once per search (errors reported lazily).
+  internal::CompiledSelectors class_selectors, claim_selectors;
+  // Row of this request in the search's match cache.
+  int slot = 0;
 
   std::string FullName() const {
     return parent_name.empty() ? std::string(name) : absl::StrCat(AV(parent_name), "/", AV(name));
@@ -235,13 +244,29 @@ struct Undo {
   std::vector<internal::SavedCompatibilityGroup> compatibility;  // DRADeviceCompatibilityGroups
 };
 
-using Counters = std::map<std::string, std::map<std::string, api::Quantity>>;
+// The shared counters of one pool as flat arrays: one entry per (counter set, counter).
+struct PoolCounters {
+  bool ready = false;
+  // Some counter is already over-consumed by allocated devices: upstream's check of every counter
+  // then fails every device of the pool that consumes counters.
+  bool overcommitted = false;
+  std::map<std::pair<std::string, std::string>, int, std::less<>> index;
+  std::vector<api::Quantity> available;
+  std::vector<api::Quantity> consumed;
+};
 
 class Search {
  public:
   Search(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims, const NodeInfo& node,
-         const AllocateOptions& options, const AllocatedState& state, internal::SelectorCache& cache)
-      : snapshot_(snapshot), node_(node), options_(options), f_(options.features), state_(state), cache_(cache),
+         const AllocateOptions& options, const AllocatedState& state, internal::SelectorCache& cache,
+         const std::vector<const api::ResourceSlice*>* node_independent)
+      : snapshot_(snapshot),
+        node_(node),
+        options_(options),
+        f_(options.features),
+        state_(state),
+        cache_(cache),
+        node_independent_(node_independent),
         compatibility_(state) {
     for (const api::ResourceClaim* c : claims) {
       ClaimData cd;
@@ -289,10 +314,17 @@ class Search {
 
  private:
   absl::Status Prepare() {
-    auto pools = internal::GatherPools(snapshot_.ResourceSlices(), node_, f_);
+    auto pools = node_independent_ != nullptr ? internal::GatherPools(snapshot_, *node_independent_, node_, f_)
+                                              : internal::GatherPools(snapshot_.ResourceSlices(), node_, f_);
     if (!pools.ok()) return absl::Status(pools.status().code(), absl::StrCat("gather pool information: ", pools.status().message()));
     pools_ = *std::move(pools);
     BuildDevices();
+    // One match-cache row per request or subrequest, sized once.
+    size_t slots = 0;
+    for (const ClaimData& cd : claims_) {
+      for (const api::DeviceRequest& r : Devices(*cd.claim).requests) slots += std::max<size_t>(1, r.first_available.size());
+    }
+    match_.reserve(slots * devs_.size());
     for (size_t ci = 0; ci < claims_.size(); ++ci) RETURN_IF_ERROR(PrepareClaim(static_cast<int>(ci)));
     return absl::OkStatus();
   }
@@ -305,6 +337,7 @@ class Search {
       for (size_t si = 0; si < p.device_slices.size(); ++si) {
         firsts.push_back(static_cast<int>(devs_.size()));
         const api::ResourceSlice* slice = p.device_slices[si];
+        int ordinal = cache_.FirstDeviceOrdinal(*slice);
         for (const api::Device& d : SliceDevices(*slice)) {
           Dev dev;
           dev.pool_index = static_cast<int>(pi);
@@ -327,6 +360,7 @@ class Search {
             }
           }
           dev.multi = f_.consumable_capacity && d.allow_multiple_allocations.value_or(false);
+          dev.ordinal = ordinal >= 0 ? ordinal++ : -1;
           devs_.push_back(std::move(dev));
         }
       }
@@ -335,6 +369,10 @@ class Search {
     allocating_.resize(devs_.size());
     allocating_capacity_.resize(devs_.size());
     allocating_shares_.assign(devs_.size(), 0);
+    capacity_alone_.assign(devs_.size(), -1);
+    pool_counters_.resize(pools_.size());
+    twin_reps_.resize(pools_.size());
+    in_all_mode_.assign(devs_.size(), false);
   }
 
   absl::StatusOr<RequestData> ValidateRequest(int ci, int ri, int si, const api::DeviceRequest& request,
@@ -407,6 +445,10 @@ class Search {
         }
       }
     }
+    if (rd.klass->spec) rd.class_selectors = internal::CompileSelectors(cache_, rd.klass->spec->selectors);
+    rd.claim_selectors = internal::CompileSelectors(cache_, *rd.selectors);
+    rd.slot = num_slots_++;
+    match_.resize(static_cast<size_t>(num_slots_) * devs_.size(), -1);
     const std::string m = mode.value_or(api::kAllocationModeExactCount);
     if (m == api::kAllocationModeExactCount || m.empty()) {
       rd.wanted = count.value_or(1);
@@ -440,6 +482,7 @@ class Search {
           if (now != internal::CapacityCheck::kFits) rd.all_exhausted = true;
         }
         rd.all_devices.push_back(static_cast<int>(d));
+        in_all_mode_[d] = true;
       }
       rd.num_devices = static_cast<int>(rd.all_devices.size());
       rd.wanted = rd.num_devices;
@@ -527,36 +570,54 @@ class Search {
   absl::StatusOr<bool> IsSelectable(int ci, int ri, int si, const RequestData& rd, int d) {
     const Dev& dev = devs_[d];
     if (!f_.DeviceBindingAndStatus() && !dev.device->binding_conditions.empty()) return false;
-    const auto key = std::make_tuple(d, ci, ri, si);
-    auto it = match_cache_.find(key);
-    if (it != match_cache_.end()) return it->second;
-    const std::string device_id = dev.id.String();
+    (void)ri;
+    (void)si;
+    int8_t& cached = match_[static_cast<size_t>(rd.slot) * devs_.size() + static_cast<size_t>(d)];
+    if (cached >= 0) return cached == 1;
     bool match = true;
-    if (rd.klass->spec && !rd.klass->spec->selectors.empty()) {
-      ASSIGN_OR_RETURN(match, internal::SelectorsMatch(cache_, {"class", rd.class_name}, rd.klass->spec->selectors,
-                                                       *dev.device, dev.driver, device_id, f_));
+    if (!rd.class_selectors.empty()) {
+      ASSIGN_OR_RETURN(match, internal::SelectorsMatch(cache_, {"class", rd.class_name}, rd.class_selectors,
+                                                       *dev.device, dev.ordinal, dev.driver, dev.pool, dev.name, f_));
     }
-    if (match && !rd.selectors->empty()) {
-      ASSIGN_OR_RETURN(match, internal::SelectorsMatch(cache_, {"claim", claims_[ci].key}, *rd.selectors, *dev.device,
-                                                       dev.driver, device_id, f_));
+    if (match && !rd.claim_selectors.empty()) {
+      ASSIGN_OR_RETURN(match, internal::SelectorsMatch(cache_, {"claim", claims_[ci].key}, rd.claim_selectors,
+                                                       *dev.device, dev.ordinal, dev.driver, dev.pool, dev.name, f_));
     }
     if (match && dev.slice->spec->per_device_node_selection.value_or(false)) {
       const api::Device& d2 = *dev.device;
       ASSIGN_OR_RETURN(match, internal::NodeMatches(node_, d2.node_name.value_or(""), d2.all_nodes.value_or(false),
                                                     d2.node_selector ? &*d2.node_selector : nullptr));
     }
-    match_cache_[key] = match;
+    cached = match ? 1 : 0;
     return match;
   }
 
   // internal::CheckCapacity for request `rd` of claim `cd` on device `d`, with what is already
   // allocated and what this search is allocating. Errors name claim, request and device.
-  absl::StatusOr<internal::CapacityCheck> CheckCapacity(const ClaimData& cd, const RequestData& rd, int d) const {
+  absl::StatusOr<internal::CapacityCheck> CheckCapacity(const ClaimData& cd, const RequestData& rd, int d) {
     const Dev& dev = devs_[d];
+    if (dev.device->capacity.empty() && rd.capacity == nullptr) return internal::CapacityCheck::kFits;
+    // Without a capacity request and with nothing consumed yet, the answer depends on the device
+    // alone: computed once per device and search.
+    const bool alone = rd.capacity == nullptr && !CapacityInUse(d);
+    if (alone && capacity_alone_[d] >= 0) return static_cast<internal::CapacityCheck>(capacity_alone_[d]);
+    if (alone) {
+      // Nothing requested, nothing consumed, no request policy: each capacity consumes exactly its
+      // value, which fits unless it is negative (an error, left to internal::CheckCapacity).
+      bool fits = true;
+      for (const auto& [name, cap] : dev.device->capacity) {
+        if (cap.request_policy || (cap.value && cap.value->Sign() < 0)) {
+          fits = false;
+          break;
+        }
+      }
+      if (fits) return internal::CapacityCheck::kFits;
+    }
     const api::Map<api::Quantity>* allocating = allocating_shares_[d] > 0 ? &allocating_capacity_[d] : nullptr;
     auto check = internal::CheckCapacity(dev.aggregated, rd.capacity, dev.device->capacity, allocating,
                                          f_.fractional_capacity_range);
     if (!check.ok()) return CapacityError(cd, rd, dev, check.status(), /*with_pool=*/true);
+    if (alone) capacity_alone_[d] = static_cast<int8_t>(*check);
     return check;
   }
 
@@ -577,61 +638,74 @@ class Search {
   }
   bool CapacityInUse(int d) const { return devs_[d].aggregated != nullptr || allocating_shares_[d] > 0; }
 
-  Counters& Available(int pi) {
-    auto it = available_.find(pi);
-    if (it != available_.end()) return it->second;
+  // The pool's counters: counter sets indexed once per search, minus what allocated devices consume.
+  PoolCounters& Available(int pi) {
+    PoolCounters& pc = pool_counters_[pi];
+    if (pc.ready) return pc;
+    pc.ready = true;
     const Pool& p = pools_[pi];
-    Counters c;
     for (const auto& [name, set] : p.counter_sets) {
-      for (const auto& [counter, value] : set->counters) c[name][counter] = value.value.value_or(api::Quantity());
+      for (const auto& [counter, value] : set->counters) {
+        pc.index.emplace(std::make_pair(name, counter), static_cast<int>(pc.available.size()));
+        pc.available.push_back(value.value.value_or(api::Quantity()));
+      }
     }
+    pc.consumed.assign(pc.available.size(), api::Quantity());
     for (const auto* list : {&p.device_slices, &p.other_device_slices}) {
       for (const api::ResourceSlice* s : *list) {
         for (const api::Device& d : SliceDevices(*s)) {
           if (d.consumes_counters.empty()) continue;
           if (!state_.IsDeviceAllocated(DeviceID{std::string(p.driver), std::string(p.pool), d.name.value_or("")})) continue;
           for (const auto& cc : d.consumes_counters) {
-            auto set = c.find(cc.counter_set.value_or(""));
-            if (set == c.end()) continue;
+            const std::string set = cc.counter_set.value_or("");
             for (const auto& [counter, value] : cc.counters) {
-              auto q = set->second.find(counter);
-              if (q != set->second.end()) q->second = q->second.Sub(value.value.value_or(api::Quantity()));
+              auto it = pc.index.find(std::make_pair(set, counter));
+              if (it != pc.index.end()) {
+                pc.available[it->second] = pc.available[it->second].Sub(value.value.value_or(api::Quantity()));
+              }
             }
           }
         }
       }
     }
-    return available_.emplace(pi, std::move(c)).first->second;
+    for (const api::Quantity& q : pc.available) {
+      if (q.Sign() < 0) pc.overcommitted = true;
+    }
+    return pc;
   }
 
-  void ChangeCounters(const Dev& dev, bool add) {
-    Counters& consumed = consumed_[dev.pool_index];
+  // The device's consumesCounters against the pool's flat arrays. Every counter a valid pool's
+  // device names exists (BuildPool checks it); an unknown one, unreachable, is ignored as before.
+  const std::vector<std::pair<int, api::Quantity>>& CounterUses(Dev& dev) {
+    if (dev.counters_resolved) return dev.counter_uses;
+    dev.counters_resolved = true;
+    PoolCounters& pc = Available(dev.pool_index);
     for (const auto& cc : dev.device->consumes_counters) {
-      auto& set = consumed[cc.counter_set.value_or("")];
+      const std::string set = cc.counter_set.value_or("");
       for (const auto& [counter, value] : cc.counters) {
-        api::Quantity& q = set[counter];
-        const api::Quantity v = value.value.value_or(api::Quantity());
-        q = add ? q.Add(v) : q.Sub(v);
+        auto it = pc.index.find(std::make_pair(set, counter));
+        if (it != pc.index.end()) dev.counter_uses.emplace_back(it->second, value.value.value_or(api::Quantity()));
       }
     }
+    return dev.counter_uses;
   }
 
-  bool ReserveCounters(const Dev& dev) {
-    Counters& available = Available(dev.pool_index);
+  void ChangeCounters(Dev& dev, bool add) {
+    PoolCounters& pc = Available(dev.pool_index);
+    for (const auto& [i, amount] : CounterUses(dev)) pc.consumed[i] = add ? pc.consumed[i].Add(amount) : pc.consumed[i].Sub(amount);
+  }
+
+  // Upstream checks every counter of the pool after adding the device's consumption. Before the
+  // call every counter fits (a reservation that breaks one is undone), so only the counters the
+  // device consumes can break, unless allocated devices already over-consume some counter.
+  bool ReserveCounters(Dev& dev) {
+    PoolCounters& pc = Available(dev.pool_index);
+    if (pc.overcommitted) return false;
     ChangeCounters(dev, true);
-    Counters& consumed = consumed_[dev.pool_index];
-    for (const auto& [set, counters] : available) {
-      auto cs = consumed.find(set);
-      for (const auto& [counter, value] : counters) {
-        api::Quantity used;
-        if (cs != consumed.end()) {
-          auto q = cs->second.find(counter);
-          if (q != cs->second.end()) used = q->second;
-        }
-        if (value.Compare(used) < 0) {
-          ChangeCounters(dev, false);
-          return false;
-        }
+    for (const auto& [i, amount] : CounterUses(dev)) {
+      if (pc.available[i].Compare(pc.consumed[i]) < 0) {
+        ChangeCounters(dev, false);
+        return false;
       }
     }
     return true;
@@ -661,7 +735,7 @@ class Search {
   absl::StatusOr<bool> AllocateDevice(int ci, int ri, int si, int d, bool must) {
     ClaimData& cd = claims_[ci];
     const RequestData& rd = cd.requests[ri][si];
-    const Dev& dev = devs_[d];
+    Dev& dev = devs_[d];
     const bool multi = dev.multi;
     if (!multi && rd.admin_access && AllocatingForClaim(d, ci)) return false;
     if (!rd.admin_access && InUse(d)) return false;
@@ -773,6 +847,171 @@ class Search {
     return R::kError;
   }
 
+  // --- Pruning (AllocateOptions::prune_search) ----------------------------------------------------
+  //
+  // Twins. Devices X (tried first) and Y are twins when nothing the search looks at tells them
+  // apart: the same pool (counters and pool order), the same answer from every request's selectors
+  // (IsSelectable), the same view for every constraint, the same capacity, counter consumption,
+  // taints and binding fields, neither allocated nor being allocated, and in no allocationMode All
+  // list (see TwinClass). If every completion with X at a position failed, every completion with Y
+  // there fails too: swapping X and Y maps the completions of Y (later devices of this request come
+  // after Y, so they are neither X nor Y) onto completions of X, which were all tried, with the
+  // same checks giving the same answers. So Y is skipped; which solution is found does not change,
+  // because only devices whose subtree cannot succeed are skipped, and neither do errors: X's failed
+  // subtree met none, and the selector and capacity checks Y's would make (per request and device,
+  // whatever the state) were made there too.
+  //
+  // The bound. A request that still needs `needed` devices from position `start` on cannot succeed
+  // if fewer devices from there on are free, selectable and fit capacity (the search's own first
+  // checks; the rest only reject more). Counting evaluates selectors on devices the search would
+  // evaluate anyway; if an evaluation fails the bound gives up and the search meets that error
+  // itself, in its own order.
+
+  int DevIndex(Loc start) const {
+    if (start.pool >= static_cast<int>(slice_first_.size())) return static_cast<int>(devs_.size());
+    const auto& firsts = slice_first_[start.pool];
+    if (start.slice >= static_cast<int>(firsts.size())) {
+      // Past the pool's last slice: the next device is the first of a later pool.
+      for (size_t p = static_cast<size_t>(start.pool) + 1; p < slice_first_.size(); ++p) {
+        if (!slice_first_[p].empty()) return slice_first_[p][0];
+      }
+      return static_cast<int>(devs_.size());
+    }
+    return firsts[start.slice] + start.device;
+  }
+
+  bool EnoughCandidates(int ci, int ri, int si, const RequestData& rd, Loc start, int needed) {
+    int found = 0;
+    for (int d = DevIndex(start); d < static_cast<int>(devs_.size()); ++d) {
+      const Pool& pool = pools_[devs_[d].pool_index];
+      if (pool.incomplete || pool.invalid) continue;
+      if (rd.admin_access && AllocatingForClaim(d, ci)) continue;
+      if (!rd.admin_access && InUse(d)) continue;
+      auto selectable = IsSelectable(ci, ri, si, rd, d);
+      if (!selectable.ok()) return true;
+      if (!*selectable) continue;
+      if (f_.consumable_capacity) {
+        auto check = CheckCapacity(claims_[ci], rd, d);
+        if (!check.ok()) return true;
+        if (*check != internal::CapacityCheck::kFits) continue;
+      }
+      if (++found >= needed) return true;
+    }
+    return false;
+  }
+
+  void MarkFailed(int d) {
+    if (options_.prune_search && !devs_[d].multi) failed_.push_back(d);
+  }
+
+  bool TwinFailed(int d, size_t failed_base) {
+    if (devs_[d].multi || !allocating_[d].empty()) return false;
+    for (size_t i = failed_base; i < failed_.size(); ++i) {
+      const int x = failed_[i];
+      if (!allocating_[x].empty()) continue;
+      if (TwinClass(x) == TwinClass(d)) return true;
+    }
+    return false;
+  }
+
+  // The first device of the same pool that is the twin of `d` (or `d` itself), computed once per
+  // device and search: everything it compares is fixed for the search.
+  int TwinClass(int d) {
+    if (twin_class_.empty()) {
+      twin_class_.assign(devs_.size(), -1);
+      twin_sig_.assign(devs_.size(), 0);
+    }
+    if (twin_class_[d] >= 0) return twin_class_[d];
+    int cls = d;
+    // A request with allocationMode All walks its devices in a fixed order and turns a constraint
+    // failure into an error: with X and Y swapped it may meet the free twin first and fail loudly
+    // where the original failed quietly on the one in use. Such devices have no twins.
+    std::optional<uint64_t> sig = in_all_mode_[d] ? std::nullopt : TwinSignature(d);
+    if (sig.has_value()) {
+      twin_sig_[d] = *sig;
+      for (int r : twin_reps_[devs_[d].pool_index]) {
+        if (twin_sig_[r] == *sig && SameForSearch(r, d)) {
+          cls = r;
+          break;
+        }
+      }
+      if (cls == d) twin_reps_[devs_[d].pool_index].push_back(d);
+    }
+    twin_class_[d] = cls;
+    return cls;
+  }
+
+  // A hash of what SameForSearch compares (names and selector answers, not every value), so that
+  // most non-twins are told apart without comparing strings. nullopt: a selector fails on the
+  // device, which then has no twin.
+  std::optional<uint64_t> TwinSignature(int d) {
+    const Dev& dev = devs_[d];
+    const api::Device& u = *dev.device;
+    uint64_t h = absl::HashOf(dev.pool_index, dev.allocated, u.consumes_counters.size(), u.capacity.size(),
+                              dev.taints.size(), u.binding_conditions.size());
+    for (const auto& cc : u.consumes_counters) {
+      h = absl::HashOf(h, cc.counter_set.value_or(""), cc.counters.size());
+      for (const auto& [name, unused] : cc.counters) h = absl::HashOf(h, name);
+    }
+    for (const auto& [name, unused] : u.capacity) h = absl::HashOf(h, name);
+    for (size_t ci = 0; ci < claims_.size(); ++ci) {
+      const ClaimData& cd = claims_[ci];
+      for (size_t ri = 0; ri < cd.requests.size(); ++ri) {
+        for (size_t si = 0; si < cd.requests[ri].size(); ++si) {
+          auto m = IsSelectable(static_cast<int>(ci), static_cast<int>(ri), static_cast<int>(si), cd.requests[ri][si], d);
+          if (!m.ok()) return std::nullopt;
+          h = absl::HashOf(h, *m);
+        }
+      }
+    }
+    return h;
+  }
+
+  bool SameForSearch(int a, int b) {
+    const Dev& x = devs_[a];
+    const Dev& y = devs_[b];
+    if (x.pool_index != y.pool_index || x.multi || y.multi || x.allocated != y.allocated ||
+        x.aggregated != nullptr || y.aggregated != nullptr) {
+      return false;
+    }
+    const api::Device& u = *x.device;
+    const api::Device& v = *y.device;
+    if (!(u.consumes_counters == v.consumes_counters && u.capacity == v.capacity && x.taints == y.taints &&
+          u.binding_conditions == v.binding_conditions &&
+          u.binding_failure_conditions == v.binding_failure_conditions && u.binds_to_node == v.binds_to_node &&
+          u.node_name == v.node_name && u.all_nodes == v.all_nodes && u.node_selector == v.node_selector &&
+          x.slice->spec->per_device_node_selection == y.slice->spec->per_device_node_selection &&
+          x.slice->spec->skip_node_operations == y.slice->spec->skip_node_operations)) {
+      return false;
+    }
+    for (size_t ci = 0; ci < claims_.size(); ++ci) {
+      const ClaimData& cd = claims_[ci];
+      for (size_t ri = 0; ri < cd.requests.size(); ++ri) {
+        for (size_t si = 0; si < cd.requests[ri].size(); ++si) {
+          const RequestData& rd = cd.requests[ri][si];
+          auto p = IsSelectable(static_cast<int>(ci), static_cast<int>(ri), static_cast<int>(si), rd, a);
+          auto q = IsSelectable(static_cast<int>(ci), static_cast<int>(ri), static_cast<int>(si), rd, b);
+          if (!p.ok() || !q.ok() || *p != *q) return false;
+        }
+      }
+      for (const auto& c : cd.constraints) {
+        if (!c->SameFor(u, v, x.driver)) return false;
+        // With derived attributes (DRADerivedAttributes) a request may see another value than the
+        // device's own: compare what each request the constraint applies to sees.
+        for (const auto& subs : cd.requests) {
+          for (const RequestData& rd : subs) {
+            if (rd.derived->empty() || !c->AppliesTo(rd.BaseName(), rd.SubName())) continue;
+            auto p = ConstraintAttribute(rd, a, c->attribute());
+            auto q = ConstraintAttribute(rd, b, c->attribute());
+            if (!p.ok() || !q.ok()) return false;
+            if (*p == nullptr || *q == nullptr ? *p != *q : !(**p == **q)) return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
   R AllocateOne(int ci, int ri, int si, int di, bool allocate_sub, Loc start) {
     ++steps_;
     if (options_.max_steps > 0 && steps_ > options_.max_steps) {
@@ -803,6 +1042,17 @@ class Search {
     if (rd.all_mode && (rd.all_devices.empty() || rd.all_exhausted)) return R::kFalse;
     if (di >= rd.num_devices) return AllocateOne(ci, ri + 1, 0, 0, false, {});
     if (static_cast<int>(cd.results.size()) + rd.num_devices - di > kMaxResults) return R::kMaxExceeded;
+    if (options_.prune_search && !rd.all_mode && !EnoughCandidates(ci, ri, si, rd, start, rd.num_devices - di)) {
+      return R::kFalse;
+    }
+    // Devices tried at this position whose whole subtree failed, for skipping their twins; the
+    // entries above `failed_base` belong to this call.
+    const size_t failed_base = failed_.size();
+    struct PopFailed {
+      std::vector<int>& v;
+      size_t n;
+      ~PopFailed() { v.resize(n); }
+    } pop_failed{failed_, failed_base};
 
     if (rd.all_mode) {
       auto ok = AllocateDevice(ci, ri, si, rd.all_devices[di], true);
@@ -833,13 +1083,19 @@ class Search {
             if (!check.ok()) return Fail(check.status());
             if (*check != internal::CapacityCheck::kFits) continue;
           }
+          // After the cheap checks, so that twins are looked for only among devices worth trying.
+          if (failed_.size() > failed_base && TwinFailed(d, failed_base)) continue;
           auto ok = AllocateDevice(ci, ri, si, d, false);
           if (!ok.ok()) return Fail(ok.status());
-          if (!*ok) continue;
+          if (!*ok) {
+            MarkFailed(d);
+            continue;
+          }
           R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, Loc{pi, sli, k + 1});
           if (r == R::kTrue) return r;
           Deallocate();
           if (r != R::kFalse) return r;
+          MarkFailed(d);
         }
       }
     }
@@ -1019,6 +1275,7 @@ class Search {
   const Features& f_;
   const AllocatedState& state_;
   internal::SelectorCache& cache_;
+  const std::vector<const api::ResourceSlice*>* node_independent_;  // null: scan every slice
   internal::CompatibilityGroupTracker compatibility_;
   internal::DerivedAttributeCache derived_;
   std::optional<bool> node_declares_;  // DRAOptionalNodeOperations, see NodeDeclaresOptionalNodeOperations
@@ -1030,16 +1287,24 @@ class Search {
   std::vector<std::vector<int>> allocating_;  // claim indices per device
   std::vector<api::Map<api::Quantity>> allocating_capacity_;
   std::vector<int> allocating_shares_;
-  std::map<int, Counters> available_;
-  std::map<int, Counters> consumed_;
+  std::vector<PoolCounters> pool_counters_;
+  std::vector<int8_t> capacity_alone_;  // CheckCapacity of a device with nothing consumed; -1 unknown
   std::vector<Undo> undo_;
-  absl::flat_hash_map<std::tuple<int, int, int, int>, bool> match_cache_;
+  std::vector<int> failed_;                   // pruning: failed devices, per open search position
+  std::vector<int> twin_class_;               // pruning: TwinClass per device, -1 unknown
+  std::vector<uint64_t> twin_sig_;            // pruning: TwinSignature of classified devices
+  std::vector<std::vector<int>> twin_reps_;   // pruning: twin-class representatives per pool
+  std::vector<bool> in_all_mode_;             // pruning: the device is in an allocationMode All list
+  // IsSelectable per (request slot, device): -1 not evaluated yet, 0, 1.
+  std::vector<int8_t> match_;
+  int num_slots_ = 0;
   absl::Status error_;
   int64_t steps_ = 0;
 };
 
 AllocateResult Run(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
-                   const NodeInfo& node, const AllocateOptions& options, internal::SelectorCache& cache) {
+                   const NodeInfo& node, const AllocateOptions& options, internal::SelectorCache& cache,
+                   const std::vector<const api::ResourceSlice*>* node_independent) {
   for (const api::ResourceClaim* c : claims) {
     if (c == nullptr) {
       AllocateResult r;
@@ -1054,7 +1319,7 @@ AllocateResult Run(const store::Snapshot& snapshot, const std::vector<const api:
     own = AllocatedStateFromSnapshot(snapshot, claims);
     state = &*own;
   }
-  Search search(snapshot, claims, node, options, *state, cache);
+  Search search(snapshot, claims, node, options, *state, cache, node_independent);
   return search.Run();
 }
 
@@ -1063,20 +1328,26 @@ AllocateResult Run(const store::Snapshot& snapshot, const std::vector<const api:
 AllocateResult Allocate(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
                         const NodeInfo& node, const AllocateOptions& options) {
   internal::SelectorCache cache(options.features);
-  return Run(snapshot, claims, node, options, cache);
+  return Run(snapshot, claims, node, options, cache, nullptr);
 }
 
 struct Allocator::Cache {
-  explicit Cache(const Features& f) : selectors(f) {}
+  Cache(const Features& f, const store::Snapshot& snapshot)
+      : selectors(f, &snapshot), node_independent(internal::NodeIndependentSlices(snapshot)) {}
   internal::SelectorCache selectors;
+  // The slices every node has to look at (no spec.nodeName); the others come from the snapshot's
+  // per-node index, so that one Allocate does not scan every slice of the cluster.
+  const std::vector<const api::ResourceSlice*> node_independent;
 };
 
 Allocator::Allocator(std::shared_ptr<const store::Snapshot> snapshot, AllocateOptions options)
-    : snapshot_(std::move(snapshot)), options_(std::move(options)), cache_(std::make_unique<Cache>(options_.features)) {}
+    : snapshot_(std::move(snapshot)),
+      options_(std::move(options)),
+      cache_(std::make_unique<Cache>(options_.features, *snapshot_)) {}
 Allocator::~Allocator() = default;
 
 AllocateResult Allocator::Allocate(const std::vector<const api::ResourceClaim*>& claims, const NodeInfo& node) const {
-  return Run(*snapshot_, claims, node, options_, cache_->selectors);
+  return Run(*snapshot_, claims, node, options_, cache_->selectors, &cache_->node_independent);
 }
 
 }  // namespace draforge::alloc

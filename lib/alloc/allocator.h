@@ -143,6 +143,14 @@ struct AllocateOptions {
   // Aborts the search with DeadlineExceeded "filter operation aborted: ..." after this many search
   // steps (0: no limit): the deterministic analogue of kube-scheduler's filter timeout.
   int64_t max_steps = 0;
+  // Skips parts of the search that provably cannot succeed: a device interchangeable with one that
+  // already failed at the same search position (same pool, same answer from every selector and
+  // constraint of the pod, same capacity, counters, taints and allocation state), and positions
+  // where fewer candidate devices are left than the request still needs. The outcome, the devices
+  // chosen and any error are the same either way; only search_steps is lower (and max_steps is
+  // reached later). false: upstream's search, step for step (search_steps equals its
+  // numAllocateOneInvocations).
+  bool prune_search = true;
 };
 
 enum class Outcome { kAllocated, kUnschedulable, kError };
@@ -162,7 +170,8 @@ struct AllocateResult {
   bool invalid_pools = false;
   // kError: the error.
   absl::Status error;
-  // Deterministic work counter: calls of the search step (upstream's numAllocateOneInvocations).
+  // Deterministic work counter: calls of the search step (upstream's numAllocateOneInvocations;
+  // fewer with AllocateOptions::prune_search).
   int64_t search_steps = 0;
 };
 
@@ -171,8 +180,12 @@ struct AllocateResult {
 AllocateResult Allocate(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
                         const NodeInfo& node, const AllocateOptions& options = {});
 
-// A reusable allocator for one snapshot: compiled CEL selectors are cached across calls (one per
-// pod scheduling cycle upstream, reused for every candidate node). Thread-safe.
+// A reusable allocator for one snapshot: compiled CEL selectors, and what each selector said about
+// each device, are cached across calls (upstream caches only the compiled programs; the objects of
+// a snapshot never change, so a result computed once holds for every pod and node). Keep one
+// Allocator per snapshot rather than one per pod. Memory grows with the distinct selector
+// expressions used times the devices they were evaluated on (a byte or two of payload per pair).
+// Thread-safe.
 class Allocator {
  public:
   Allocator(std::shared_ptr<const store::Snapshot> snapshot, AllocateOptions options);

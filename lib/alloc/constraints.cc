@@ -32,6 +32,7 @@ class MatchAttribute : public Constraint {
  public:
   MatchAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
       : Constraint(std::move(requests), std::move(attribute), list_types) {}
+  bool SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const override;
   bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
     if (attr == nullptr) return false;
@@ -76,6 +77,7 @@ class DistinctAttribute : public Constraint {
  public:
   DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
       : Constraint(std::move(requests), std::move(attribute), list_types) {}
+  bool SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const override;
   bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
     if (attr == nullptr) return false;
@@ -148,6 +150,18 @@ const api::DeviceAttribute* LookupAttribute(const api::Device& device, std::stri
   return device.attributes.Find(fqn.substr(slash + 1));
 }
 
+namespace {
+
+// Both constraints read one attribute through LookupAttribute and nothing else of the device.
+bool SameAttribute(const api::Device& a, const api::Device& b, std::string_view driver, std::string_view attribute) {
+  const api::DeviceAttribute* x = LookupAttribute(a, driver, attribute);
+  const api::DeviceAttribute* y = LookupAttribute(b, driver, attribute);
+  if (x == nullptr || y == nullptr) return x == y;
+  return *x == *y;
+}
+
+}  // namespace
+
 bool Constraint::AppliesTo(std::string_view request, std::string_view sub) const {
   if (requests_.empty()) return true;
   for (const std::string& r : requests_) {
@@ -158,6 +172,14 @@ bool Constraint::AppliesTo(std::string_view request, std::string_view sub) const
     }
   }
   return false;
+}
+
+bool MatchAttribute::SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const {
+  return SameAttribute(a, b, driver, attribute_);
+}
+
+bool DistinctAttribute::SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const {
+  return SameAttribute(a, b, driver, attribute_);
 }
 
 std::unique_ptr<Constraint> NewMatchAttribute(std::vector<std::string> requests, std::string attribute,

@@ -55,16 +55,26 @@ Pool BuildPool(PoolKey id, std::vector<const api::ResourceSlice*> slices, const 
       }
     }
   }
-  std::set<std::string_view> names;
+  // Duplicate names are rare: a sorted copy finds out cheaply whether there is one, and only then
+  // the scan in device order finds the one upstream names.
+  std::vector<std::string_view> sorted;
   for (const api::ResourceSlice* s : pool.device_slices) {
-    for (const api::Device& d : Spec(*s).devices) {
-      std::string_view name = d.name ? std::string_view(*d.name) : std::string_view();
-      if (!names.insert(name).second) {
-        pool.invalid = true;
-        pool.invalid_reason = absl::StrCat("duplicate device name ", AV(name));
-        pool.device_slices.clear();
-        pool.other_device_slices.clear();
-        return pool;
+    for (const api::Device& d : Spec(*s).devices) sorted.push_back(d.name ? std::string_view(*d.name) : std::string_view());
+  }
+  std::sort(sorted.begin(), sorted.end());
+  const bool duplicates = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+  if (duplicates) {
+    std::set<std::string_view> names;
+    for (const api::ResourceSlice* s : pool.device_slices) {
+      for (const api::Device& d : Spec(*s).devices) {
+        std::string_view name = d.name ? std::string_view(*d.name) : std::string_view();
+        if (!names.insert(name).second) {
+          pool.invalid = true;
+          pool.invalid_reason = absl::StrCat("duplicate device name ", AV(name));
+          pool.device_slices.clear();
+          pool.other_device_slices.clear();
+          return pool;
+        }
       }
     }
   }
@@ -150,10 +160,16 @@ absl::StatusOr<bool> NodeMatches(const NodeInfo& node, std::string_view node_nam
   return false;
 }
 
-absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::ResourceSlice*>& all_slices,
-                                              const NodeInfo& node, const Features& features) {
+namespace {
+
+// Upstream GatherPools over `candidates` (every slice that can target the node, in name order);
+// `slices_of_pool` returns every slice of a pool (all generations) for incomplete pools.
+template <typename SlicesOfPool>
+absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::ResourceSlice*>& candidates,
+                                             const NodeInfo& node, const Features& features,
+                                             const SlicesOfPool& slices_of_pool) {
   std::map<PoolKey, std::vector<const api::ResourceSlice*>> pools;
-  for (const api::ResourceSlice* slice : all_slices) {
+  for (const api::ResourceSlice* slice : candidates) {
     const api::ResourceSliceSpec& spec = Spec(*slice);
     if (!features.partitionable_devices && (spec.per_device_node_selection.has_value() || !spec.shared_counters.empty())) {
       continue;
@@ -209,7 +225,7 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::Resou
     } else {
       bool obsolete = false;
       std::vector<const api::ResourceSlice*> all_for_pool;
-      for (const api::ResourceSlice* s : all_slices) {
+      for (const api::ResourceSlice* s : slices_of_pool(id)) {
         if (SliceDriver(*s) != id.first || SlicePool(*s) != id.second) continue;
         if (SliceGeneration(*s) == generation) {
           // Ignored slices do not count towards completeness either (see above).
@@ -239,6 +255,41 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::Resou
   // std::map already iterates in (driver, pool) order.
   for (Pool& p : with_binding_conditions) result.push_back(std::move(p));
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::ResourceSlice*>& all_slices,
+                                              const NodeInfo& node, const Features& features) {
+  return GatherFrom(all_slices, node, features, [&](PoolKey) -> const std::vector<const api::ResourceSlice*>& {
+    return all_slices;
+  });
+}
+
+std::vector<const api::ResourceSlice*> NodeIndependentSlices(const store::Snapshot& snapshot) {
+  std::vector<const api::ResourceSlice*> out;
+  for (const api::ResourceSlice* s : snapshot.ResourceSlices()) {
+    const auto& name = Spec(*s).node_name;
+    if (!name || name->empty()) out.push_back(s);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<Pool>> GatherPools(const store::Snapshot& snapshot,
+                                              const std::vector<const api::ResourceSlice*>& node_independent,
+                                              const NodeInfo& node, const Features& features) {
+  // A slice with spec.nodeName targets only that node: the rest of them cannot be relevant, and
+  // they never make node selection fail, so leaving them out changes neither result nor errors.
+  std::vector<const api::ResourceSlice*> candidates =
+      node.name.empty() ? std::vector<const api::ResourceSlice*>() : snapshot.SlicesByNode(node.name);
+  // Only node-independent slices can fail node selection, and they keep their (name) order, so
+  // the first error is the one a scan of all slices meets first.
+  candidates.insert(candidates.end(), node_independent.begin(), node_independent.end());
+  std::vector<const api::ResourceSlice*> pool_slices;
+  return GatherFrom(candidates, node, features, [&](PoolKey id) -> const std::vector<const api::ResourceSlice*>& {
+    pool_slices = snapshot.SlicesByPool(id.first, id.second);
+    return pool_slices;
+  });
 }
 
 }  // namespace draforge::alloc::internal

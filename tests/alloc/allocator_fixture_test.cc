@@ -77,6 +77,33 @@ TEST_P(AllocatorFixture, Allocate) {
   }
 }
 
+// Pruning (AllocateOptions::prune_search) may only save work: the same outcome, the same
+// allocations byte for byte (shareIDs included: they are deterministic), the same reasons and
+// error, and never more search steps than upstream's unpruned search.
+TEST_P(AllocatorFixture, PruningChangesNothing) {
+  auto loaded = LoadFixture(GetParam());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Fixture& fx = **loaded;
+  AllocateOptions pruned;
+  pruned.features = fx.features;
+  AllocateOptions upstream_order = pruned;
+  upstream_order.prune_search = false;
+  const AllocateResult a = Allocate(*fx.snapshot, fx.claims, fx.node, pruned);
+  const AllocateResult b = Allocate(*fx.snapshot, fx.claims, fx.node, upstream_order);
+  EXPECT_EQ(OutcomeName(a.outcome), OutcomeName(b.outcome));
+  EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.reasons, b.reasons);
+  EXPECT_LE(a.search_steps, b.search_steps);
+  ASSERT_EQ(a.allocations.size(), b.allocations.size());
+  for (size_t i = 0; i < a.allocations.size(); ++i) {
+    auto x = EncodeAllocationResult(a.allocations[i]);
+    auto y = EncodeAllocationResult(b.allocations[i]);
+    ASSERT_TRUE(x.ok() && y.ok());
+    EXPECT_TRUE(*x == *y) << "claim #" << i << " pruned:   " << api::WriteJson(*x, false)
+                          << "\n  unpruned: " << api::WriteJson(*y, false);
+  }
+}
+
 std::string Name(const ::testing::TestParamInfo<fs::path>& info) {
   std::string n = info.param.parent_path().filename().string() + "_" + info.param.stem().string();
   for (char& c : n) {

@@ -402,7 +402,9 @@ TEST_F(CApi, AllocateBadInput) {
 TEST_F(CApi, MaxStepsIsALimit) {
   draforge_allocate_options o = DRAFORGE_ALLOCATE_OPTIONS_INIT;
   o.max_steps = 1;
-  const char* claims[] = {"team-a/three"};
+  // A claim that fits: its search needs more than one step (an impossible one, such as "three",
+  // is refused at the first step by the allocator's bound, before any limit).
+  const char* claims[] = {"team-a/two"};
   draforge_allocation_result* r = nullptr;
   EXPECT_EQ(draforge_allocate(&r, snapshot_, claims, 1, "node-1", &o, &error_), DRAFORGE_ELIMIT);
   EXPECT_THAT(draforge_error_message(error_), HasSubstr("aborted"));

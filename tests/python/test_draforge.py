@@ -187,8 +187,10 @@ def test_missing_things_are_key_errors(cluster, tmp_path):
 
 
 def test_search_limit_is_limit_error(cluster):
+    # "two" fits, after more than one search step ("four" cannot: the allocator's bound refuses it
+    # at the first step, before any limit).
     with pytest.raises(draforge.LimitError) as info:
-        cluster.allocate("team-a/four", "node-1", max_steps=1)
+        cluster.allocate("team-a/two", "node-1", max_steps=1)
     assert not isinstance(info.value, ValueError)
 
 

@@ -43,6 +43,16 @@ class Constraint {
                             const api::DeviceAttribute* attribute) = 0;
   // Undoes the last successful Add for this request.
   virtual void Remove(std::string_view request, std::string_view sub_request) = 0;
+  // Whether `a` and `b` (both of `driver`) look the same to this constraint whatever it has
+  // recorded, so that one can replace the other in any search state. The search uses it to skip a
+  // device whose interchangeable twin already failed. The default, false, is always safe: a new
+  // kind of constraint gets no pruning until it says how it sees devices.
+  virtual bool SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const {
+    (void)a;
+    (void)b;
+    (void)driver;
+    return false;
+  }
   // Whether the constraint applies to devices of this request ("req" or "req/sub" in `requests`,
   // or `requests` empty).
   bool AppliesTo(std::string_view request, std::string_view sub_request) const;

@@ -12,6 +12,7 @@
 #include "alloc/features.h"
 #include "api/node_selector.h"
 #include "api/resource_slice.h"
+#include "store/cluster.h"
 
 namespace draforge::alloc::internal {
 
@@ -43,6 +44,16 @@ struct Pool {
 // ("failed to perform node selection for slice S: ...").
 absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::ResourceSlice*>& all_slices,
                                               const NodeInfo& node, const Features& features);
+
+// The same from a snapshot's indexes, without scanning every slice per node: the slices whose
+// spec.nodeName is the node (Snapshot::SlicesByNode) plus `node_independent`, which must be
+// NodeIndependentSlices(snapshot) (computed once per snapshot by the caller). Same result and errors.
+absl::StatusOr<std::vector<Pool>> GatherPools(const store::Snapshot& snapshot,
+                                              const std::vector<const api::ResourceSlice*>& node_independent,
+                                              const NodeInfo& node, const Features& features);
+// The slices of `snapshot` without spec.nodeName (allNodes, node selectors, per-device node
+// selection, or none), in name order.
+std::vector<const api::ResourceSlice*> NodeIndependentSlices(const store::Snapshot& snapshot);
 
 // Field accessors with Go's zero values for unset fields.
 std::string_view SliceDriver(const api::ResourceSlice& slice);
