@@ -201,7 +201,6 @@ struct RequestData {
   // check and its error message use, as upstream's int does.
   int64_t wanted = 0;
   std::vector<int> all_devices;
-  bool all_exhausted = false;  // All + consumable capacity: a matching device has too little left
   // The class's and the request's selectors, compiled once per search (errors reported lazily).
   internal::CompiledSelectors class_selectors, claim_selectors;
   // Row of this request in the search's match cache.
@@ -472,14 +471,14 @@ class Search {
         if (!selectable) continue;
         if (f_.consumable_capacity) {
           const Dev& dev = devs_[d];
-          // Never fits (unknown capacity, policy): not part of "all". Fits only without what is
-          // already allocated: the request cannot be satisfied (notes Q8, PR #140769).
+          // Never fits (unknown capacity, policy): not part of "all". Static capacity only: a device
+          // that fits alone but not beside what is already allocated stays in "all", and
+          // AllocateDevice fails it after the in-use, taint and constraint checks, as upstream's
+          // allocateDevice does (notes Q8, PR #140769); a constraint it breaks is then an error.
           auto alone = internal::CheckCapacity(nullptr, rd.capacity, dev.device->capacity, nullptr,
                                                f_.fractional_capacity_range);
           if (!alone.ok()) return CapacityError(cd, rd, dev, alone.status(), /*with_pool=*/false);
           if (*alone != internal::CapacityCheck::kFits) continue;
-          ASSIGN_OR_RETURN(internal::CapacityCheck now, CheckCapacity(cd, rd, static_cast<int>(d)));
-          if (now != internal::CapacityCheck::kFits) rd.all_exhausted = true;
         }
         rd.all_devices.push_back(static_cast<int>(d));
         in_all_mode_[d] = true;
@@ -1039,7 +1038,7 @@ class Search {
       return all_exceeded ? R::kMaxExceeded : R::kFalse;
     }
     const RequestData& rd = cd.requests[ri][si];
-    if (rd.all_mode && (rd.all_devices.empty() || rd.all_exhausted)) return R::kFalse;
+    if (rd.all_mode && rd.all_devices.empty()) return R::kFalse;
     if (di >= rd.num_devices) return AllocateOne(ci, ri + 1, 0, 0, false, {});
     if (static_cast<int>(cd.results.size()) + rd.num_devices - di > kMaxResults) return R::kMaxExceeded;
     if (options_.prune_search && !rd.all_mode && !EnoughCandidates(ci, ri, si, rd, start, rd.num_devices - di)) {
