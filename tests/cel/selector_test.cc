@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/quantity.h"
+#include "cel/derived_attribute.h"
 #include "cel/selector.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -13,6 +14,7 @@
 namespace draforge::cel {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 struct Dev {
@@ -322,6 +324,77 @@ TEST(SelectorTest, UrlFormatAndTimeZoneLibrariesOnAttributes) {
   ASSERT_TRUE(sel.ok());
   EXPECT_THAT(std::string((*sel)->Evaluate(d.Input()).error.message()),
               HasSubstr("URL parse error during conversion from string: parse \"A100 80GB\": invalid URI for request"));
+}
+
+// cel::DerivedAttribute (DRADerivedAttributes): the selector's `device`, any scalar or list result.
+// Texts are upstream's (EvaluateDerivedAttribute and cel-go).
+TEST(DerivedAttributeTest, EvaluatesScalarsAndListsAgainstTheSelectorDeviceView) {
+  Dev d;
+  d.attrs.Set("numa", Int(1));
+  d.attrs.Set("other.example.com/model", Str("h100"));
+  d.attrs.Set("v", Ver("1.2.3"));
+  d.cap.Set("memory", Cap("80Gi"));
+  auto eval = [&](const char* expr) {
+    auto p = DerivedAttribute::Compile(expr);
+    EXPECT_TRUE(p.ok()) << expr << ": " << p.status();
+    return p.ok() ? (*p)->Evaluate(d.Input()) : absl::StatusOr<api::DeviceAttribute>(p.status());
+  };
+  auto numa = eval(R"(device.attributes["dra.example.com"].numa + 1)");
+  ASSERT_TRUE(numa.ok()) << numa.status();
+  EXPECT_EQ(numa->int_value(), 2);
+  auto model = eval(R"(device.attributes["other.example.com"].model)");
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->string_value(), "h100");
+  auto version = eval(R"(device.attributes["dra.example.com"].v)");
+  ASSERT_TRUE(version.ok()) << version.status();
+  EXPECT_EQ(version->version_value(), "1.2.3");
+  auto big = eval(R"(device.capacity["dra.example.com"].memory.isGreaterThan(quantity("40Gi")))");
+  ASSERT_TRUE(big.ok()) << big.status();
+  EXPECT_EQ(big->bool_value(), true);
+  auto keys = eval(R"(device.attributes["dra.example.com"].map(k, k))");
+  ASSERT_TRUE(keys.ok()) << keys.status();
+  EXPECT_THAT(keys->strings(), ElementsAre("numa", "v"));
+  auto none = eval("[]");
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->int_value() || none->string_value() || none->has_ints() || none->has_strings());
+}
+
+TEST(DerivedAttributeTest, ErrorsCarryUpstreamText) {
+  auto wrong_type = DerivedAttribute::Compile("1.5");
+  ASSERT_FALSE(wrong_type.ok());
+  EXPECT_EQ(wrong_type.status().message(),
+            "must evaluate to a primitive scalar (string, integer, boolean, semver) or a list of these scalars, not "
+            "double");
+  auto bad = DerivedAttribute::Compile("devce.driver");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("compilation failed: ERROR: <input>:1:1: undeclared"));
+
+  Dev d;
+  d.attrs.Set("name", Str("x"));
+  auto missing = DerivedAttribute::Compile(R"(device.attributes["dra.example.com"].numa)");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_EQ((*missing)->Evaluate(d.Input()).status().message(), "no such key: numa");
+  auto dyn_double = DerivedAttribute::Compile(R"(dyn(1.5))");
+  ASSERT_TRUE(dyn_double.ok());
+  EXPECT_EQ((*dyn_double)->Evaluate(d.Input()).status().message(), "unsupported CEL return type: float64");
+  auto mixed = DerivedAttribute::Compile(R"([dyn("a"), dyn(1)])");
+  ASSERT_TRUE(mixed.ok()) << mixed.status();
+  EXPECT_EQ((*mixed)->Evaluate(d.Input()).status().message(),
+            "expected list element at index 1 to be string, got int64");
+
+  Dev bad_version;
+  bad_version.attrs.Set("v", Ver("not-a-version"));
+  auto constant = DerivedAttribute::Compile("1");
+  ASSERT_TRUE(constant.ok());
+  EXPECT_THAT(std::string((*constant)->Evaluate(bad_version.Input()).status().message()),
+              HasSubstr("attribute v: parse semantic version"));
+
+  CompileOptions limited;
+  limited.runtime_cost_limit = 100;
+  auto expensive = DerivedAttribute::Compile("[1,2,3,4,5,6,7,8,9,10].map(x, [1,2,3,4,5,6,7,8,9,10].map(y, x*y)).size()",
+                                             limited);
+  ASSERT_TRUE(expensive.ok());
+  EXPECT_EQ((*expensive)->Evaluate(d.Input()).status().message(), "operation cancelled: actual cost limit exceeded");
 }
 
 }  // namespace

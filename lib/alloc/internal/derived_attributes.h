@@ -6,10 +6,9 @@
 // experimental allocator, lookupAttribute, and k8s.io/dynamic-resource-allocation/cel
 // EvaluateDerivedAttribute).
 //
-// Why this evaluates CEL itself instead of going through cel::DeviceSelector: a selector returns a
-// bool, a derived attribute any scalar or list of scalars, and lib/cel's public API has no entry
-// point that evaluates a non-bool expression against a device. This file binds `device` over
-// lib/cel's Program and value types; it is meant to move into lib/cel (see the report of issue 4).
+// The CEL side (the `device` variable, result conversion, runtime errors and cost limit) is
+// cel::DerivedAttribute; this file adds what the allocator needs around it: which request defines
+// which name, and the per-attempt cache.
 #ifndef DRAFORGE_ALLOC_INTERNAL_DERIVED_ATTRIBUTES_H_
 #define DRAFORGE_ALLOC_INTERNAL_DERIVED_ATTRIBUTES_H_
 
@@ -25,31 +24,9 @@
 #include "api/device_attribute.h"
 #include "api/resource_claim.h"
 #include "api/resource_slice.h"
+#include "cel/derived_attribute.h"
 
 namespace draforge::alloc::internal {
-
-// One compiled derived-attribute expression. Immutable and thread-safe.
-class DerivedAttributeProgram {
- public:
-  ~DerivedAttributeProgram();
-  // Compiles `expression` in the DRA environment of stored expressions, as the scheduler does.
-  // The result type must be bool, int, string, semver, dyn, or a list of those. Errors
-  // (InvalidArgument): "compilation failed: ERROR: <input>:1:..." or "must evaluate to a primitive
-  // scalar (string, integer, boolean, semver) or a list of these scalars, not T".
-  static absl::StatusOr<std::shared_ptr<const DerivedAttributeProgram>> Compile(std::string_view expression);
-
-  // The value for `device` (of `driver`), as an attribute: a scalar or a list (an empty list gives
-  // an attribute with no value, which no constraint accepts). Errors (InvalidArgument): the CEL
-  // runtime error ("no such key: numa"), an attribute that cannot be read ("attribute X: parse
-  // semantic version: ..."), a result that is no attribute value ("unsupported CEL return type:
-  // float64", "expected list element at index 1 to be string, got int64").
-  absl::StatusOr<api::DeviceAttribute> Evaluate(const api::Device& device, std::string_view driver) const;
-
- private:
-  struct Impl;
-  explicit DerivedAttributeProgram(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
-};
 
 // The derived attributes of one allocation attempt: compiled once per expression, evaluated at
 // most once per (device, expression), like upstream's per-Allocate cache. Not thread-safe.
@@ -66,7 +43,7 @@ class DerivedAttributeCache {
                                                      std::string_view device_id);
 
  private:
-  std::map<std::string, absl::StatusOr<std::shared_ptr<const DerivedAttributeProgram>>, std::less<>> programs_;
+  std::map<std::string, absl::StatusOr<std::shared_ptr<const cel::DerivedAttribute>>, std::less<>> programs_;
   std::map<std::pair<int, std::string>, api::DeviceAttribute> values_;
 };
 
