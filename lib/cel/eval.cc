@@ -7,32 +7,19 @@
 #include <utility>
 #include <vector>
 
+#include "cel/internal/dra_compile.h"
 #include "cel/internal/str.h"
 #include "cel/internal/values.h"
 #include "cel/named_format.h"
 #include "cel/program.h"
 #include "cel/url.h"
+#include "common/status.h"
 
 namespace draforge::cel {
 
 using internal::Cat;
 
 namespace {
-
-Env DraEnv(const CompileOptions& options) {
-  EnvOptions env_options;
-  env_options.consumable_capacity = options.consumable_capacity;
-  env_options.list_type_attributes = options.list_type_attributes;
-  env_options.stored_expressions = options.stored_expressions;
-  return Env::Dra(env_options);
-}
-
-// The same wording as DeviceSelector::Compile.
-std::string CompileErrorText(const absl::Status& status) {
-  std::string msg(status.message());
-  if (msg.rfind("program instantiation failed", 0) == 0) return msg;
-  return Cat("compilation failed: ", msg);
-}
 
 // Go's unicode.IsPrint, approximated: letters, marks, numbers, punctuation, symbols and ' ' are
 // printable; controls, format characters, other separators, surrogates, private use, noncharacters
@@ -274,11 +261,10 @@ std::string FormatLiteral(const Value& v) {
 
 ExpressionResult EvaluateExpression(std::string_view expression, const CompileOptions& options) {
   ExpressionResult out;
-  Env env = DraEnv(options);
-  auto program = Program::Compile(expression, env);
+  auto program = internal::CompileDra(expression, internal::DraEnv(options));
   if (!program.ok()) {
     out.outcome = ExpressionResult::Outcome::kCompileError;
-    out.error = CompileErrorText(program.status());
+    out.error = std::string(program.status().message());
     return out;
   }
   out.type = FormatType((*program)->result_type());
@@ -301,10 +287,8 @@ ExpressionResult EvaluateExpression(std::string_view expression, const CompileOp
 }
 
 absl::StatusOr<uint64_t> EstimateCost(std::string_view expression, const CompileOptions& options) {
-  Env env = DraEnv(options);
-  auto program = Program::Compile(expression, env);
-  if (!program.ok()) return absl::InvalidArgumentError(CompileErrorText(program.status()));
-  return (*program)->EstimateCost();
+  ASSIGN_OR_RETURN(auto program, internal::CompileDra(expression, internal::DraEnv(options)));
+  return program->EstimateCost();
 }
 
 }  // namespace draforge::cel
