@@ -1,7 +1,8 @@
 #include "alloc/internal/compatibility_groups.h"
 
 #include <algorithm>
-#include <iterator>
+
+#include "alloc/internal/sorted_strings.h"
 
 namespace draforge::alloc::internal {
 
@@ -9,18 +10,7 @@ bool CompatibilityGroupIntersection::Admits(const std::vector<std::string>& decl
   if (!has_members) return true;
   if (declared.empty()) return all_empty;
   if (all_empty) return false;
-  auto i = groups.begin();
-  auto j = declared.begin();
-  while (i != groups.end() && j != declared.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      return true;
-    }
-  }
-  return false;
+  return SortedIntersects(groups, declared);
 }
 
 CompatibilityGroupIntersection CompatibilityGroupIntersection::With(const std::vector<std::string>& declared) const {
@@ -33,8 +23,7 @@ CompatibilityGroupIntersection CompatibilityGroupIntersection::With(const std::v
   }
   // A group-less side leaves the state as it is (Admits made sure both sides agree).
   if (all_empty || declared.empty()) return out;
-  out.groups.clear();
-  std::set_intersection(groups.begin(), groups.end(), declared.begin(), declared.end(), std::back_inserter(out.groups));
+  out.groups = SortedIntersection(groups, declared);
   return out;
 }
 

@@ -2,31 +2,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "alloc/internal/constraints.h"
+#include "alloc/internal/sorted_strings.h"
 #include "common/status.h"
 
 namespace draforge::alloc::internal {
 namespace {
-
-std::vector<std::string> Intersect(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  std::vector<std::string> out;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
-bool Intersects(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      return true;
-    }
-  }
-  return false;
-}
 
 class MatchAttribute : public Constraint {
  public:
@@ -42,8 +22,8 @@ class MatchAttribute : public Constraint {
       // A stack of running intersections, so that Remove restores the previous one (upstream
       // bug #140300 forgot to).
       if (!stack_.empty()) {
-        if (!Intersects(stack_.back(), set)) return false;
-        set = Intersect(stack_.back(), set);
+        if (!SortedIntersects(stack_.back(), set)) return false;
+        set = SortedIntersection(stack_.back(), set);
       }
       stack_.push_back(std::move(set));
       return true;
@@ -87,7 +67,7 @@ class DistinctAttribute : public Constraint {
       if (list_types_) {
         if (set.empty()) return false;
         for (const Entry& e : values_) {
-          if (!e.set.empty() && Intersects(e.set, set)) return false;
+          if (!e.set.empty() && SortedIntersects(e.set, set)) return false;
         }
       } else {
         if (scalar.empty()) return false;

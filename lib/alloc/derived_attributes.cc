@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "alloc/internal/selectors.h"
 #include "cel/derived_attribute.h"
 #include "cel/selector.h"
 #include "common/status.h"
@@ -31,9 +32,8 @@ absl::StatusOr<const api::DeviceAttribute*> DerivedAttributeCache::Lookup(
     return absl::Status(p->second.status().code(), absl::StrCat("compile derived attribute ", AV(name), " failed: ",
                                                                 p->second.status().message()));
   }
-  const cel::DeviceInput input{driver, &device.attributes, &device.capacity,
-                               device.allow_multiple_allocations.value_or(false)};
-  auto value = (*p->second)->Evaluate(input);
+  auto value =
+      (*p->second)->Evaluate(DeviceInputFor(device, driver, device.allow_multiple_allocations.value_or(false)));
   if (!value.ok()) {
     return absl::Status(value.status().code(), absl::StrCat("evaluate derived attribute ", AV(name), " on device ",
                                                             AV(device_id), " failed: ", value.status().message()));

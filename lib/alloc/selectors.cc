@@ -67,12 +67,7 @@ cel::SelectorResult SelectorCache::Evaluate(const cel::DeviceSelector& selector,
       return r;
     }
   }
-  cel::DeviceInput input;
-  input.driver = driver;
-  input.attributes = &device.attributes;
-  input.capacity = &device.capacity;
-  input.allow_multiple_allocations = allow_multiple_allocations;
-  cel::SelectorResult r = selector.Evaluate(input);
+  cel::SelectorResult r = selector.Evaluate(DeviceInputFor(device, driver, allow_multiple_allocations));
   std::unique_lock lock(mu_);
   if (r.error.ok()) {
     results_.emplace(key, r.matches);
@@ -100,12 +95,7 @@ cel::SelectorResult SelectorCache::Evaluate(const Entry& entry, const api::Devic
     return r;
   }
   // Two threads may both evaluate a device first: the result is the same.
-  cel::DeviceInput input;
-  input.driver = driver;
-  input.attributes = &device.attributes;
-  input.capacity = &device.capacity;
-  input.allow_multiple_allocations = allow_multiple_allocations;
-  cel::SelectorResult r = (*entry.program)->Evaluate(input);
+  cel::SelectorResult r = (*entry.program)->Evaluate(DeviceInputFor(device, driver, allow_multiple_allocations));
   if (!r.error.ok()) {
     std::unique_lock lock(mu_);  // the error's text lives in the map, before the flag says so
     errors_.emplace(key, r.error);

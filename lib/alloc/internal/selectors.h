@@ -22,6 +22,12 @@
 
 namespace draforge::alloc::internal {
 
+// What a CEL expression sees of `device` of `driver` (borrowed: valid while the device is).
+inline cel::DeviceInput DeviceInputFor(const api::Device& device, std::string_view driver,
+                                       bool allow_multiple_allocations) {
+  return cel::DeviceInput{driver, &device.attributes, &device.capacity, allow_multiple_allocations};
+}
+
 // Compiled selectors by expression (upstream cel.Cache), and what each compiled selector said about
 // each device. Thread-safe.
 //
