@@ -23,7 +23,11 @@ enum class ExprKind {
   kList,    // args = elements; optional_indices for `[?x]`
   kMap,     // args = key0, value0, key1, value1, ...; optional_indices are entry indices
   kComprehension,  // args = iter_range, accu_init, loop_condition, loop_step, result
+  kStruct,  // message construction `name{f0: args[0], ...}`: name as written (a leading dot kept),
+            // field_names/field_offsets per field; optional_indices for `?f: x`
 };
+
+struct MessageType;  // well_known_types.h
 
 // Indices of a comprehension's children in Expr::args.
 inline constexpr int kIterRange = 0;
@@ -47,6 +51,9 @@ struct Expr {
   bool receiver_style = false; // kCall: target.f(...)
   std::vector<std::unique_ptr<Expr>> args;
   std::vector<int32_t> optional_indices;
+  // kStruct: the field names, and the offset of each field's ':' (cel-go positions field errors there).
+  std::vector<std::string> field_names;
+  std::vector<int32_t> field_offsets;
 
   // kComprehension
   std::string iter_var;
@@ -62,6 +69,7 @@ struct Expr {
   int overload_group = -1; // kCall: function id (see functions.h)
   const void* function = nullptr;  // kCall: resolved Function (functions.h)
   std::vector<int> overloads;      // kCall: candidate overload indices in Function
+  const MessageType* message = nullptr;  // kStruct: the resolved message type
   // Plan annotations (Program::PlanCalls), so that evaluation never looks at function names:
   uint8_t call_kind = 0;   // kCall: interpreter.cc CallKind (special forms vs strict calls)
   uint8_t cost_class = 0;  // kCall: interpreter.cc CostClass (how the runtime cost is computed)

@@ -10,6 +10,7 @@
 #include "cel/internal/values.h"
 #include "common/status.h"
 #include "cel/program.h"
+#include "cel/well_known_types.h"
 #include "re2/re2.h"
 
 namespace draforge::cel {
@@ -43,6 +44,9 @@ class Checker {
     if (errors_.empty()) Finalize(*p_->parsed_.root);
     if (errors_.empty()) Validate(*p_->parsed_.root);
     if (!errors_.empty()) return absl::InvalidArgumentError(FormatErrors(p_->parsed_.source, errors_));
+    if (!undefined_type_.empty()) {
+      return absl::InvalidArgumentError(Cat("program instantiation failed: reference to undefined type: ", undefined_type_));
+    }
     return absl::OkStatus();
   }
 
@@ -144,8 +148,8 @@ class Checker {
             if (t.kind == TypeKind::kOptional) {
               t = t.params[0];
             } else if (!t.IsDynLike()) {
-              Error(*e.args[i], Cat("expected type 'optional_type(", FormatType(t), ")' but found '",
-                                    FormatType(t), "'"));
+              Error(*e.args[i], Cat("expected type 'optional_type(", FormatCheckerType(t), ")' but found '",
+                                    FormatCheckerType(t), "'"));
             }
           }
           elem = first ? t : Join(elem, t);
@@ -181,6 +185,53 @@ class Checker {
       case ExprKind::kComprehension:
         CheckComprehension(e);
         return;
+      case ExprKind::kStruct:
+        CheckStruct(e);
+        return;
+    }
+  }
+
+  // cel-go's checkCreateStruct: the type name resolves to a message (no container: only full
+  // names, a leading dot allowed); each field value checks first, then the field is looked up and
+  // the value's type must be assignable to it. Field errors sit at the field's ':'.
+  void CheckStruct(Expr& e) {
+    std::string_view name = e.name;
+    if (!name.empty() && name[0] == '.') name.remove_prefix(1);
+    bool not_a_message = false;
+    std::optional<MessageConstruction> c = ResolveMessageConstruction(name, &not_a_message);
+    if (!c && !not_a_message) {
+      Error(e, Cat("undeclared reference to '", e.name, "' (in container '')"));
+      e.type = Type::Error();
+      return;
+    }
+    if (!c) Error(e, Cat("'", name, "' is not a message type"));
+    e.type = c ? c->type : Type::Error();
+    e.message = c && c->known_at_runtime ? c->fields_of : nullptr;
+    // The checker looks fields up under the name the result type maps back to (Int32Value's as
+    // Int64Value's): same names and checked types, so the construction's own table serves.
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      Expr& value = *e.args[i];
+      Check(value);
+      const int32_t at = e.field_offsets[i];
+      const MessageField* f = c ? c->fields_of->FindField(e.field_names[i]) : nullptr;
+      std::optional<Type> ft = f != nullptr ? FieldType(*c->fields_of, *f) : std::nullopt;
+      if (!ft) errors_.push_back({at, Cat("undefined field '", e.field_names[i], "'")});
+      Type vt = Resolve(value.type);
+      if (IsOptionalIndex(e, i)) {
+        if (vt.kind == TypeKind::kOptional) {
+          vt = vt.params[0];
+        } else if (!vt.IsDynLike()) {
+          Error(value, Cat("expected type '", FormatCheckerType(Type::Optional(vt)), "' but found '", FormatCheckerType(vt), "'"));
+        }
+      }
+      Type field_type = ft ? *ft : Type::Error();
+      TypeSubst trial = subst_;
+      if (IsAssignable(field_type, vt, trial)) {
+        subst_ = std::move(trial);
+      } else {
+        errors_.push_back({at, Cat("expected type of field '", e.field_names[i], "' is '", FormatCheckerType(field_type),
+                                   "' but provided type is '", FormatCheckerType(vt), "'")});
+      }
     }
   }
 
@@ -203,7 +254,7 @@ class Checker {
 
   // A qualified type name written as a selection on an undeclared identifier, or nothing.
   // An enum constant comes back as Type::Int() (the caller folds it to its value).
-  std::optional<Type> QualifiedTypeIdent(const Expr& e) const {
+  std::optional<Type> QualifiedTypeIdent(const Expr& e) {
     if (e.test_only) return std::nullopt;
     // Flatten the selection chain `a.b.c` into its qualified name; the root must be an identifier
     // that no variable or comprehension shadows.
@@ -232,6 +283,13 @@ class Checker {
     if (name == "google.protobuf.Duration") return Type::Duration();
     if (name == "google.protobuf.Empty") return Type::Object(name);
     if (name == "google.protobuf.NullValue.NULL_VALUE") return Type::Int();
+    bool not_a_message;
+    if (auto c = ResolveMessageConstruction(name, &not_a_message); c && c->known_at_runtime) {
+      // The other well-known messages check as type names, but cel-go's planner has no runtime type
+      // for them: "reference to undefined type", an error of program instantiation.
+      if (undefined_type_.empty()) undefined_type_ = name;
+      return c->type;
+    }
     return std::nullopt;
   }
 
@@ -272,7 +330,7 @@ class Checker {
       case TypeKind::kMap: {
         TypeSubst trial = subst_;
         if (!IsAssignable(t.params[0], Type::String(), trial)) {
-          Error(e, Cat("type '", FormatType(t), "' does not support field selection"));
+          Error(e, Cat("type '", FormatCheckerType(t), "' does not support field selection"));
           return Type::Error();
         }
         subst_ = std::move(trial);
@@ -291,7 +349,7 @@ class Checker {
         return f.kind == TypeKind::kError ? f : Type::Optional(f);
       }
       default:
-        Error(e, Cat("type '", FormatType(t), "' does not support field selection"));
+        Error(e, Cat("type '", FormatCheckerType(t), "' does not support field selection"));
         return Type::Error();
     }
   }
@@ -344,11 +402,11 @@ class Checker {
       size_t start = e.receiver_style ? 1 : 0;
       for (size_t k = start; k < arg_types.size(); ++k) {
         if (k > start) args += ", ";
-        args += FormatType(Substitute(arg_types[k], subst_, true));
+        args += FormatCheckerType(Substitute(arg_types[k], subst_, true));
       }
       if (e.receiver_style) {
         Error(e, Cat("found no matching overload for '", e.name, "' applied to '",
-                     FormatType(Substitute(arg_types[0], subst_, true)), ".(", args, ")'"));
+                     FormatCheckerType(Substitute(arg_types[0], subst_, true)), ".(", args, ")'"));
       } else {
         Error(e, Cat("found no matching overload for '", e.name, "' applied to '(", args, ")'"));
       }
@@ -396,7 +454,7 @@ class Checker {
         v2 = Type::Dyn();
         break;
       default:
-        Error(range, Cat("expression of type '", FormatType(rt),
+        Error(range, Cat("expression of type '", FormatCheckerType(rt),
                          "' cannot be range of a comprehension (must be list, map, or dynamic)"));
         v1 = Type::Dyn();
         v2 = Type::Dyn();
@@ -419,7 +477,7 @@ class Checker {
     if (IsAssignable(accu, step, trial)) {
       subst_ = std::move(trial);
     } else {
-      Error(*e.args[kLoopStep], Cat("expected type '", FormatType(accu), "' but found '", FormatType(step), "'"));
+      Error(*e.args[kLoopStep], Cat("expected type '", FormatCheckerType(accu), "' but found '", FormatCheckerType(step), "'"));
     }
     scopes_.resize(base + 1);
     scopes_.back().type = Resolve(accu);
@@ -543,8 +601,8 @@ class Checker {
           first = &ft;
           continue;
         }
-        if (!(ft == t)) {
-          Error(*e.args[i], Cat("expected type '", FormatType(ft), "' but found '", FormatType(t), "'"));
+        if (!IsEquivalentType(ft, t)) {
+          Error(*e.args[i], Cat("expected type '", FormatCheckerType(ft), "' but found '", FormatCheckerType(t), "'"));
           break;
         }
       }
@@ -560,8 +618,8 @@ class Checker {
             have = true;
             continue;
           }
-          if (!(ft == t)) {
-            Error(*e.args[i], Cat("expected type '", FormatType(ft), "' but found '", FormatType(t), "'"));
+          if (!IsEquivalentType(ft, t)) {
+            Error(*e.args[i], Cat("expected type '", FormatCheckerType(ft), "' but found '", FormatCheckerType(t), "'"));
             break;
           }
         }
@@ -619,6 +677,7 @@ class Checker {
   int next_var_ = 0;
   int next_slot_ = 0;
   int format_depth_ = 0;  // Validate: how many format() calls enclose the current node
+  std::string undefined_type_;  // the first well-known type name the planner cannot resolve
 };
 
 absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view source, const Env& env) {

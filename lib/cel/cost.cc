@@ -297,6 +297,12 @@ class Estimator {
         return sum.Add({30, 30});
       }
       case ExprKind::kComprehension: return IsBind(e) ? CostBind(e) : CostComprehension(e);
+      case ExprKind::kStruct: {
+        // coster.costCreateStruct: the field values plus 40.
+        Est sum;
+        for (auto& a : e.args) sum = sum.Add(Cost(*a));
+        return sum.Add({40, 40});
+      }
     }
     return {};
   }

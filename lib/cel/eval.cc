@@ -236,6 +236,10 @@ void Format(std::string& out, const Value& v) {
       out += ')';
       return;
     case ValueKind::kFormat: out += FormatValueString(*v.format()); return;
+    case ValueKind::kMessage:
+      out += v.str();
+      out += "{}";
+      return;
     case ValueKind::kURL:
       out += "url(";
       GoQuote(out, v.url()->String());

@@ -7,6 +7,7 @@
 #include "cel/internal/values.h"
 #include "cel/named_format.h"
 #include "cel/program.h"
+#include "cel/well_known_types.h"
 
 namespace draforge::cel {
 
@@ -389,8 +390,58 @@ class Interpreter {
       }
       case ExprKind::kComprehension:
         return EvalComprehension(e);
+      case ExprKind::kStruct: {
+        // cel-go's evalObj, charged 40 whatever it returns: the field values in order (the first
+        // error wins), `?f: none` unsets f, then the registry builds the message.
+        Value v = EvalStruct(e);
+        AddCost(40);
+        return v;
+      }
     }
     return Value();
+  }
+
+  Value EvalStruct(const Expr& e) {
+    const size_t n = e.args.size();
+    const MessageField** fields = arena_.NewArray<const MessageField*>(n);
+    Value* values = arena_.NewArray<Value>(n);
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) {
+      Value v = Eval(*e.args[i]);
+      if (v.IsError()) return v;
+      const MessageField* f = e.message != nullptr ? e.message->FindField(e.field_names[i]) : nullptr;
+      size_t at = 0;
+      while (at < count && fields[at] != f) ++at;
+      if (IsOptionalIndex(e, i)) {
+        if (v.kind() != ValueKind::kOptional) {
+          return Error(Cat("cannot initialize optional entry '", e.field_names[i], "' from non-optional value ",
+                           v.kind() == ValueKind::kString ? std::string(v.str()) : DebugString(v)));
+        }
+        if (v.optional() == nullptr) {
+          // Deleted from the fields set so far.
+          if (at < count) {
+            for (size_t k = at + 1; k < count; ++k) {
+              fields[k - 1] = fields[k];
+              values[k - 1] = values[k];
+            }
+            --count;
+          }
+          continue;
+        }
+        v = v.optional()->value;
+      }
+      // A field set twice keeps its last value (cel-go collects the fields in a Go map).
+      fields[at] = f;
+      values[at] = v;
+      if (at == count) ++count;
+    }
+    if (e.message == nullptr) {
+      // `list{}`, `null_type{}`: type-checked as well-known messages, unknown to the planner.
+      std::string_view name = e.name;
+      if (name[0] == '.') name.remove_prefix(1);
+      return Error(Cat("unknown type '", name, "'"));
+    }
+    return NewMessage(*e.message, fields, values, count, arena_);
   }
 
   static bool IsOptionalIndex(const Expr& e, size_t i) {
@@ -446,6 +497,14 @@ class Interpreter {
     }
   }
 
+  // has(x.f) where x is not a map at run time (cel-go's refQualify with a presence test): a list
+  // cannot be indexed by a string, a message has no such field, anything else simply lacks `f`.
+  Value PresenceOnNonMap(const Value& v, std::string_view field) {
+    if (v.kind() == ValueKind::kList) return Error("unsupported index type 'string' in list");
+    if (v.kind() == ValueKind::kMessage) return Error(Cat("no such field '", field, "'"));
+    return Value::Bool(false);
+  }
+
   Value EvalSelect(const Expr& e) {
     const Expr& operand = *e.args[0];
     Value v = Eval(operand);
@@ -470,7 +529,7 @@ class Interpreter {
       if (v.optional() == nullptr) return e.test_only ? Value::Bool(false) : v;
       Value inner = v.optional()->value;
       if (inner.kind() != ValueKind::kMap) {
-        if (e.test_only) return Error("invalid type for field selection.");
+        if (e.test_only) return PresenceOnNonMap(inner, e.name);
         return Value::Optional(nullptr);
       }
       if (e.test_only) return Value::Bool(inner.map()->Has(key));
@@ -480,9 +539,10 @@ class Interpreter {
     }
     if (e.test_only) {
       if (v.kind() == ValueKind::kMap) return Value::Bool(v.map()->Has(key));
-      return Error(Cat("invalid type for field selection."));
+      return PresenceOnNonMap(v, e.name);
     }
     if (v.kind() != ValueKind::kMap) {
+      if (v.kind() == ValueKind::kMessage) return Error(Cat("no such field '", e.name, "'"));
       return Error(Cat("no such key: ", e.name));
     }
     bool found;
@@ -607,7 +667,36 @@ class Interpreter {
   // The error of a call no overload accepts at runtime. cel-go's declared functions guard their
   // bindings and name the function and the argument types (decls.MaybeNoSuchOverload); the
   // operators and a few standard functions check traits instead and say less.
+  // The operators cel-go binds once per function with an operand trait: when the first operand
+  // lacks the trait the interpreter reports the function ("no such overload: _+_"); otherwise the
+  // operand's own method rejects the other one ("no such overload").
+  static bool LacksOperandTrait(const std::string& fn, ValueKind k) {
+    auto any_of = [k](std::initializer_list<ValueKind> kinds) {
+      for (ValueKind x : kinds) {
+        if (x == k) return true;
+      }
+      return false;
+    };
+    using VK = ValueKind;
+    // Strings, durations and timestamps are receivers: the call goes to their method instead.
+    if (any_of({VK::kString, VK::kDuration, VK::kTimestamp})) return false;
+    if (fn == "_+_") {
+      return !any_of({VK::kInt, VK::kUint, VK::kDouble, VK::kString, VK::kBytes, VK::kList, VK::kDuration,
+                      VK::kTimestamp});
+    }
+    if (fn == "_-_") return !any_of({VK::kInt, VK::kUint, VK::kDouble, VK::kDuration, VK::kTimestamp});
+    if (fn == "_*_" || fn == "_/_") return !any_of({VK::kInt, VK::kUint, VK::kDouble});
+    if (fn == "_%_") return !any_of({VK::kInt, VK::kUint});
+    if (fn == "-_") return !any_of({VK::kInt, VK::kDouble});
+    if (fn == "_<_" || fn == "_<=_" || fn == "_>_" || fn == "_>=_") {
+      return !any_of({VK::kBool, VK::kInt, VK::kUint, VK::kDouble, VK::kString, VK::kBytes, VK::kDuration,
+                      VK::kTimestamp});
+    }
+    return false;
+  }
+
   Value NoSuchOverload(const std::string& fn, const Value* args, size_t n) {
+    if (n > 0 && LacksOperandTrait(fn, args[0].kind())) return Error(Cat("no such overload: ", fn));
     if (fn.empty() || fn[0] == '_' || fn[0] == '!' || fn[0] == '-' || fn[0] == '@' || fn == "matches" ||
         fn == "startsWith" || fn == "endsWith" || fn == "contains" || fn == "find" || fn == "findAll" || fn == "or" ||
         fn == "orValue") {

@@ -4,6 +4,7 @@
 // RFC 3339 and Go duration syntax. Time zones: fixed offsets ("+05:30", "-01:00") and IANA zone
 // names, looked up in the system time zone database as Go's time.LoadLocation does
 // (internal/time_zone.h).
+#include <charconv>
 #include <cstdint>
 #include <string>
 
@@ -339,7 +340,9 @@ Value DurationField(EvalContext&, const Value* a) {
     case Field::kHours: return Value::Int(n / 3600000000000LL);
     case Field::kMinutes: return Value::Int(n / 60000000000LL);
     case Field::kSeconds: return Value::Int(n / kNanosPerSecond);
-    default: return Value::Int(n / 1000000 % 1000);
+    // Go's Duration.Milliseconds: the whole duration in milliseconds (not the millisecond part, as
+    // a timestamp's getMilliseconds is).
+    default: return Value::Int(n / 1000000);
   }
 }
 
@@ -366,20 +369,13 @@ std::string FormatTimestamp(const Value& v) {
 }
 
 std::string FormatDuration(const Value& v) {
-  // cel-go prints durations as protobuf JSON does: seconds with up to nine fractional digits.
+  // cel-go: strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s", the shortest decimal that reads back
+  // as the same float64 (so nanoseconds beyond float64's precision are rounded away).
   const int64_t n = v.duration_nanos();
-  const bool neg = n < 0;
-  const uint64_t abs = neg ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
-  std::string out = neg ? "-" : "";
-  out += std::to_string(abs / 1000000000ull);
-  if (abs % 1000000000ull != 0) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, ".%09llu", static_cast<unsigned long long>(abs % 1000000000ull));
-    std::string frac = buf;
-    while (frac.back() == '0') frac.pop_back();
-    out += frac;
-  }
-  return out + "s";
+  const double seconds = static_cast<double>(n / 1000000000) + static_cast<double>(n % 1000000000) / 1e9;
+  char buf[400];
+  auto r = std::to_chars(buf, buf + sizeof buf, seconds, std::chars_format::fixed);
+  return std::string(buf, r.ptr) + "s";
 }
 
 bool IsValidTimestampLiteral(const Value& v) {

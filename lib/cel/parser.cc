@@ -143,6 +143,8 @@ class Parser {
     c->test_only = e.test_only;
     c->receiver_style = e.receiver_style;
     c->optional_indices = e.optional_indices;
+    c->field_names = e.field_names;
+    c->field_offsets = e.field_offsets;
     c->iter_var = e.iter_var;
     c->iter_var2 = e.iter_var2;
     c->accu_var = e.accu_var;
@@ -602,6 +604,7 @@ class Parser {
           auto args = ParseArgs(Tok::kRParen, "')'");
           return GlobalCallOrMacro(open, name, std::move(args));
         }
+        if (StartsMessage()) return ParseMessage(std::move(name));
         return Ident(id_off, name);
       }
       case Tok::kEof:
@@ -611,6 +614,63 @@ class Parser {
                                        "' expecting ", kPrimaryExpected));
     }
     return nullptr;
+  }
+
+  // Whether the tokens from here are `(. IDENT)* {`: the rest of a message construction's type
+  // name (CEL.g4's CreateMessage alternative of `primary`), looked at without consuming anything.
+  bool StartsMessage() const {
+    if (tok_.kind == Tok::kLBrace) return true;
+    if (tok_.kind != Tok::kDot) return false;
+    Lexer probe = lexer_;
+    for (;;) {
+      if (probe.Next().kind != Tok::kIdent) return false;
+      Token t = probe.Next();
+      if (t.kind == Tok::kLBrace) return true;
+      if (t.kind != Tok::kDot) return false;
+    }
+  }
+
+  // `name(.IDENT)* { [?]field: expr, ... }` with the first identifier consumed into `name`. The
+  // expression sits at the '{' and each field at its ':', as cel-go places them.
+  std::unique_ptr<Expr> ParseMessage(std::string name) {
+    while (tok_.kind == Tok::kDot) {
+      Advance();
+      name += ".";
+      name += tok_.text;
+      Advance();
+    }
+    auto e = NewExpr(ExprKind::kStruct, tok_.offset);
+    e->name = std::move(name);
+    Advance();  // '{'
+    constexpr std::string_view kFieldExpected = "{'}', '?', IDENTIFIER, ESC_IDENTIFIER}";
+    for (;;) {
+      if (tok_.kind == Tok::kRBrace) {
+        Advance();
+        return e;
+      }
+      if (tok_.kind == Tok::kQuestion) {
+        Advance();
+        e->optional_indices.push_back(static_cast<int32_t>(e->args.size()));
+        if (tok_.kind != Tok::kIdent && tok_.kind != Tok::kEscIdent) Unexpected("{IDENTIFIER, ESC_IDENTIFIER}");
+      }
+      if (tok_.kind == Tok::kIdent) {
+        e->field_names.emplace_back(tok_.text);
+      } else if (tok_.kind == Tok::kEscIdent) {
+        e->field_names.push_back(tok_.value);
+      } else {
+        Unexpected(kFieldExpected);
+      }
+      Advance();
+      if (tok_.kind != Tok::kColon) Unexpected("':'");
+      e->field_offsets.push_back(tok_.offset);
+      Advance();
+      e->args.push_back(ParseExpr());
+      if (tok_.kind == Tok::kComma) {
+        Advance();
+        continue;
+      }
+      if (tok_.kind != Tok::kRBrace) Unexpected("{'}', ','}");
+    }
   }
 
   // ---- Macros ----
@@ -658,6 +718,7 @@ class Parser {
       auto sel = std::move(args[0]);
       sel->test_only = true;
       // cel-go gives the presence test the macro call's id/position.
+      sel->offset = off;
       return sel;
     }
     return Call(off, fn, std::move(args));
@@ -937,6 +998,15 @@ void UnparseTo(const Expr& e, std::string& out) {
         UnparseTo(*e.args[i], out);
         out += ": ";
         UnparseTo(*e.args[i + 1], out);
+      }
+      out += "}";
+      return;
+    case ExprKind::kStruct:
+      out += e.name + "{";
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        if (i) out += ", ";
+        out += e.field_names[i] + ": ";
+        UnparseTo(*e.args[i], out);
       }
       out += "}";
       return;

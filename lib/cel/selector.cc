@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "cel/internal/device_view.h"
 #include "cel/internal/dra_compile.h"
+#include "cel/internal/native_conversion.h"
 #include "cel/internal/str.h"
 #include "cel/program.h"
 
@@ -15,31 +16,6 @@ namespace draforge::cel {
 using internal::Cat;
 
 namespace {
-
-// Why a non-bool selector result does not convert: the text of each cel-go type's ConvertToNative.
-std::string BoolConversionError(const Value& v) {
-  switch (v.kind()) {
-    case ValueKind::kInt: return "unsupported type conversion from 'int' to bool";
-    case ValueKind::kUint: return "unsupported type conversion from 'uint' to bool";
-    case ValueKind::kDouble: return "type conversion error from Double to 'bool'";
-    case ValueKind::kBytes: return "type conversion error from Bytes to 'bool'";
-    case ValueKind::kNull: return "type conversion error from 'null_type' to 'bool'";
-    case ValueKind::kList: return "type conversion error from list to 'bool'";
-    case ValueKind::kMap: return "type conversion error from map to 'bool'";
-    case ValueKind::kTimestamp: return "type conversion error from 'Timestamp' to 'bool'";
-    case ValueKind::kDuration: return "type conversion error from 'Duration' to 'bool'";
-    case ValueKind::kQuantity: return "type conversion error from 'Quantity' to 'bool'";
-    case ValueKind::kSemver: return "type conversion error from 'Semver' to 'bool'";
-    case ValueKind::kIP: return "type conversion error from 'IP' to 'bool'";
-    case ValueKind::kCIDR: return "type conversion error from 'CIDR' to 'bool'";
-    case ValueKind::kFormat: return "type conversion error from 'Format' to 'bool'";
-    case ValueKind::kURL: return "type conversion error from 'URL' to 'bool'";
-    case ValueKind::kType: return "type conversion not supported for 'type'";
-    case ValueKind::kOptional: return "optional.none() dereference";
-    default: return Cat("unsupported native conversion from ", TypeName(v), " to 'bool'");
-  }
-}
-
 
 class CompiledSelector final : public DeviceSelector {
  public:
@@ -72,11 +48,11 @@ class CompiledSelector final : public DeviceSelector {
       return out;
     }
     // cel-go converts the result with ConvertToNative(bool), which unwraps a present optional.
-    Value result = r.value;
-    if (result.kind() == ValueKind::kOptional && result.optional() != nullptr) result = result.optional()->value;
-    if (result.kind() != ValueKind::kBool) {
+    Value result;
+    std::string why;
+    if (!internal::ConvertToNative(r.value, internal::NativeType::kBool, arena, &result, &why)) {
       out.error = absl::InvalidArgumentError(Cat("CEL result of type ", TypeName(r.value),
-                                                 " could not be converted to bool: ", BoolConversionError(result)));
+                                                 " could not be converted to bool: ", why));
       return out;
     }
     out.matches = result.bool_value();

@@ -5,6 +5,11 @@
 namespace draforge::cel {
 
 std::string FormatType(const Type& t) {
+  if (t.wrapper) {
+    Type primitive = t;
+    primitive.wrapper = false;
+    return absl::StrCat("wrapper(", FormatType(primitive), ")");
+  }
   switch (t.kind) {
     case TypeKind::kDyn: return "dyn";
     case TypeKind::kAny: return "google.protobuf.Any";
@@ -30,6 +35,26 @@ std::string FormatType(const Type& t) {
     case TypeKind::kTypeParam: return t.name;
   }
   return "?";
+}
+
+std::string FormatCheckerType(const Type& t) {
+  if (!t.wrapper) {
+    switch (t.kind) {
+      case TypeKind::kAny: return "any";
+      case TypeKind::kDuration: return "duration";
+      case TypeKind::kTimestamp: return "timestamp";
+      case TypeKind::kError: return "!error!";
+      case TypeKind::kList: return absl::StrCat("list(", FormatCheckerType(t.params[0]), ")");
+      case TypeKind::kMap:
+        return absl::StrCat("map(", FormatCheckerType(t.params[0]), ", ", FormatCheckerType(t.params[1]), ")");
+      case TypeKind::kType:
+        if (!t.params.empty()) return absl::StrCat("type(", FormatCheckerType(t.params[0]), ")");
+        break;
+      case TypeKind::kOptional: return absl::StrCat("optional_type(", FormatCheckerType(t.params[0]), ")");
+      default: break;
+    }
+  }
+  return FormatType(t);
 }
 
 namespace {
@@ -87,7 +112,7 @@ bool IsAssignable(const Type& formal, const Type& actual, TypeSubst& subst) {
     // null is assignable to null, and to the nullable kinds (Any is handled above).
     if (formal.kind == actual.kind) return true;
     const Type& other = formal.kind == TypeKind::kNull ? actual : formal;
-    return other.kind == TypeKind::kDuration || other.kind == TypeKind::kTimestamp ||
+    return other.wrapper || other.kind == TypeKind::kDuration || other.kind == TypeKind::kTimestamp ||
            other.kind == TypeKind::kObject;
   }
   if (formal.kind != actual.kind) return false;
@@ -113,6 +138,14 @@ Type Substitute(const Type& t, const TypeSubst& subst, bool free_to_dyn) {
   Type out = t;
   for (Type& p : out.params) p = Substitute(p, subst, free_to_dyn);
   return out;
+}
+
+bool IsEquivalentType(const Type& a, const Type& b) {
+  if (a.kind != b.kind || a.name != b.name || a.params.size() != b.params.size()) return false;
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    if (!IsEquivalentType(a.params[i], b.params[i])) return false;
+  }
+  return true;
 }
 
 Type MostGeneral(const Type& a, const Type& b) {

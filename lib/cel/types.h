@@ -35,6 +35,9 @@ struct Type {
   TypeKind kind = TypeKind::kDyn;
   std::string name;
   std::vector<Type> params;
+  // A protobuf wrapper type (google.protobuf.Int32Value, ...): cel-go's nullable primitive, of the
+  // primitive's kind ("wrapper(int)"), assignable to and from the primitive and from null.
+  bool wrapper = false;
 
   static Type Dyn() { return {TypeKind::kDyn, "", {}}; }
   static Type Any() { return {TypeKind::kAny, "", {}}; }
@@ -56,6 +59,10 @@ struct Type {
   static Type Opaque(std::string n) { return {TypeKind::kOpaque, std::move(n), {}}; }
   static Type Object(std::string n) { return {TypeKind::kObject, std::move(n), {}}; }
   static Type Param(std::string n) { return {TypeKind::kTypeParam, std::move(n), {}}; }
+  static Type Wrapper(Type primitive) {
+    primitive.wrapper = true;
+    return primitive;
+  }
   static Type Quantity() { return Opaque("kubernetes.Quantity"); }
   static Type Semver() { return Opaque("kubernetes.Semver"); }
   static Type IP() { return Opaque("net.IP"); }
@@ -65,12 +72,20 @@ struct Type {
     return kind == TypeKind::kDyn || kind == TypeKind::kAny || kind == TypeKind::kError;
   }
   friend bool operator==(const Type& a, const Type& b) {
-    return a.kind == b.kind && a.name == b.name && a.params == b.params;
+    return a.kind == b.kind && a.name == b.name && a.params == b.params && a.wrapper == b.wrapper;
   }
 };
 
-// cel-go's FormatCELType: "int", "list(string)", "map(string, dyn)", "kubernetes.Quantity".
+// cel-go's Type.IsEquivalentType: kind, name and parameters agree (a wrapper is equivalent to its
+// primitive). The homogeneous-literal validator compares element types with it.
+bool IsEquivalentType(const Type& a, const Type& b);
+
+// The type's declared name: "int", "list(string)", "map(string, dyn)", "kubernetes.Quantity",
+// "google.protobuf.Duration", "wrapper(int)".
 std::string FormatType(const Type& t);
+// cel-go's checker.FormatCELType, which the checker's messages use: as FormatType, but "any",
+// "duration", "timestamp" and "!error!" for those kinds (also as parameters).
+std::string FormatCheckerType(const Type& t);
 
 // Type parameter substitutions during overload resolution.
 using TypeSubst = std::map<std::string, Type>;

@@ -231,6 +231,7 @@ bool ValueEquals(const Value& a, const Value& b) {
     case ValueKind::kCIDR: return *a.cidr() == *b.cidr();
     case ValueKind::kFormat: return a.format()->go_name == b.format()->go_name;
     case ValueKind::kURL: return a.url()->String() == b.url()->String();
+    case ValueKind::kMessage: return a.str() == b.str();  // google.protobuf.Empty: no fields
     case ValueKind::kTimestamp: return a.seconds() == b.seconds() && a.nanos() == b.nanos();
     case ValueKind::kDuration: return a.duration_nanos() == b.duration_nanos();
     default: return false;
@@ -276,6 +277,7 @@ std::string_view TypeName(const Value& v) {
     case ValueKind::kCIDR: return "net.CIDR";
     case ValueKind::kFormat: return "kubernetes.NamedFormat";
     case ValueKind::kURL: return "kubernetes.URL";
+    case ValueKind::kMessage: return v.str();
     case ValueKind::kTimestamp: return "google.protobuf.Timestamp";
     case ValueKind::kDuration: return "google.protobuf.Duration";
     case ValueKind::kError: return "*types.Err";
@@ -302,6 +304,7 @@ std::string_view GoTypeName(const Value& v) {
     case ValueKind::kCIDR: return "cel.CIDR";
     case ValueKind::kFormat: return "cel.Format";
     case ValueKind::kURL: return "cel.URL";
+    case ValueKind::kMessage: return "*types.protoObj";
     case ValueKind::kTimestamp: return "types.Timestamp";
     case ValueKind::kDuration: return "types.Duration";
     case ValueKind::kError: return "*types.Err";
@@ -359,6 +362,7 @@ std::string DebugString(const Value& v) {
     case ValueKind::kCIDR: return v.cidr()->String();
     case ValueKind::kFormat: return FormatValueString(*v.format());
     case ValueKind::kURL: return v.url()->String();
+    case ValueKind::kMessage: return "";  // Go's %v of an empty message
     case ValueKind::kTimestamp: return internal::FormatTimestamp(v);
     case ValueKind::kDuration: return internal::FormatDuration(v);
     case ValueKind::kError: return std::string(v.error()->message);

@@ -92,6 +92,8 @@ enum class ValueKind : uint8_t {
   kCIDR,       // net.CIDR (Kubernetes CIDR library)
   kFormat,     // kubernetes.NamedFormat (Kubernetes format library): a constant of the library
   kURL,        // kubernetes.URL (Kubernetes URL library)
+  kMessage,    // a protobuf message that does not unwrap to a CEL value (google.protobuf.Empty);
+               // str(): its full name (static storage)
   kError,
 };
 
@@ -138,6 +140,9 @@ class Value {
   static Value Format(const NamedFormat* f) { Value v(ValueKind::kFormat); v.fmt_ = f; return v; }
   static Value URL(const Url* u) { Value v(ValueKind::kURL); v.url_ = u; return v; }
   static Value Duration(int64_t nanos) { Value v(ValueKind::kDuration); v.i_ = nanos; return v; }
+  // A message value of type `full_name` (static storage), e.g. "google.protobuf.Empty": the only
+  // well-known message without fields, so its name is the whole value.
+  static Value Message(std::string_view full_name) { return Str(ValueKind::kMessage, full_name); }
   static Value Error(const ErrorValue* e) { Value v(ValueKind::kError); v.err_ = e; return v; }
 
   ValueKind kind() const { return kind_; }
@@ -150,7 +155,7 @@ class Value {
   int64_t int_value() const { return i_; }
   uint64_t uint_value() const { return u_; }
   double double_value() const { return d_; }
-  std::string_view str() const { return std::string_view(str_, size_); }  // string, bytes, type
+  std::string_view str() const { return std::string_view(str_, size_); }  // string, bytes, type, message
   const ListValue* list() const { return list_; }
   const MapValue* map() const { return map_; }
   const OptionalValue* optional() const { return opt_; }

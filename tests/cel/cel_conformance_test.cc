@@ -701,7 +701,6 @@ struct Gap {
   const char* reason;
 };
 constexpr Gap kNotImplemented[] = {
-    {"Value{", "DRAForge gap: protobuf message construction (google.protobuf wrapper and Value messages) is not implemented"},
     {"\").isInteger()", "known divergence quantity-int64-representation (tests/parity/known-divergences/cel-expressions.yaml): isInteger() follows apimachinery's internal representation upstream"},
 };
 
