@@ -426,6 +426,14 @@ WELL_KNOWN = [
     "null.x",
     "has(null.x)",
     "has(dyn(null)['x'])",
+    "{0:1}.?x",
+    "{0:1}.?x.hasValue()",
+    "{1: 2}.?x.orValue(3)",
+    "{true: 1}.?x",
+    "{0:1}.x",
+    "has({0:1}.x)",
+    "[1].?x",
+    "{}.x",
 ]
 
 
