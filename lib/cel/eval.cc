@@ -9,6 +9,7 @@
 
 #include "cel/internal/dra_compile.h"
 #include "cel/internal/str.h"
+#include "cel/internal/utf8.h"
 #include "cel/internal/values.h"
 #include "cel/named_format.h"
 #include "cel/program.h"
@@ -46,27 +47,6 @@ bool IsPrint(char32_t r) {
   return true;
 }
 
-// Decodes one UTF-8 sequence as Go does (utf8.DecodeRuneInString): returns the rune and its length,
-// or length 0 for an invalid byte.
-std::pair<char32_t, size_t> DecodeRune(std::string_view s, size_t i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) return {b0, 1};
-  auto cont = [&](size_t k) { return i + k < s.size() && (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80; };
-  auto byte = [&](size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(s[i + k]) & 0x3F); };
-  if (b0 >= 0xC2 && b0 <= 0xDF && cont(1)) return {(static_cast<char32_t>(b0 & 0x1F) << 6) | byte(1), 2};
-  if (b0 >= 0xE0 && b0 <= 0xEF && cont(1) && cont(2)) {
-    char32_t r = (static_cast<char32_t>(b0 & 0x0F) << 12) | (byte(1) << 6) | byte(2);
-    if (r < 0x800 || (r >= 0xD800 && r <= 0xDFFF)) return {0, 0};
-    return {r, 3};
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4 && cont(1) && cont(2) && cont(3)) {
-    char32_t r = (static_cast<char32_t>(b0 & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3);
-    if (r < 0x10000 || r > 0x10FFFF) return {0, 0};
-    return {r, 4};
-  }
-  return {0, 0};
-}
-
 void AppendHex(std::string& out, const char* prefix, uint32_t v, int digits) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += prefix;
@@ -76,7 +56,7 @@ void AppendHex(std::string& out, const char* prefix, uint32_t v, int digits) {
 void QuoteString(std::string& out, std::string_view s) {
   out += '\'';
   for (size_t i = 0; i < s.size();) {
-    auto [r, len] = DecodeRune(s, i);
+    auto [r, len] = internal::DecodeRune(s, i);
     if (len == 0) {
       AppendHex(out, "\\x", static_cast<unsigned char>(s[i]), 2);
       ++i;

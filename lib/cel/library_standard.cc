@@ -118,44 +118,6 @@ size_t CodePointCount(std::string_view s) {
   return n;
 }
 
-bool ValidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = s[i];
-    int n;
-    uint32_t cp;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      n = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      n = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + n >= s.size() + 0 && i + n > s.size() - 1 + 1) return false;
-    if (i + n >= s.size() + 1) return false;
-    for (int k = 1; k <= n; ++k) {
-      if (i + k >= s.size()) return false;
-      unsigned char d = s[i + k];
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
-        (cp >= 0xD800 && cp < 0xE000)) {
-      return false;
-    }
-    i += n + 1;
-  }
-  return true;
-}
-
 }  // namespace internal
 
 namespace {

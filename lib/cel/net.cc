@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "cel/internal/utf8.h"
+
 namespace draforge::cel {
 namespace {
 
@@ -184,39 +186,13 @@ uint16_t V6Group(const NetAddr& a, int i) { return static_cast<uint16_t>(a.bytes
 
 }  // namespace
 
-namespace {
-
-// The length of the valid UTF-8 sequence starting at s[i] (as Go's utf8.DecodeRuneInString accepts
-// it: no overlong forms, no surrogates, at most U+10FFFF), or 0.
-size_t Utf8Length(std::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  const auto cont = [&](size_t k) { return k < s.size() && (b(k) & 0xC0) == 0x80; };
-  if (c >= 0xC2 && c <= 0xDF) return cont(i + 1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (!cont(i + 1) || !cont(i + 2)) return 0;
-    if (c == 0xE0 && b(i + 1) < 0xA0) return 0;   // overlong
-    if (c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogate
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (!cont(i + 1) || !cont(i + 2) || !cont(i + 3)) return 0;
-    if (c == 0xF0 && b(i + 1) < 0x90) return 0;   // overlong
-    if (c == 0xF4 && b(i + 1) >= 0x90) return 0;  // above U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
-}  // namespace
-
 std::string GoQuoted(std::string_view s) {
   std::string out = "\"";
   for (size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       // A valid rune is kept; a byte that is not part of one is written \xHH, as strconv.Quote does.
-      const size_t n = Utf8Length(s, i);
+      const size_t n = internal::DecodeRune(s, i).second;
       if (n == 0) {
         out += "\\x";
         out += kHex[c >> 4];

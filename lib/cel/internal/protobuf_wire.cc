@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "cel/internal/utf8.h"
+
 namespace draforge::cel::internal {
 
 bool WireReader::ReadVarint(uint64_t* v) {
@@ -93,47 +95,13 @@ bool WireReader::SkipGroup(int32_t number) {
   }
 }
 
-namespace {
-
-// The length of the valid UTF-8 sequence at s[i] and its code point, or 0 when invalid.
-size_t DecodeRune(std::string_view s, size_t i, uint32_t* rune) {
-  const auto b = [&](size_t k) { return static_cast<uint8_t>(s[i + k]); };
-  const uint8_t c = b(0);
-  size_t n;
-  uint32_t r;
-  if (c < 0x80) {
-    *rune = c;
-    return 1;
-  } else if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-    r = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    r = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    r = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(k) & 0xC0) != 0x80) return 0;
-    r = (r << 6) | (b(k) & 0x3F);
-  }
-  if ((n == 3 && (r < 0x800 || (r >= 0xD800 && r <= 0xDFFF))) || (n == 4 && (r < 0x10000 || r > 0x10FFFF))) return 0;
-  *rune = r;
-  return n;
-}
-
-}  // namespace
 
 std::string TextQuote(std::string_view s) {
   std::string out = "\"";
   char buf[16];
   for (size_t i = 0; i < s.size();) {
-    uint32_t r;
-    size_t n = DecodeRune(s, i, &r);
+    auto [rune, n] = DecodeRune(s, i);
+    uint32_t r = rune;
     if (n == 0) {
       r = static_cast<uint8_t>(s[i]);
       n = 1;

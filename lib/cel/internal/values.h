@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "cel/functions.h"
+#include "cel/internal/utf8.h"
 #include "cel/value.h"
 
 namespace draforge::cel::internal {
@@ -21,7 +22,6 @@ std::string FormatDuration(const Value& v);
 // What cel-go's timestamp and duration literal validators accept (a constant argument).
 bool IsValidTimestampLiteral(const Value& v);
 bool IsValidDurationLiteral(const Value& v);
-bool ValidUtf8(std::string_view s);
 // The compiled regex for `pattern` (precompiled constant or compiled now); null and *error set when
 // the pattern is invalid.
 const re2::RE2* GetRegex(EvalContext& ctx, std::string_view pattern, Value* error);
