@@ -1,4 +1,6 @@
 // The C ABI over lib/alloc: allocation and explain (include/draforge/alloc.h).
+#include <cstddef>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,10 +36,28 @@ namespace {
 
 const draforge_allocate_options kDefaultOptions = DRAFORGE_ALLOCATE_OPTIONS_INIT;
 
-absl::Status CheckOptions(const draforge_allocate_options& o) {
-  RETURN_IF_ERROR(CheckVersion("draforge_allocate_options", o.version, DRAFORGE_ALLOCATE_OPTIONS_VERSION));
+// The size of the options struct as a caller of `version` declared it: the library must neither
+// read nor write past it (a version 1 caller's struct ends before prune_search). `version` must be
+// known (CheckVersion).
+size_t OptionsSize(unsigned int version) {
+  switch (version) {
+    case 1:
+      return offsetof(draforge_allocate_options, prune_search);
+    default:
+      return sizeof(draforge_allocate_options);
+  }
+}
+
+// The caller's options (NULL: the defaults) as a complete struct of the current version: the
+// fields its version has are the caller's, the later ones keep their defaults (version 1 callers
+// have always had pruning on). Errors: an unknown version, a negative max_steps.
+absl::StatusOr<draforge_allocate_options> EffectiveOptions(const draforge_allocate_options* options) {
+  draforge_allocate_options o = kDefaultOptions;
+  if (options == nullptr) return o;
+  RETURN_IF_ERROR(CheckVersion("draforge_allocate_options", options->version, DRAFORGE_ALLOCATE_OPTIONS_VERSION));
+  std::memcpy(&o, options, OptionsSize(options->version));
   if (o.max_steps < 0) return absl::InvalidArgumentError("draforge_allocate_options: max_steps must not be negative");
-  return absl::OkStatus();
+  return o;
 }
 
 // The node as the allocator sees it: labels from the options, else from the snapshot's Node.
@@ -113,8 +133,9 @@ int draforge_allocate_options_init(draforge_allocate_options* options, unsigned 
   if (!capi::CheckVersion("draforge_allocate_options", version, DRAFORGE_ALLOCATE_OPTIONS_VERSION).ok()) {
     return DRAFORGE_EINVALID;
   }
-  *options = capi::kDefaultOptions;
-  options->version = version;
+  draforge_allocate_options defaults = capi::kDefaultOptions;
+  defaults.version = version;
+  std::memcpy(options, &defaults, capi::OptionsSize(version));
   return DRAFORGE_OK;
 }
 
@@ -149,8 +170,9 @@ int draforge_allocate(draforge_allocation_result** out, const draforge_snapshot*
       return capi::Fail(absl::InvalidArgumentError("draforge_allocate: out and snapshot must not be NULL"), error);
     }
     *out = nullptr;
-    const draforge_allocate_options& o = options ? *options : capi::kDefaultOptions;
-    if (absl::Status s = capi::CheckOptions(o); !s.ok()) return capi::Fail(s, error);
+    auto effective = capi::EffectiveOptions(options);
+    if (!effective.ok()) return capi::Fail(effective.status(), error);
+    const draforge_allocate_options& o = *effective;
     if (claims == nullptr || claim_count == 0) {
       return capi::Fail(absl::InvalidArgumentError("draforge_allocate: at least one claim is required"), error);
     }
@@ -186,6 +208,7 @@ int draforge_allocate(draforge_allocation_result** out, const draforge_snapshot*
     alloc::AllocateOptions ao;
     ao.features = *features;
     ao.max_steps = o.max_steps;
+    ao.prune_search = o.prune_search != 0;
     alloc::AllocateResult r = alloc::Allocate(snap, selected, *node_info, ao);
     if (r.outcome == alloc::Outcome::kError) return capi::Fail(r.error, error);
     auto result = std::make_unique<draforge_allocation_result>();
@@ -289,8 +312,9 @@ int draforge_explain(draforge_explanation** out, const draforge_snapshot* snapsh
                         error);
     }
     *out = nullptr;
-    const draforge_allocate_options& o = options ? *options : capi::kDefaultOptions;
-    if (absl::Status s = capi::CheckOptions(o); !s.ok()) return capi::Fail(s, error);
+    auto effective = capi::EffectiveOptions(options);
+    if (!effective.ok()) return capi::Fail(effective.status(), error);
+    const draforge_allocate_options& o = *effective;
     auto features = capi::FeaturesOf(o.feature_gates, o.unlock_locked_gates != 0);
     if (!features.ok()) return capi::Fail(features.status(), error);
     const store::Snapshot& snap = *snapshot->snapshot;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -91,11 +92,8 @@ int RunGenerate(const Args& args, Io io) {
   auto flags = ParseOrUsage(args, specs, "draforge cdi generate --node NODE -f FILE... (--out DIR | --dry-run)", io,
                             code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "text");
-  if (format != "text" && format != "json") {
-    io.err << "error: --output: unknown format \"" << format << "\" (text, json)\n";
-    return kExitBadInput;
-  }
+  const std::optional<std::string> format = OutputFormat(*flags, "text", {"text", "json"}, io);
+  if (!format) return kExitBadInput;
   if (!flags->positional().empty()) {
     io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
     return kExitBadInput;
@@ -137,7 +135,7 @@ int RunGenerate(const Args& args, Io io) {
     for (const cdi::SyncFailure& f : report.failed) io.err << "error: " << f.status.message() << "\n";
   }
 
-  if (format == "json") {
+  if (*format == "json") {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.SetIndent(' ', 2);
@@ -221,11 +219,8 @@ int RunValidateSpecs(const Args& args, Io io) {
   auto flags = ParseOrUsage(args, specs, "draforge cdi validate [--strict] [--max-version V] [-o text|json] FILE|DIR...",
                             io, code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "text");
-  if (format != "text" && format != "json") {
-    io.err << "error: --output: unknown format \"" << format << "\" (text, json)\n";
-    return kExitBadInput;
-  }
+  const std::optional<std::string> format = OutputFormat(*flags, "text", {"text", "json"}, io);
+  if (!format) return kExitBadInput;
   if (flags->positional().empty()) {
     io.err << "error: no FILE or DIR given\nusage: draforge cdi validate [--strict] [--max-version V] FILE|DIR...\n";
     return kExitBadInput;
@@ -263,7 +258,7 @@ int RunValidateSpecs(const Args& args, Io io) {
   }
   size_t invalid = 0;
   for (const cdi::FileReport& f : reports) invalid += f.problems.empty() ? 0 : 1;
-  if (format == "json") {
+  if (*format == "json") {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.SetIndent(' ', 2);
@@ -315,11 +310,8 @@ int RunAudit(const Args& args, Io io) {
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, kUsage, io, code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "text");
-  if (format != "text" && format != "json") {
-    io.err << "error: --output: unknown format \"" << format << "\" (text, json)\n";
-    return kExitBadInput;
-  }
+  const std::optional<std::string> format = OutputFormat(*flags, "text", {"text", "json"}, io);
+  if (!format) return kExitBadInput;
   if (flags->positional().size() != 1) {
     io.err << "error: give exactly one CDI directory\nusage: " << kUsage << "\n";
     return kExitBadInput;
@@ -340,7 +332,7 @@ int RunAudit(const Args& args, Io io) {
     return absl::IsInvalidArgument(report.status()) ? kExitBadInput : kExitError;
   }
   const std::string prefix = dir + (dir.empty() || dir.back() != '/' ? "/" : "");
-  if (format == "json") {
+  if (*format == "json") {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.SetIndent(' ', 2);

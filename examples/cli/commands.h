@@ -65,6 +65,12 @@ std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* n
 std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs, const std::string& usage, Io io,
                                   int& exit_code);
 
+// The value of -o/--output in `flags` (`fallback` when not given) if it is one of `formats`;
+// otherwise prints `error: --output: unknown format "X" (a, b)` (the formats in the order given)
+// and returns nullopt: the caller exits with kExitBadInput.
+std::optional<std::string> OutputFormat(const Flags& flags, const std::string& fallback,
+                                        const std::vector<std::string>& formats, Io io);
+
 }  // namespace draforge::cli
 
 #endif  // DRAFORGE_EXAMPLES_CLI_COMMANDS_H_

@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "commands.h"
 #include "kube/client.h"
@@ -40,6 +41,16 @@ std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs,
     return std::nullopt;
   }
   return *std::move(flags);
+}
+
+std::optional<std::string> OutputFormat(const Flags& flags, const std::string& fallback,
+                                        const std::vector<std::string>& formats, Io io) {
+  std::string format = flags.GetOr("-o", fallback);
+  for (const std::string& f : formats) {
+    if (f == format) return format;
+  }
+  io.err << "error: --output: unknown format \"" << format << "\" (" << absl::StrJoin(formats, ", ") << ")\n";
+  return std::nullopt;
 }
 
 namespace {

@@ -604,6 +604,9 @@ int Main(int argc, char** argv) {
       return 3;
     }
     http_thread = std::thread([&http] { http.listen_after_bind(); });
+    // Said once the port is ours, so that a supervisor (or a test that picked the port) knows the
+    // endpoints it reaches are this process's and not whatever else held the port.
+    Log(absl::StrCat(flags.id, ": serving /healthz, /readyz and /metrics on http://", flags.address, ":", flags.port));
   }
 
   kube::LeaderElectionOptions le;

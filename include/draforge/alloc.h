@@ -37,13 +37,24 @@ typedef struct draforge_allocate_options {
   /* Abort the search with DRAFORGE_ELIMIT after this many search steps (0: no limit): the
    * deterministic analogue of kube-scheduler's filter timeout. */
   int64_t max_steps;
+  /* Since version 2. Non-zero (the default, and what version 1 callers always get): skip the parts
+   * of the search that provably cannot succeed (a device interchangeable with one that already
+   * failed at the same search position; positions with fewer candidate devices left than the
+   * request still needs). The outcome, the devices chosen, the reasons and any error are the same
+   * either way; only the search step count is lower, so max_steps is reached later. Zero:
+   * kube-scheduler's search step for step, so that draforge_allocation_result_search_steps()
+   * equals upstream's count (to compare work with upstream, or to bound the search exactly as
+   * kube-scheduler would). */
+  int prune_search;
 } draforge_allocate_options;
 
-#define DRAFORGE_ALLOCATE_OPTIONS_VERSION 1
-#define DRAFORGE_ALLOCATE_OPTIONS_INIT {DRAFORGE_ALLOCATE_OPTIONS_VERSION, NULL, 0, NULL, 0}
+#define DRAFORGE_ALLOCATE_OPTIONS_VERSION 2
+#define DRAFORGE_ALLOCATE_OPTIONS_INIT {DRAFORGE_ALLOCATE_OPTIONS_VERSION, NULL, 0, NULL, 0, 1}
 
-/* Fills `options` with the defaults of `version` (the same values as DRAFORGE_ALLOCATE_OPTIONS_INIT).
- * Errors: DRAFORGE_EINVALID for a NULL pointer or a version this library does not know. */
+/* Fills `options` with the defaults of `version` (the same values as DRAFORGE_ALLOCATE_OPTIONS_INIT
+ * for the current version). Writes only the fields that `version` has, so a caller built against
+ * an older header (whose struct is smaller) may pass its own version. Errors: DRAFORGE_EINVALID for
+ * a NULL pointer or a version this library does not know. */
 DRAFORGE_API int draforge_allocate_options_init(draforge_allocate_options *options, unsigned int version);
 
 /* The effective feature gates for `feature_gates` (same syntax as the option; NULL: defaults), as
@@ -101,7 +112,8 @@ DRAFORGE_API int draforge_allocation_result_json(draforge_buffer *out, const dra
 typedef struct draforge_explanation draforge_explanation;
 
 /* Explains claim `claim` ("namespace/name" or "name") of `snapshot` on node `node` (NULL or "": no
- * node; the node step is skipped). `options` may be NULL; max_steps is not used. Errors:
+ * node; the node step is skipped). `options` may be NULL; max_steps and prune_search are not used
+ * (explain does not search). Errors:
  * DRAFORGE_ENOTFOUND for an unknown claim, DRAFORGE_EINVALID for a claim without spec.devices or
  * bad options. */
 DRAFORGE_API int draforge_explain(draforge_explanation **out, const draforge_snapshot *snapshot, const char *claim,

@@ -49,6 +49,9 @@ int main(void) {
   draforge_cluster *cluster = NULL;
   draforge_snapshot *snapshot = NULL;
   draforge_allocation_result *result = NULL;
+  draforge_allocation_result *unpruned_result = NULL;
+  draforge_allocate_options unpruned = DRAFORGE_ALLOCATE_OPTIONS_INIT;
+  draforge_buffer unpruned_buffer = {NULL, 0};
   draforge_explanation *explanation = NULL;
   draforge_error *error = NULL;
   draforge_buffer buffer = {NULL, 0};
@@ -56,12 +59,13 @@ int main(void) {
   size_t applied = 0;
   int rc;
 
-  printf("1..11\n");
+  printf("1..12\n");
   memset(&by_call, 0x5A, sizeof by_call);
   rc = draforge_allocate_options_init(&by_call, DRAFORGE_ALLOCATE_OPTIONS_VERSION);
   check(rc == DRAFORGE_OK && by_call.version == by_macro.version && by_call.feature_gates == by_macro.feature_gates &&
             by_call.unlock_locked_gates == by_macro.unlock_locked_gates &&
-            by_call.node_labels_json == by_macro.node_labels_json && by_call.max_steps == by_macro.max_steps,
+            by_call.node_labels_json == by_macro.node_labels_json && by_call.max_steps == by_macro.max_steps &&
+            by_call.prune_search == by_macro.prune_search,
         "DRAFORGE_ALLOCATE_OPTIONS_INIT equals draforge_allocate_options_init()");
   memset(&cel_call, 0x5A, sizeof cel_call);
   rc = draforge_cel_options_init(&cel_call, DRAFORGE_CEL_OPTIONS_VERSION);
@@ -90,6 +94,15 @@ int main(void) {
   if (rc == DRAFORGE_OK) rc = draforge_allocation_result_allocation_json(&buffer, result, 0, &error);
   check(rc == DRAFORGE_OK && strstr(buffer.ptr, "\"device\":\"gpu-1\"") != NULL,
         "the allocation names gpu-0 and gpu-1");
+  unpruned.prune_search = 0;
+  rc = draforge_allocate(&unpruned_result, snapshot, claims, 1, "node-1", &unpruned, &error);
+  if (rc == DRAFORGE_OK) rc = draforge_allocation_result_allocation_json(&unpruned_buffer, unpruned_result, 0, &error);
+  check(rc == DRAFORGE_OK && buffer.ptr != NULL && unpruned_buffer.ptr != NULL &&
+            strcmp(buffer.ptr, unpruned_buffer.ptr) == 0 &&
+            draforge_allocation_result_search_steps(unpruned_result) >= draforge_allocation_result_search_steps(result),
+        "prune_search = 0 (upstream's search) allocates the same devices, in no fewer steps");
+  draforge_buffer_dispose(&unpruned_buffer);
+  draforge_allocation_result_destroy(unpruned_result);
   draforge_buffer_dispose(&buffer);
   draforge_allocation_result_destroy(result);
   result = NULL;

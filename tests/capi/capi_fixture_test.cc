@@ -96,8 +96,11 @@ std::vector<fs::path> AllocateCases() {
 
 class CAbiAllocatorFixture : public ::testing::TestWithParam<fs::path> {};
 
-TEST_P(CAbiAllocatorFixture, SameAnswerAsCppApi) {
-  auto loaded = LoadFixture(GetParam());
+// The fixture through the C ABI with draforge_allocate_options.prune_search `prune` gives what
+// the C++ API gives with AllocateOptions::prune_search `prune`: outcome, reasons, devices, error
+// message and the search step count.
+void ExpectSameAnswerAsCppApi(const fs::path& path, bool prune) {
+  auto loaded = LoadFixture(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   Fixture& fx = **loaded;
   ASSERT_FALSE(fx.claims.empty()) << "fixture selects no claim";
@@ -105,6 +108,7 @@ TEST_P(CAbiAllocatorFixture, SameAnswerAsCppApi) {
   // The C++ API's answer.
   alloc::AllocateOptions cpp_options;
   cpp_options.features = fx.features;
+  cpp_options.prune_search = prune;
   const alloc::AllocateResult want = alloc::Allocate(*fx.snapshot, fx.claims, fx.node, cpp_options);
 
   // The C ABI's answer.
@@ -112,6 +116,7 @@ TEST_P(CAbiAllocatorFixture, SameAnswerAsCppApi) {
   ASSERT_NE(snapshot, nullptr);
   CaseOptions o;
   FillOptions(fx, o);
+  o.options.prune_search = prune ? 1 : 0;
   std::vector<std::string> keys;
   for (const auto* c : fx.claims) keys.push_back(ClaimKey(*c));
   std::vector<const char*> claim_ptrs;
@@ -168,6 +173,14 @@ TEST_P(CAbiAllocatorFixture, SameAnswerAsCppApi) {
   EXPECT_EQ(draforge_allocation_result_allocation_json(&past_end, result.get(), fx.claims.size(), &e),
             DRAFORGE_ENOTFOUND);
   draforge_error_destroy(e);
+}
+
+TEST_P(CAbiAllocatorFixture, SameAnswerAsCppApi) { ExpectSameAnswerAsCppApi(GetParam(), /*prune=*/true); }
+
+// prune_search = 0 reaches the C++ API's unpruned search (upstream's, step for step: tests/alloc
+// checks those counts against upstream's), not the default one.
+TEST_P(CAbiAllocatorFixture, SameAnswerAsCppApiWithoutPruning) {
+  ExpectSameAnswerAsCppApi(GetParam(), /*prune=*/false);
 }
 
 std::string Name(const ::testing::TestParamInfo<fs::path>& info) {

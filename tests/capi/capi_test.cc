@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -106,6 +108,8 @@ TEST(CApiOptions, InitMacroAndInitFunctionAgree) {
   EXPECT_EQ(by_call.unlock_locked_gates, by_macro.unlock_locked_gates);
   EXPECT_EQ(by_call.node_labels_json, by_macro.node_labels_json);
   EXPECT_EQ(by_call.max_steps, by_macro.max_steps);
+  EXPECT_EQ(by_call.prune_search, by_macro.prune_search);
+  EXPECT_EQ(by_macro.prune_search, 1);  // pruning on unless asked otherwise, as for version 1 callers
 
   const draforge_cel_options cel_macro = DRAFORGE_CEL_OPTIONS_INIT;
   draforge_cel_options cel_call;
@@ -409,6 +413,211 @@ TEST_F(CApi, MaxStepsIsALimit) {
   EXPECT_EQ(draforge_allocate(&r, snapshot_, claims, 1, "node-1", &o, &error_), DRAFORGE_ELIMIT);
   EXPECT_THAT(draforge_error_message(error_), HasSubstr("aborted"));
   EXPECT_EQ(r, nullptr);
+}
+
+// Eight interchangeable GPUs on one PCIe root and a claim for four of them plus a NIC on the same
+// root, whose only NIC is in use: unsatisfiable. kube-scheduler tries every placement of the four
+// GPUs first; dra-allocate (k8s.io/dynamic-resource-allocation v0.37.2, tests/oracle) reports
+// num_allocate_one_invocations 233 for "job" and 7 for "fits" on this input.
+constexpr char kTwins[] = R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: nic}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "nic.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: gpu-0, attributes: {index: {int: 0}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: gpu-1, attributes: {index: {int: 1}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: gpu-2, attributes: {index: {int: 2}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: gpu-3, attributes: {index: {int: 3}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: gpu-4, attributes: {index: {int: 4}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: gpu-5, attributes: {index: {int: 5}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: gpu-6, attributes: {index: {int: 6}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: gpu-7, attributes: {index: {int: 7}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-nics}
+spec:
+  driver: nic.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: nic-0, attributes: {resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: nic-1, attributes: {resource.kubernetes.io/pcieRoot: {string: pci1}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: busy, namespace: other}
+spec:
+  devices:
+    requests:
+    - name: nic
+      exactly: {deviceClassName: nic}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: nic, driver: nic.example.com, pool: node-1, device: nic-0}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: job, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly: {deviceClassName: gpu, count: 4}
+    - name: nic
+      exactly: {deviceClassName: nic}
+    constraints:
+    - requests: [gpus, nic]
+      matchAttribute: resource.kubernetes.io/pcieRoot
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: fits, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly: {deviceClassName: gpu, count: 4}
+)";
+
+// What a caller sees of one allocation: the return code and, on success, the result JSON (outcome,
+// allocations, reasons) without the step counter, plus the step counter.
+struct Seen {
+  int rc = DRAFORGE_OK;
+  std::string json;  // searchSteps removed
+  int64_t steps = -1;
+  std::string error;
+};
+
+Seen AllocateWith(const draforge_snapshot* snapshot, const char* claim, const draforge_allocate_options* o) {
+  Seen seen;
+  const char* claims[] = {claim};
+  draforge_allocation_result* r = nullptr;
+  draforge_error* e = nullptr;
+  seen.rc = draforge_allocate(&r, snapshot, claims, 1, "node-1", o, &e);
+  if (seen.rc != DRAFORGE_OK) {
+    seen.error = draforge_error_message(e);
+    draforge_error_destroy(e);
+    return seen;
+  }
+  seen.steps = draforge_allocation_result_search_steps(r);
+  draforge_buffer b = {nullptr, 0};
+  EXPECT_EQ(draforge_allocation_result_json(&b, r, nullptr), DRAFORGE_OK);
+  seen.json = Take(b);
+  const size_t at = seen.json.find(",\"searchSteps\":");
+  EXPECT_NE(at, std::string::npos) << seen.json;
+  seen.json = seen.json.substr(0, at);
+  draforge_allocation_result_destroy(r);
+  return seen;
+}
+
+class CApiPruning : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(draforge_cluster_create(&cluster_, nullptr, nullptr), DRAFORGE_OK);
+    draforge_error* e = nullptr;
+    ASSERT_EQ(draforge_cluster_apply(cluster_, kTwins, std::strlen(kTwins), nullptr, &e), DRAFORGE_OK)
+        << draforge_error_message(e);
+    ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, cluster_, nullptr), DRAFORGE_OK);
+    unpruned_.prune_search = 0;
+  }
+  void TearDown() override {
+    draforge_snapshot_destroy(snapshot_);
+    draforge_cluster_destroy(cluster_);
+  }
+  draforge_cluster* cluster_ = nullptr;
+  draforge_snapshot* snapshot_ = nullptr;
+  draforge_allocate_options pruned_ = DRAFORGE_ALLOCATE_OPTIONS_INIT;
+  draforge_allocate_options unpruned_ = DRAFORGE_ALLOCATE_OPTIONS_INIT;
+};
+
+TEST_F(CApiPruning, OffIsUpstreamsSearchStepForStepWithTheSameAnswer) {
+  const Seen pruned = AllocateWith(snapshot_, "default/job", &pruned_);
+  const Seen unpruned = AllocateWith(snapshot_, "default/job", &unpruned_);
+  ASSERT_EQ(pruned.rc, DRAFORGE_OK) << pruned.error;
+  ASSERT_EQ(unpruned.rc, DRAFORGE_OK) << unpruned.error;
+  EXPECT_THAT(pruned.json, HasSubstr("\"outcome\":\"unschedulable\""));
+  EXPECT_THAT(pruned.json, HasSubstr("\"reasons\":[\"cannot allocate all claims\"]"));
+  EXPECT_EQ(pruned.json, unpruned.json);  // same outcome, same reasons
+  EXPECT_EQ(unpruned.steps, 233);         // upstream's count (see kTwins)
+  EXPECT_LE(pruned.steps * 10, unpruned.steps) << pruned.steps;
+  // NULL options are the defaults: pruning on.
+  EXPECT_EQ(AllocateWith(snapshot_, "default/job", nullptr).steps, pruned.steps);
+}
+
+TEST_F(CApiPruning, SameDevicesEitherWay) {
+  const Seen pruned = AllocateWith(snapshot_, "default/fits", &pruned_);
+  const Seen unpruned = AllocateWith(snapshot_, "default/fits", &unpruned_);
+  ASSERT_EQ(pruned.rc, DRAFORGE_OK) << pruned.error;
+  EXPECT_THAT(pruned.json, HasSubstr("\"device\":\"gpu-3\""));
+  EXPECT_EQ(pruned.json, unpruned.json);
+  EXPECT_EQ(unpruned.steps, 7);  // upstream's count (see kTwins)
+  EXPECT_LE(pruned.steps, unpruned.steps);
+}
+
+TEST_F(CApiPruning, MaxStepsCountsTheStepsOfTheChosenSearch) {
+  // A budget the pruned search stays within and kube-scheduler's search does not.
+  pruned_.max_steps = unpruned_.max_steps = 100;
+  const Seen pruned = AllocateWith(snapshot_, "default/job", &pruned_);
+  EXPECT_EQ(pruned.rc, DRAFORGE_OK) << pruned.error;
+  EXPECT_THAT(pruned.json, HasSubstr("\"outcome\":\"unschedulable\""));
+  const Seen unpruned = AllocateWith(snapshot_, "default/job", &unpruned_);
+  EXPECT_EQ(unpruned.rc, DRAFORGE_ELIMIT);
+  EXPECT_THAT(unpruned.error, HasSubstr("aborted"));
+}
+
+// The options struct as a program built against the version 1 header declared it: the same
+// fields, without prune_search.
+struct AllocateOptionsV1 {
+  unsigned int version;
+  const char* feature_gates;
+  int unlock_locked_gates;
+  const char* node_labels_json;
+  int64_t max_steps;
+};
+static_assert(sizeof(AllocateOptionsV1) == offsetof(draforge_allocate_options, prune_search),
+              "version 2 only appends to version 1");
+
+TEST_F(CApiPruning, Version1CallersKeepWorkingWithPruningOn) {
+  // _init(1) writes a version 1 struct and nothing past it.
+  unsigned char bytes[sizeof(draforge_allocate_options)];
+  std::memset(bytes, 0xAB, sizeof bytes);
+  ASSERT_EQ(draforge_allocate_options_init(reinterpret_cast<draforge_allocate_options*>(bytes), 1), DRAFORGE_OK);
+  AllocateOptionsV1 v1;
+  std::memcpy(&v1, bytes, sizeof v1);
+  EXPECT_EQ(v1.version, 1u);
+  EXPECT_EQ(v1.feature_gates, nullptr);
+  EXPECT_EQ(v1.max_steps, 0);
+  for (size_t i = sizeof(AllocateOptionsV1); i < sizeof bytes; ++i) EXPECT_EQ(bytes[i], 0xAB) << "byte " << i;
+
+  // A version 1 struct on the heap, exactly as large as such a caller allocates it (valgrind, in
+  // the capi-valgrind suite, reports any read past it), gets the version 1 behaviour: pruning on.
+  auto* old = new AllocateOptionsV1{1, nullptr, 0, nullptr, 0};
+  const Seen seen = AllocateWith(snapshot_, "default/job", reinterpret_cast<const draforge_allocate_options*>(old));
+  delete old;
+  ASSERT_EQ(seen.rc, DRAFORGE_OK) << seen.error;
+  EXPECT_EQ(seen.steps, AllocateWith(snapshot_, "default/job", &pruned_).steps);
+  EXPECT_LT(seen.steps, AllocateWith(snapshot_, "default/job", &unpruned_).steps);
 }
 
 TEST_F(CApi, AllocateConcurrentlyOnOneSnapshot) {

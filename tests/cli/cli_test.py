@@ -396,5 +396,64 @@ class Demo(unittest.TestCase):
         self.assertEqual(out, "")
 
 
+class CdiFlags(unittest.TestCase):
+    """`draforge cdi` parses its flags like every other command: a bad flag is a usage error (exit
+    2) that names the flag, shows the subcommand's usage and flags, and writes nothing."""
+
+    INPUT = os.path.join(ROOT, "tests", "cdi", "fixtures", "node", "input.yaml")
+    USAGE = {"generate": "Usage: draforge cdi generate --node NODE",
+             "validate": "Usage: draforge cdi validate [--strict]",
+             "audit": "Usage: draforge cdi audit --node NODE"}
+
+    def test_unknown_flag_is_a_usage_error_naming_it(self):
+        for sub, usage in self.USAGE.items():
+            code, out, err = run("cdi", sub, "--bogus", "--node", "node-1", "-f", self.INPUT, "x")
+            self.assertEqual(code, 2, sub + ": " + err)
+            self.assertTrue(err.startswith("error: unknown flag: --bogus\n"), sub + ": " + err)
+            self.assertIn(usage, err)
+            self.assertIn("  -o, --output VALUE\n", err, sub)  # the flags are listed
+            self.assertEqual(out, "", sub)
+
+    def test_generate_with_a_bad_flag_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out_dir = os.path.join(tmp, "cdi")
+            code, out, err = run("cdi", "generate", "--node", "node-1", "-f", self.INPUT, "--out", out_dir,
+                                 "--max-verison", "0.5.0")
+            self.assertEqual(code, 2, err)
+            self.assertIn("unknown flag: --max-verison", err)
+            self.assertFalse(os.path.exists(out_dir))
+
+    def test_flag_values(self):
+        code, _, err = run("cdi", "generate", "-f", self.INPUT, "--dry-run", "--node")
+        self.assertEqual(code, 2)
+        self.assertIn("flag needs an argument: --node", err)
+        code, _, err = run("cdi", "validate", "--strict=maybe", self.INPUT)
+        self.assertEqual(code, 2)
+        self.assertIn("flag --strict takes no value", err)
+        # --flag=value and --flag value are the same; a repeated flag's last value wins.
+        code, out, err = run("cdi", "generate", "--node=node-1", "-f", self.INPUT, "--dry-run",
+                             "--driver=nic.sim.draforge.io", "-o", "text", "--output=json")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(json.loads(out)["node"], "node-1")
+
+    def test_unknown_output_format(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for args in (["generate", "--node", "node-1", "-f", self.INPUT, "--dry-run"],
+                         ["validate", self.INPUT],
+                         ["audit", "--node", "node-1", "-f", self.INPUT, tmp]):
+                code, out, err = run("cdi", *args, "-o", "xml")
+                self.assertEqual(code, 2, args[0] + ": " + err)
+                self.assertEqual(err, 'error: --output: unknown format "xml" (text, json)\n', args[0])
+                self.assertEqual(out, "", args[0])
+
+    def test_help_goes_to_stdout(self):
+        for sub, usage in self.USAGE.items():
+            code, out, err = run("cdi", sub, "--help")
+            self.assertEqual(code, 0, sub + ": " + err)
+            self.assertTrue(out.startswith(usage), out)
+            self.assertIn("  --max-version VALUE\n", out, sub)
+            self.assertEqual(err, "", sub)
+
+
 if __name__ == "__main__":
     sys.exit(tap.main())

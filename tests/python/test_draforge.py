@@ -244,6 +244,121 @@ def test_does_not_fit_is_a_result(cluster):
     assert not cluster.allocate("team-a/two", "node-2").fits
 
 
+# Eight interchangeable GPUs on one PCIe root; "job" wants four of them plus a NIC on the same root,
+# whose only NIC is in use: unsatisfiable. kube-scheduler tries every placement of the GPUs first:
+# dra-allocate (k8s.io/dynamic-resource-allocation v0.37.2, tests/oracle) counts 233 search steps
+# for "job" and 7 for "fits" on this input.
+TWINS = """
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: nic}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "nic.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+""" + "".join(f"  - {{name: gpu-{i}, attributes: {{index: {{int: {i}}}, resource.kubernetes.io/pcieRoot: {{string: pci0}}}}}}\n"
+              for i in range(8)) + """---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-nics}
+spec:
+  driver: nic.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: nic-0, attributes: {resource.kubernetes.io/pcieRoot: {string: pci0}}}
+  - {name: nic-1, attributes: {resource.kubernetes.io/pcieRoot: {string: pci1}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: busy, namespace: other}
+spec:
+  devices:
+    requests:
+    - name: nic
+      exactly: {deviceClassName: nic}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: nic, driver: nic.example.com, pool: node-1, device: nic-0}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: job, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly: {deviceClassName: gpu, count: 4}
+    - name: nic
+      exactly: {deviceClassName: nic}
+    constraints:
+    - requests: [gpus, nic]
+      matchAttribute: resource.kubernetes.io/pcieRoot
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: fits, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly: {deviceClassName: gpu, count: 4}
+"""
+
+
+@pytest.fixture
+def twins():
+    return draforge.Cluster.from_yaml(TWINS)
+
+
+def without_steps(result):
+    d = result.to_dict()
+    del d["searchSteps"]
+    return d
+
+
+def test_prune_search_off_is_upstreams_search_with_the_same_answer(twins):
+    pruned = twins.allocate("job", "node-1")
+    unpruned = twins.allocate("job", "node-1", prune_search=False)
+    assert not pruned.fits and pruned.reasons == ["cannot allocate all claims"]
+    assert without_steps(pruned) == without_steps(unpruned)
+    assert unpruned.search_steps == 233  # upstream's count (see TWINS)
+    assert pruned.search_steps * 10 <= unpruned.search_steps
+    assert twins.allocate("job", "node-1", prune_search=True).search_steps == pruned.search_steps
+
+
+def test_prune_search_keeps_the_devices(twins):
+    pruned = twins.allocate("fits", "node-1")
+    unpruned = twins.allocate("fits", "node-1", prune_search=False)
+    assert [d.device for d in pruned.devices] == ["gpu-0", "gpu-1", "gpu-2", "gpu-3"]
+    assert without_steps(pruned) == without_steps(unpruned)
+    assert unpruned.search_steps == 7  # upstream's count (see TWINS)
+
+
+def test_max_steps_counts_the_steps_of_the_chosen_search(twins):
+    # A budget the pruned search stays within and kube-scheduler's does not.
+    assert twins.allocate("job", "node-1", max_steps=100).outcome == "unschedulable"
+    with pytest.raises(draforge.LimitError, match="aborted"):
+        twins.allocate("job", "node-1", max_steps=100, prune_search=False)
+
+
 def test_explain_pending_claim(cluster):
     ex = cluster.explain("team-a/four", "node-1")
     assert ex.claim == "team-a/four" and ex.node == "node-1" and ex.outcome == "unschedulable"

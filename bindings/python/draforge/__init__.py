@@ -119,13 +119,17 @@ class Snapshot:
 
     def allocate(self, claims: Union[str, Mapping[str, Any], Sequence[Union[str, Mapping[str, Any]]]], node: str, *,
                  features: Features = None, node_labels: Optional[Mapping[str, str]] = None,
-                 unlock_locked_gates: bool = False, max_steps: int = 0) -> AllocationResult:
+                 unlock_locked_gates: bool = False, max_steps: int = 0,
+                 prune_search: bool = True) -> AllocationResult:
         """Allocates ``claims`` ("ns/name", a name in "default", or claim dicts already in the
         cluster), all or none, on ``node`` as kube-scheduler does.
 
         ``features``: gates on top of 1.37's defaults. ``node_labels``: the node's labels (default:
         those of the Node object of that name, if stored). ``max_steps``: abort with LimitError after
-        this many search steps (0: no limit).
+        this many search steps (0: no limit). ``prune_search``: True (the default) skips the parts of
+        the search that provably cannot succeed; False runs kube-scheduler's search step for step, so
+        that ``search_steps`` equals upstream's count. The outcome, the devices and the reasons are
+        the same either way; only ``search_steps`` (and so where ``max_steps`` stops) differs.
 
         Returns an AllocationResult (``.fits`` False when the claims do not fit: not an error).
         Raises NotFoundError for an unknown claim, InvalidInputError for bad input (a missing
@@ -133,7 +137,8 @@ class Snapshot:
         if isinstance(claims, (str, Mapping)):
             claims = [claims]
         refs = [_ref(c) for c in claims]
-        out = self._s.allocate(refs, node, _gates(features), unlock_locked_gates, _labels(node_labels), max_steps)
+        out = self._s.allocate(refs, node, _gates(features), unlock_locked_gates, _labels(node_labels), max_steps,
+                               prune_search)
         return AllocationResult._from_json(json.loads(out))
 
     def explain(self, claim: Union[str, Mapping[str, Any]], node: Optional[str] = None, *, features: Features = None,

@@ -97,7 +97,8 @@ class Snapshot {
 
   // The whole result as JSON (draforge_allocation_result_json).
   std::string allocate(const std::vector<std::string>& claims, const std::string& node, const std::string& gates,
-                       bool unlock, const std::optional<std::string>& labels_json, int64_t max_steps) const {
+                       bool unlock, const std::optional<std::string>& labels_json, int64_t max_steps,
+                       bool prune_search) const {
     std::vector<const char*> ptrs;
     for (const auto& c : claims) ptrs.push_back(c.c_str());
     draforge_allocate_options o = DRAFORGE_ALLOCATE_OPTIONS_INIT;
@@ -105,6 +106,7 @@ class Snapshot {
     o.unlock_locked_gates = unlock ? 1 : 0;
     o.node_labels_json = OrNull(labels_json);
     o.max_steps = max_steps;
+    o.prune_search = prune_search ? 1 : 0;
     draforge_allocation_result* r = nullptr;
     draforge_error* e = nullptr;
     draforge_buffer b = {nullptr, 0};
@@ -361,7 +363,7 @@ PYBIND11_MODULE(_draforge, m) {
       .def("graph_json", &Snapshot::graph_json, py::arg("all_devices"))
       .def("pools_json", &Snapshot::pools_json)
       .def("allocate", &Snapshot::allocate, py::arg("claims"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
-           py::arg("labels_json"), py::arg("max_steps"))
+           py::arg("labels_json"), py::arg("max_steps"), py::arg("prune_search"))
       .def("explain", &Snapshot::explain, py::arg("claim"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
            py::arg("labels_json"));
 
