@@ -60,6 +60,16 @@ struct ReqView {
   const std::vector<api::DeviceDerivedAttribute>* derived = nullptr;  // DRADerivedAttributes
 };
 
+// "[groups: mig, mps]" or "[no groups]": what `device` declares on counter set `set`.
+std::string GroupsOn(const api::Device& device, const std::string& set) {
+  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
+    if (c.counter_set.value_or("") != set || c.compatibility_groups.empty()) continue;
+    return absl::StrCat("[groups: ", absl::StrJoin(internal::CompatibilityGroupSet(c.compatibility_groups), ", "),
+                        "]");
+  }
+  return "[no groups]";
+}
+
 }  // namespace
 
 absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
@@ -86,6 +96,16 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   internal::DerivedAttributeCache derived_cache;
   // DRADeviceCompatibilityGroups: per pool, the groups the allocated devices leave on each counter set.
   std::map<const store::PoolInfo*, std::map<std::string, internal::CompatibilityGroupIntersection>> allocated_groups;
+  auto allocated_groups_of = [&](const store::PoolInfo* pool)
+      -> const std::map<std::string, internal::CompatibilityGroupIntersection>& {
+    auto g = allocated_groups.find(pool);
+    if (g == allocated_groups.end()) {
+      g = allocated_groups
+              .emplace(pool, internal::AllocatedCompatibilityGroups(pool->driver, pool->pool, pool->slices, state))
+              .first;
+    }
+    return g->second;
+  };
 
   // Every device of the current generation of every pool, in allocator order.
   const std::vector<store::PoolInfo> pools = snapshot.Pools();
@@ -126,6 +146,43 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     }
   }
 
+  // The node step's verdict on one device. The cross-request check below uses it too: a device the
+  // node cannot reach is no partner for another request.
+  enum class Reach { kYes, kNo, kUnhealthy, kSkipOps };
+  const bool node_declares = node != nullptr && internal::DeclaresOptionalNodeOperations(*node, snapshot);
+  auto reach = [&](const Candidate* c) {
+    if (node == nullptr) return Reach::kYes;
+    auto it = node_pools.find({c->id.driver, c->id.pool});
+    if (it == node_pools.end()) return Reach::kNo;
+    const internal::Pool* p = it->second;
+    if (p->incomplete || p->invalid) return Reach::kUnhealthy;
+    if (std::find(p->device_slices.begin(), p->device_slices.end(), c->slice) == p->device_slices.end()) {
+      return Reach::kNo;
+    }
+    if (c->slice->spec->per_device_node_selection.value_or(false)) {
+      auto m = internal::NodeMatches(*node, c->device->node_name.value_or(""), c->device->all_nodes.value_or(false),
+                                     c->device->node_selector ? &*c->device->node_selector : nullptr);
+      if (!m.ok() || !*m) return Reach::kNo;
+    }
+    if (!c->slice->spec->skip_node_operations.empty() &&
+        !internal::SkipNodeOperationsAllowed(*c->slice, node_declares, features)) {
+      return Reach::kSkipOps;
+    }
+    return Reach::kYes;
+  };
+
+  // The steps up to "capacity" look at one request at a time. What is left there then meets the
+  // other requests of the claim (compatibility groups), and the later steps run on the rest.
+  struct Pending {
+    RequestFunnel f;
+    const api::DeviceClass* klass = nullptr;
+    std::vector<const Candidate*> cur;
+    std::vector<std::string> capacity_parts;
+    int64_t incompatible_with_claim = 0;    // removed by the cross-request check
+    std::set<std::string> ruled_out_by;     // "request req-1", "the rest of request req-0"
+    std::string clash;                      // one example pair, for the user to look at
+  };
+  std::vector<Pending> pending;
   for (const ReqView& v : views) {
     RequestFunnel f;
     f.request = v.name;
@@ -274,17 +331,11 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           }
           if (!ok) ++counters;
           if (ok && features.partitionable_devices && features.device_compatibility_groups) {
-            auto g = allocated_groups.find(c->pool);
-            if (g == allocated_groups.end()) {
-              g = allocated_groups
-                      .emplace(c->pool, internal::AllocatedCompatibilityGroups(c->pool->driver, c->pool->pool,
-                                                                               c->pool->slices, state))
-                      .first;
-            }
+            const auto& allocated = allocated_groups_of(c->pool);
             const bool multi_in_use = features.consumable_capacity &&
                                       c->device->allow_multiple_allocations.value_or(false) &&
                                       state.aggregated_capacity.contains(c->id);
-            if (!multi_in_use && !internal::AdmittedByAllocated(g->second, *c->device)) {
+            if (!multi_in_use && !internal::AdmittedByAllocated(allocated, *c->device)) {
               ok = false;
               ++incompatible;
             }
@@ -310,6 +361,168 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
         parts.push_back(absl::StrCat(Devices(incompatible),
                                      " whose compatibility groups exclude the devices allocated on their counter set"));
       }
+      Pending p;
+      p.f = std::move(f);
+      p.klass = klass;
+      p.cur = std::move(cur);
+      p.capacity_parts = std::move(parts);
+      pending.push_back(std::move(p));
+    }
+  }
+
+  // DRADeviceCompatibilityGroups across the claim: the search places the devices of all requests on
+  // the shared counter sets together, so a device whose groups rule out every device left for
+  // another request (or, with count > 1, too many of those left for the rest of its own request)
+  // is in no allocation the search can find. Without this, explain checked groups only against
+  // already-allocated devices and called such a claim satisfiable. Pairs only: a necessary
+  // condition, as the other steps are. A request with too few devices whatever the groups is left
+  // to its own funnel; it does not make its partners "incompatible". Repeated until nothing
+  // changes, as a removal can strand a partner.
+  if (features.partitionable_devices && features.device_compatibility_groups) {
+    // Only pools where some device declares groups can clash: in the others every device declares
+    // none, and group-less devices all go together. This keeps the pairwise work to those pools.
+    std::map<const store::PoolInfo*, bool> pool_uses_groups;
+    auto uses_groups = [&](const store::PoolInfo* pool) {
+      auto [it, inserted] = pool_uses_groups.emplace(pool, false);
+      if (inserted) {
+        for (const api::ResourceSlice* slice : pool->slices) {
+          it->second = it->second || internal::SliceUsesCompatibilityGroups(*slice);
+        }
+      }
+      return it->second;
+    };
+    auto takes_part = [&](const Candidate* c) {
+      if (c->device->consumes_counters.empty() || !uses_groups(c->pool)) return false;
+      // A further share of a shared device in use was checked with its first share.
+      return !(features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false) &&
+               state.aggregated_capacity.contains(c->id));
+    };
+    auto shareable = [&](const Candidate* c) {
+      return features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false);
+    };
+    // Whether `c` and `d` may be allocated together (devices of different pools always may).
+    auto compatible = [&](const Candidate* c, const Candidate* d, std::string* clash) {
+      if (c->pool != d->pool || !takes_part(c) || !takes_part(d)) return true;
+      std::string set;
+      if (internal::CompatibleWith(allocated_groups_of(c->pool), *c->device, *d->device, &set)) return true;
+      if (clash != nullptr && clash->empty()) {
+        *clash = absl::StrCat(c->id.String(), " ", GroupsOn(*c->device, set), " and ", d->id.String(), " ",
+                              GroupsOn(*d->device, set), " clash on counter set ", set);
+      }
+      return false;
+    };
+    // The lists as the per-request steps left them: "enough devices whatever the groups" is judged
+    // on them, "enough compatible devices" on the lists as the check narrows them.
+    std::vector<std::vector<const Candidate*>> before;
+    // Per request, whether a device (by its index in `all`) is still in its list; and per device
+    // whether the node reaches it.
+    std::vector<std::vector<char>> in_list(pending.size(), std::vector<char>(all.size(), 0));
+    std::vector<char> reachable(all.size(), 0);
+    for (size_t i = 0; i < pending.size(); ++i) {
+      before.push_back(pending[i].cur);
+      for (const Candidate* c : pending[i].cur) {
+        in_list[i][c - all.data()] = 1;
+        reachable[c - all.data()] = reach(c) == Reach::kYes;
+      }
+    }
+    struct Support {
+      bool enough_devices = false;
+      bool enough_compatible = false;
+    };
+    // How request j stands next to `c`: enough devices whatever the groups, enough compatible ones.
+    // allocationMode All takes every device of its list, so there every one must be compatible.
+    auto support = [&](const Candidate* c, size_t j, int64_t needed, std::string* clash) {
+      Support s;
+      int64_t devices = 0, compatible_devices = 0;
+      for (const Candidate* d : before[j]) {
+        if ((d == c && !shareable(c)) || !reachable[d - all.data()]) continue;
+        ++devices;
+        if (compatible(c, d, clash) && in_list[j][d - all.data()]) ++compatible_devices;
+      }
+      if (views[j].all) {
+        s.enough_devices = true;
+        s.enough_compatible = compatible_devices == devices;
+      } else {
+        s.enough_devices = devices >= needed;
+        s.enough_compatible = compatible_devices >= needed;
+      }
+      return s;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < pending.size(); ++i) {
+        Pending& p = pending[i];
+        std::vector<const Candidate*> next;
+        for (const Candidate* c : p.cur) {
+          std::string blocker, clash;
+          if (takes_part(c)) {
+            if (p.f.needed > 1 || views[i].all) {
+              std::string own_clash;
+              const Support s = support(c, i, p.f.needed - 1, &own_clash);
+              if (s.enough_devices && !s.enough_compatible) {
+                blocker = absl::StrCat("the rest of request ", views[i].name);
+                clash = own_clash;
+              }
+            }
+            // Every other request; one of its subrequests suffices (the siblings of a subrequest
+            // are its alternatives, not its partners).
+            for (size_t j = 0; j < views.size() && blocker.empty(); ++j) {
+              const std::string& base = views[j].base;
+              if (base == views[i].base) continue;
+              if (std::find_if(views.begin(), views.begin() + j, [&](const ReqView& w) { return w.base == base; }) !=
+                  views.begin() + j) {
+                continue;  // judged with its first subrequest
+              }
+              bool any_enough = false, any_fits = false;
+              std::string first_clash;
+              for (size_t k = j; k < views.size(); ++k) {
+                if (views[k].base != base) continue;
+                std::string alt_clash;
+                const Support s = support(c, k, pending[k].f.needed, &alt_clash);
+                any_enough = any_enough || s.enough_devices;
+                any_fits = any_fits || (s.enough_devices && s.enough_compatible);
+                if (s.enough_devices && first_clash.empty()) first_clash = alt_clash;
+              }
+              if (any_enough && !any_fits) {
+                blocker = absl::StrCat("request ", base);
+                clash = first_clash;
+              }
+            }
+          }
+          if (blocker.empty()) {
+            next.push_back(c);
+            continue;
+          }
+          changed = true;
+          in_list[i][c - all.data()] = 0;
+          ++p.incompatible_with_claim;
+          p.ruled_out_by.insert(blocker);
+          if (p.clash.empty()) p.clash = clash;
+        }
+        p.cur = std::move(next);
+      }
+    }
+    for (Pending& p : pending) {
+      if (p.incompatible_with_claim == 0) continue;
+      p.capacity_parts.push_back(absl::StrCat(
+          Devices(p.incompatible_with_claim), " whose compatibility groups rule out the devices left for ",
+          JoinNames({p.ruled_out_by.begin(), p.ruled_out_by.end()}),
+          p.clash.empty() ? "" : absl::StrCat(": ", p.clash)));
+    }
+  }
+
+  for (size_t vi = 0; vi < views.size(); ++vi) {
+    const ReqView& v = views[vi];
+    RequestFunnel& f = pending[vi].f;
+    const api::DeviceClass* klass = pending[vi].klass;
+    std::vector<const Candidate*>& cur = pending[vi].cur;
+    auto push = [&](FunnelStep step, std::string detail) {
+      f.steps.push_back({step, static_cast<int64_t>(cur.size()), std::move(detail)});
+      if (cur.empty() && !f.first_empty) f.first_empty = step;
+      if (static_cast<int64_t>(cur.size()) < f.needed && !f.first_short) f.first_short = step;
+    };
+    {
+      const std::vector<std::string>& parts = pending[vi].capacity_parts;
       push(FunnelStep::kCapacity, parts.empty() ? "counters and capacity suffice" : absl::StrJoin(parts, ", "));
     }
     // constraints: keep devices that have the attribute, then the largest group of equal values
@@ -367,27 +580,13 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     if (node != nullptr) {
       std::vector<const Candidate*> next;
       int64_t unhealthy = 0, skip_ops = 0;
-      const bool node_declares = internal::DeclaresOptionalNodeOperations(*node, snapshot);
       for (const Candidate* c : cur) {
-        auto it = node_pools.find({c->id.driver, c->id.pool});
-        if (it == node_pools.end()) continue;
-        const internal::Pool* p = it->second;
-        if (p->incomplete || p->invalid) {
-          ++unhealthy;
-          continue;
+        switch (reach(c)) {
+          case Reach::kYes: next.push_back(c); break;
+          case Reach::kNo: break;
+          case Reach::kUnhealthy: ++unhealthy; break;
+          case Reach::kSkipOps: ++skip_ops; break;
         }
-        if (std::find(p->device_slices.begin(), p->device_slices.end(), c->slice) == p->device_slices.end()) continue;
-        if (c->slice->spec->per_device_node_selection.value_or(false)) {
-          auto m = internal::NodeMatches(*node, c->device->node_name.value_or(""), c->device->all_nodes.value_or(false),
-                                         c->device->node_selector ? &*c->device->node_selector : nullptr);
-          if (!m.ok() || !*m) continue;
-        }
-        if (!c->slice->spec->skip_node_operations.empty() &&
-            !internal::SkipNodeOperationsAllowed(*c->slice, node_declares, features)) {
-          ++skip_ops;
-          continue;
-        }
-        next.push_back(c);
       }
       const size_t removed = cur.size() - next.size();
       cur = std::move(next);

@@ -3,6 +3,8 @@
 // part of the sentence.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "absl/strings/match.h"
 #include "alloc/explain.h"
 #include "fixture.h"
@@ -56,6 +58,46 @@ TEST(Explain, FitsOnNode) {
   ASSERT_TRUE(ex.ok());
   EXPECT_EQ(ex->outcome, Outcome::kAllocated);
   EXPECT_EQ(ex->summary, "claim default/claim-0 fits on node node-1");
+}
+
+// Explain agrees with the allocator on every compatibility-groups fixture of one claim: a claim
+// that does not fit has a request whose funnel falls short, and a claim that fits has, for every
+// request, an alternative that does not (the groups are checked across the claim's requests, not
+// only against allocated devices).
+TEST(Explain, AgreesWithAllocatorOnCompatibilityGroups) {
+  int checked = 0, unschedulable = 0;
+  for (const fs::path& path : FixtureFiles("compatibility-groups")) {
+    auto loaded = LoadFixture(path);
+    ASSERT_TRUE(loaded.ok()) << path << ": " << loaded.status();
+    Fixture& fx = **loaded;
+    if (fx.claims.size() != 1) continue;  // explain looks at one claim; these fixtures allocate a pod
+    const api::ResourceClaim& claim = *fx.claims.front();
+    auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+                      &fx.node, fx.features);
+    ASSERT_TRUE(ex.ok()) << path << ": " << ex.status();
+    const std::string want = Str(*fx.Expect("outcome"));
+    ++checked;
+    if (want == "unschedulable") {
+      ++unschedulable;
+      EXPECT_EQ(ex->outcome, Outcome::kUnschedulable) << path;
+      bool short_somewhere = false;
+      for (const auto& r : ex->requests) short_somewhere = short_somewhere || r.first_short.has_value();
+      EXPECT_TRUE(short_somewhere) << path << ": the claim does not fit, but explain says: " << ex->summary;
+    } else if (want == "allocated") {
+      EXPECT_EQ(ex->outcome, Outcome::kAllocated) << path;
+      std::map<std::string, bool> usable;  // base request -> some alternative is not short
+      for (const auto& r : ex->requests) {
+        const std::string base = r.request.substr(0, r.request.find('/'));
+        usable[base] = usable[base] || !r.first_short.has_value();
+      }
+      for (const auto& [base, ok] : usable) {
+        EXPECT_TRUE(ok) << path << ": the claim fits, but explain rules out request " << base << ": "
+                        << ex->summary;
+      }
+    }
+  }
+  EXPECT_GE(checked, 10);
+  EXPECT_GE(unschedulable, 3);
 }
 
 TEST(Explain, UnknownClaim) {
