@@ -13,6 +13,7 @@
 #include "alloc/internal/optional_node_operations.h"
 #include "alloc/internal/pools.h"
 #include "alloc/internal/selectors.h"
+#include "alloc/internal/sorted_strings.h"
 #include "common/status.h"
 
 namespace draforge::alloc {
@@ -68,6 +69,37 @@ std::string GroupsOn(const api::Device& device, const std::string& set) {
                         "]");
   }
   return "[no groups]";
+}
+
+// Pairwise disjoint members of `sets` (each sorted), as indices: `want` of them if some exist, else
+// the largest family found. nullopt when `budget` search steps did not settle it, as a family of
+// disjoint lists is a packing problem; the caller then judges leniently.
+std::optional<std::vector<size_t>> DisjointFamily(const std::vector<std::vector<std::string>>& sets, size_t want,
+                                                  int64_t budget) {
+  std::vector<size_t> chosen, best;
+  bool exhausted = false;
+  // Depth-first over "take set i or not", in order; stops at `want` members.
+  auto search = [&](auto& self, size_t i) -> void {
+    if (best.size() >= want || exhausted) return;
+    if (--budget < 0) {
+      exhausted = true;
+      return;
+    }
+    if (chosen.size() > best.size()) best = chosen;
+    if (i == sets.size() || chosen.size() + (sets.size() - i) <= best.size()) return;
+    bool fits = true;
+    for (size_t c : chosen) fits = fits && !internal::SortedIntersects(sets[c], sets[i]);
+    if (fits) {
+      chosen.push_back(i);
+      self(self, i + 1);
+      chosen.pop_back();
+    }
+    self(self, i + 1);
+  };
+  search(search, 0);
+  if (chosen.size() > best.size()) best = chosen;
+  if (best.size() < want && exhausted) return std::nullopt;
+  return best;
 }
 
 }  // namespace
@@ -537,7 +569,13 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
         bool applies = c.requests.empty();
         for (const auto& r : c.requests) applies = applies || r == v.base || r == v.name;
         if (!applies) continue;
+        // Devices per value. With DRAListTypeAttributes the values are the elements of each
+        // device's set (a device is in several groups); without, the scalar value, and a value the
+        // scalar comparison cannot read (a list) is its own group for matchAttribute: upstream takes
+        // such a device only as the first one, and nothing equals it afterwards.
         std::map<std::string, std::vector<const Candidate*>> groups;
+        std::vector<const Candidate*> with_value;
+        std::vector<std::vector<std::string>> value_sets;  // of with_value, DRAListTypeAttributes
         size_t missing = 0;
         bool derived = false;
         for (const Candidate* d : cur) {
@@ -559,19 +597,46 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
             ++missing;
             continue;
           }
-          groups[internal::AttributeScalar(*a)].push_back(d);
+          if (features.list_type_attributes) {
+            const std::vector<std::string> values = internal::AttributeValueSet(*a);
+            if (values.empty()) {
+              ++missing;  // an empty list is no value to compare (upstream attributeAsSet)
+              continue;
+            }
+            for (const std::string& value : values) groups[value].push_back(d);
+            with_value.push_back(d);
+            value_sets.push_back(values);
+            continue;
+          }
+          std::string value = internal::AttributeScalar(*a);
+          if (value.empty() && match) value = absl::StrCat("#", d - all.data());
+          groups[value].push_back(d);
         }
         std::vector<const Candidate*> next;
         if (match) {
+          // Lists: the devices sharing one element are exactly those whose intersection can stay
+          // non-empty, so the largest group is still the answer.
           for (const auto& [value, g] : groups) {
             if (g.size() > next.size()) next = g;
+          }
+        } else if (features.list_type_attributes) {
+          // Enough pairwise disjoint sets: the step keeps every device with a value. Too few: it
+          // keeps the largest disjoint family, which falls short. Undecided within the budget: every
+          // device with a value, so that the step is never stricter than the search.
+          const auto family = DisjointFamily(value_sets, static_cast<size_t>(std::max<int64_t>(f.needed, 1)), 100000);
+          if (family && static_cast<int64_t>(family->size()) < f.needed) {
+            for (size_t k : *family) next.push_back(with_value[k]);
+          } else {
+            next = with_value;
           }
         } else {
           for (const auto& [value, g] : groups) next.push_back(g.front());
         }
         notes.push_back(absl::StrCat(match ? "matchAttribute " : "distinctAttribute ", attr,
                                      derived ? " (derived by the request)" : "", ": ", missing,
-                                     " without the attribute, ", groups.size(), " distinct values"));
+                                     features.list_type_attributes ? " without the attribute or with an empty list, "
+                                                                   : " without the attribute, ",
+                                     groups.size(), " distinct values"));
         cur = std::move(next);
       }
       push(FunnelStep::kConstraints, notes.empty() ? "no constraint applies" : absl::StrJoin(notes, "; "));
