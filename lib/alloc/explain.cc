@@ -612,12 +612,38 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           if (value.empty() && match) value = absl::StrCat("#", d - all.data());
           groups[value].push_back(d);
         }
+        // The node step comes later: a group (or device) the node can reach is worth more than a
+        // larger one it cannot, or the funnel would end empty where the search finds a solution.
+        auto reachable_in = [&](const std::vector<const Candidate*>& g) {
+          return std::count_if(g.begin(), g.end(), [&](const Candidate* c) { return reach(c) == Reach::kYes; });
+        };
+        {
+          // Reachable devices first, for the disjoint-family search below (with_value and
+          // value_sets are parallel).
+          std::vector<size_t> order(with_value.size());
+          for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+          std::stable_partition(order.begin(), order.end(),
+                                [&](size_t k) { return reach(with_value[k]) == Reach::kYes; });
+          std::vector<const Candidate*> devices;
+          std::vector<std::vector<std::string>> sets;
+          for (size_t k : order) {
+            devices.push_back(with_value[k]);
+            sets.push_back(std::move(value_sets[k]));
+          }
+          with_value = std::move(devices);
+          value_sets = std::move(sets);
+        }
         std::vector<const Candidate*> next;
         if (match) {
           // Lists: the devices sharing one element are exactly those whose intersection can stay
           // non-empty, so the largest group is still the answer.
+          int64_t best_reachable = -1;
           for (const auto& [value, g] : groups) {
-            if (g.size() > next.size()) next = g;
+            const int64_t r = reachable_in(g);
+            if (r > best_reachable || (r == best_reachable && g.size() > next.size())) {
+              best_reachable = r;
+              next = g;
+            }
           }
         } else if (features.list_type_attributes) {
           // Enough pairwise disjoint sets: the step keeps every device with a value. Too few: it
@@ -630,7 +656,10 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
             next = with_value;
           }
         } else {
-          for (const auto& [value, g] : groups) next.push_back(g.front());
+          for (const auto& [value, g] : groups) {
+            auto it = std::find_if(g.begin(), g.end(), [&](const Candidate* c) { return reach(c) == Reach::kYes; });
+            next.push_back(it == g.end() ? g.front() : *it);
+          }
         }
         notes.push_back(absl::StrCat(match ? "matchAttribute " : "distinctAttribute ", attr,
                                      derived ? " (derived by the request)" : "", ": ", missing,
