@@ -213,6 +213,7 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     int64_t incompatible_with_claim = 0;    // removed by the cross-request check
     std::set<std::string> ruled_out_by;     // "request req-1", "the rest of request req-0"
     std::string clash;                      // one example pair, for the user to look at
+    bool reachable_ruled_out = false;       // a device the node reaches was removed (All: fails)
   };
   std::vector<Pending> pending;
   for (const ReqView& v : views) {
@@ -527,9 +528,18 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           }
           changed = true;
           in_list[i][c - all.data()] = 0;
+          p.reachable_ruled_out = p.reachable_ruled_out || reachable[c - all.data()];
           ++p.incompatible_with_claim;
           p.ruled_out_by.insert(blocker);
           if (p.clash.empty()) p.clash = clash;
+        }
+        if (views[i].all && p.reachable_ruled_out && !next.empty()) {
+          // allocationMode All takes every device of its list the node reaches: one that cannot be
+          // placed fails the request, devices without groups included.
+          p.incompatible_with_claim += static_cast<int64_t>(next.size());
+          p.ruled_out_by.insert(absl::StrCat("the rest of request ", views[i].name));
+          next.clear();
+          changed = true;
         }
         p.cur = std::move(next);
       }
