@@ -71,6 +71,24 @@ bool AdmittedByAllocated(const std::map<std::string, CompatibilityGroupIntersect
   return true;
 }
 
+bool CompatibleWith(const std::map<std::string, CompatibilityGroupIntersection>& allocated, const api::Device& a,
+                    const api::Device& b, std::string* counter_set) {
+  for (const api::DeviceCounterConsumption& ca : a.consumes_counters) {
+    const std::string set = ca.counter_set.value_or("");
+    for (const api::DeviceCounterConsumption& cb : b.consumes_counters) {
+      if (cb.counter_set.value_or("") != set) continue;
+      CompatibilityGroupIntersection cur;
+      if (auto it = allocated.find(set); it != allocated.end()) cur = it->second;
+      cur = cur.With(CompatibilityGroupSet(ca.compatibility_groups));
+      if (!cur.Admits(CompatibilityGroupSet(cb.compatibility_groups))) {
+        if (counter_set != nullptr) *counter_set = set;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 const std::map<std::string, CompatibilityGroupIntersection>& CompatibilityGroupTracker::Baseline(int pool_index,
                                                                                                  const Pool& pool) {
   auto it = baseline_.find(pool_index);

@@ -63,17 +63,18 @@ class DistinctAttribute : public Constraint {
     if (attr == nullptr) return false;
     std::vector<std::string> set = list_types_ ? AttributeValueSet(*attr) : std::vector<std::string>{};
     std::string scalar = list_types_ ? std::string() : AttributeScalar(*attr);
-    if (!values_.empty()) {
-      if (list_types_) {
-        if (set.empty()) return false;
-        for (const Entry& e : values_) {
-          if (!e.set.empty() && SortedIntersects(e.set, set)) return false;
-        }
-      } else {
-        if (scalar.empty()) return false;
-        for (const Entry& e : values_) {
-          if (e.scalar == scalar) return false;
-        }
+    if (list_types_) {
+      // Upstream's set comparison needs a value even for the first device: an empty list
+      // (`ints: []`) is no value, so the device cannot take part, like one without the attribute.
+      // The scalar comparison below, by contrast, takes any first device (DRAListTypeAttributes off).
+      if (set.empty()) return false;
+      for (const Entry& e : values_) {
+        if (SortedIntersects(e.set, set)) return false;
+      }
+    } else if (!values_.empty()) {
+      if (scalar.empty()) return false;
+      for (const Entry& e : values_) {
+        if (e.scalar == scalar) return false;
       }
     }
     values_.push_back({std::move(set), std::move(scalar)});
@@ -104,9 +105,17 @@ std::vector<std::string> AttributeValueSet(const api::DeviceAttribute& a) {
     for (const auto& v : a.strings()) out.push_back("s:" + v);
   } else if (!a.versions().empty()) {
     for (const auto& v : a.versions()) out.push_back("v:" + v);
-  } else {
-    std::string s = AttributeScalar(a);
-    if (!s.empty()) out.push_back(std::move(s));
+  } else if (a.int_value()) {
+    // The scalar fields in upstream attributeAsSet's order (int, bool, string, version), which is
+    // not the scalar comparison's (AttributeScalar): it decides for an attribute that sets several
+    // fields, which the apiserver rejects but the allocator may still be handed.
+    out.push_back(absl::StrCat("i:", *a.int_value()));
+  } else if (a.bool_value()) {
+    out.push_back(*a.bool_value() ? "b:true" : "b:false");
+  } else if (a.string_value()) {
+    out.push_back(std::string("s:").append(*a.string_value()));
+  } else if (a.version_value()) {
+    out.push_back(std::string("v:").append(*a.version_value()));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -13,6 +13,7 @@
 #include "alloc/internal/optional_node_operations.h"
 #include "alloc/internal/pools.h"
 #include "alloc/internal/selectors.h"
+#include "alloc/internal/sorted_strings.h"
 #include "common/status.h"
 
 namespace draforge::alloc {
@@ -60,6 +61,47 @@ struct ReqView {
   const std::vector<api::DeviceDerivedAttribute>* derived = nullptr;  // DRADerivedAttributes
 };
 
+// "[groups: mig, mps]" or "[no groups]": what `device` declares on counter set `set`.
+std::string GroupsOn(const api::Device& device, const std::string& set) {
+  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
+    if (c.counter_set.value_or("") != set || c.compatibility_groups.empty()) continue;
+    return absl::StrCat("[groups: ", absl::StrJoin(internal::CompatibilityGroupSet(c.compatibility_groups), ", "),
+                        "]");
+  }
+  return "[no groups]";
+}
+
+// Pairwise disjoint members of `sets` (each sorted), as indices: `want` of them if some exist, else
+// the largest family found. nullopt when `budget` search steps did not settle it, as a family of
+// disjoint lists is a packing problem; the caller then judges leniently.
+std::optional<std::vector<size_t>> DisjointFamily(const std::vector<std::vector<std::string>>& sets, size_t want,
+                                                  int64_t budget) {
+  std::vector<size_t> chosen, best;
+  bool exhausted = false;
+  // Depth-first over "take set i or not", in order; stops at `want` members.
+  auto search = [&](auto& self, size_t i) -> void {
+    if (best.size() >= want || exhausted) return;
+    if (--budget < 0) {
+      exhausted = true;
+      return;
+    }
+    if (chosen.size() > best.size()) best = chosen;
+    if (i == sets.size() || chosen.size() + (sets.size() - i) <= best.size()) return;
+    bool fits = true;
+    for (size_t c : chosen) fits = fits && !internal::SortedIntersects(sets[c], sets[i]);
+    if (fits) {
+      chosen.push_back(i);
+      self(self, i + 1);
+      chosen.pop_back();
+    }
+    self(self, i + 1);
+  };
+  search(search, 0);
+  if (chosen.size() > best.size()) best = chosen;
+  if (best.size() < want && exhausted) return std::nullopt;
+  return best;
+}
+
 }  // namespace
 
 absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
@@ -86,6 +128,16 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   internal::DerivedAttributeCache derived_cache;
   // DRADeviceCompatibilityGroups: per pool, the groups the allocated devices leave on each counter set.
   std::map<const store::PoolInfo*, std::map<std::string, internal::CompatibilityGroupIntersection>> allocated_groups;
+  auto allocated_groups_of = [&](const store::PoolInfo* pool)
+      -> const std::map<std::string, internal::CompatibilityGroupIntersection>& {
+    auto g = allocated_groups.find(pool);
+    if (g == allocated_groups.end()) {
+      g = allocated_groups
+              .emplace(pool, internal::AllocatedCompatibilityGroups(pool->driver, pool->pool, pool->slices, state))
+              .first;
+    }
+    return g->second;
+  };
 
   // Every device of the current generation of every pool, in allocator order.
   const std::vector<store::PoolInfo> pools = snapshot.Pools();
@@ -126,6 +178,44 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     }
   }
 
+  // The node step's verdict on one device. The cross-request check below uses it too: a device the
+  // node cannot reach is no partner for another request.
+  enum class Reach { kYes, kNo, kUnhealthy, kSkipOps };
+  const bool node_declares = node != nullptr && internal::DeclaresOptionalNodeOperations(*node, snapshot);
+  auto reach = [&](const Candidate* c) {
+    if (node == nullptr) return Reach::kYes;
+    auto it = node_pools.find({c->id.driver, c->id.pool});
+    if (it == node_pools.end()) return Reach::kNo;
+    const internal::Pool* p = it->second;
+    if (p->incomplete || p->invalid) return Reach::kUnhealthy;
+    if (std::find(p->device_slices.begin(), p->device_slices.end(), c->slice) == p->device_slices.end()) {
+      return Reach::kNo;
+    }
+    if (c->slice->spec->per_device_node_selection.value_or(false)) {
+      auto m = internal::NodeMatches(*node, c->device->node_name.value_or(""), c->device->all_nodes.value_or(false),
+                                     c->device->node_selector ? &*c->device->node_selector : nullptr);
+      if (!m.ok() || !*m) return Reach::kNo;
+    }
+    if (!c->slice->spec->skip_node_operations.empty() &&
+        !internal::SkipNodeOperationsAllowed(*c->slice, node_declares, features)) {
+      return Reach::kSkipOps;
+    }
+    return Reach::kYes;
+  };
+
+  // The steps up to "capacity" look at one request at a time. What is left there then meets the
+  // other requests of the claim (compatibility groups), and the later steps run on the rest.
+  struct Pending {
+    RequestFunnel f;
+    const api::DeviceClass* klass = nullptr;
+    std::vector<const Candidate*> cur;
+    std::vector<std::string> capacity_parts;
+    int64_t incompatible_with_claim = 0;    // removed by the cross-request check
+    std::set<std::string> ruled_out_by;     // "request req-1", "the rest of request req-0"
+    std::string clash;                      // one example pair, for the user to look at
+    bool reachable_ruled_out = false;       // a device the node reaches was removed (All: fails)
+  };
+  std::vector<Pending> pending;
   for (const ReqView& v : views) {
     RequestFunnel f;
     f.request = v.name;
@@ -274,17 +364,11 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           }
           if (!ok) ++counters;
           if (ok && features.partitionable_devices && features.device_compatibility_groups) {
-            auto g = allocated_groups.find(c->pool);
-            if (g == allocated_groups.end()) {
-              g = allocated_groups
-                      .emplace(c->pool, internal::AllocatedCompatibilityGroups(c->pool->driver, c->pool->pool,
-                                                                               c->pool->slices, state))
-                      .first;
-            }
+            const auto& allocated = allocated_groups_of(c->pool);
             const bool multi_in_use = features.consumable_capacity &&
                                       c->device->allow_multiple_allocations.value_or(false) &&
                                       state.aggregated_capacity.contains(c->id);
-            if (!multi_in_use && !internal::AdmittedByAllocated(g->second, *c->device)) {
+            if (!multi_in_use && !internal::AdmittedByAllocated(allocated, *c->device)) {
               ok = false;
               ++incompatible;
             }
@@ -310,6 +394,177 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
         parts.push_back(absl::StrCat(Devices(incompatible),
                                      " whose compatibility groups exclude the devices allocated on their counter set"));
       }
+      Pending p;
+      p.f = std::move(f);
+      p.klass = klass;
+      p.cur = std::move(cur);
+      p.capacity_parts = std::move(parts);
+      pending.push_back(std::move(p));
+    }
+  }
+
+  // DRADeviceCompatibilityGroups across the claim: the search places the devices of all requests on
+  // the shared counter sets together, so a device whose groups rule out every device left for
+  // another request (or, with count > 1, too many of those left for the rest of its own request)
+  // is in no allocation the search can find. Without this, explain checked groups only against
+  // already-allocated devices and called such a claim satisfiable. Pairs only: a necessary
+  // condition, as the other steps are. A request with too few devices whatever the groups is left
+  // to its own funnel; it does not make its partners "incompatible". Repeated until nothing
+  // changes, as a removal can strand a partner.
+  if (features.partitionable_devices && features.device_compatibility_groups) {
+    // Only pools where some device declares groups can clash: in the others every device declares
+    // none, and group-less devices all go together. This keeps the pairwise work to those pools.
+    std::map<const store::PoolInfo*, bool> pool_uses_groups;
+    auto uses_groups = [&](const store::PoolInfo* pool) {
+      auto [it, inserted] = pool_uses_groups.emplace(pool, false);
+      if (inserted) {
+        for (const api::ResourceSlice* slice : pool->slices) {
+          it->second = it->second || internal::SliceUsesCompatibilityGroups(*slice);
+        }
+      }
+      return it->second;
+    };
+    auto takes_part = [&](const Candidate* c) {
+      if (c->device->consumes_counters.empty() || !uses_groups(c->pool)) return false;
+      // A further share of a shared device in use was checked with its first share.
+      return !(features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false) &&
+               state.aggregated_capacity.contains(c->id));
+    };
+    auto shareable = [&](const Candidate* c) {
+      return features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false);
+    };
+    // Whether `c` and `d` may be allocated together (devices of different pools always may).
+    auto compatible = [&](const Candidate* c, const Candidate* d, std::string* clash) {
+      if (c->pool != d->pool || !takes_part(c) || !takes_part(d)) return true;
+      std::string set;
+      if (internal::CompatibleWith(allocated_groups_of(c->pool), *c->device, *d->device, &set)) return true;
+      if (clash != nullptr && clash->empty()) {
+        *clash = absl::StrCat(c->id.String(), " ", GroupsOn(*c->device, set), " and ", d->id.String(), " ",
+                              GroupsOn(*d->device, set), " clash on counter set ", set);
+      }
+      return false;
+    };
+    // The lists as the per-request steps left them: "enough devices whatever the groups" is judged
+    // on them, "enough compatible devices" on the lists as the check narrows them.
+    std::vector<std::vector<const Candidate*>> before;
+    // Per request, whether a device (by its index in `all`) is still in its list; and per device
+    // whether the node reaches it.
+    std::vector<std::vector<char>> in_list(pending.size(), std::vector<char>(all.size(), 0));
+    std::vector<char> reachable(all.size(), 0);
+    for (size_t i = 0; i < pending.size(); ++i) {
+      before.push_back(pending[i].cur);
+      for (const Candidate* c : pending[i].cur) {
+        in_list[i][c - all.data()] = 1;
+        reachable[c - all.data()] = reach(c) == Reach::kYes;
+      }
+    }
+    struct Support {
+      bool enough_devices = false;
+      bool enough_compatible = false;
+    };
+    // How request j stands next to `c`: enough devices whatever the groups, enough compatible ones.
+    // allocationMode All takes every device of its list, so there every one must be compatible.
+    auto support = [&](const Candidate* c, size_t j, int64_t needed, std::string* clash) {
+      Support s;
+      int64_t devices = 0, compatible_devices = 0;
+      for (const Candidate* d : before[j]) {
+        if ((d == c && !shareable(c)) || !reachable[d - all.data()]) continue;
+        ++devices;
+        if (compatible(c, d, clash) && in_list[j][d - all.data()]) ++compatible_devices;
+      }
+      if (views[j].all) {
+        s.enough_devices = true;
+        s.enough_compatible = compatible_devices == devices;
+      } else {
+        s.enough_devices = devices >= needed;
+        s.enough_compatible = compatible_devices >= needed;
+      }
+      return s;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < pending.size(); ++i) {
+        Pending& p = pending[i];
+        std::vector<const Candidate*> next;
+        for (const Candidate* c : p.cur) {
+          std::string blocker, clash;
+          if (takes_part(c)) {
+            if (p.f.needed > 1 || views[i].all) {
+              std::string own_clash;
+              const Support s = support(c, i, p.f.needed - 1, &own_clash);
+              if (s.enough_devices && !s.enough_compatible) {
+                blocker = absl::StrCat("the rest of request ", views[i].name);
+                clash = own_clash;
+              }
+            }
+            // Every other request; one of its subrequests suffices (the siblings of a subrequest
+            // are its alternatives, not its partners).
+            for (size_t j = 0; j < views.size() && blocker.empty(); ++j) {
+              const std::string& base = views[j].base;
+              if (base == views[i].base) continue;
+              if (std::find_if(views.begin(), views.begin() + j, [&](const ReqView& w) { return w.base == base; }) !=
+                  views.begin() + j) {
+                continue;  // judged with its first subrequest
+              }
+              bool any_enough = false, any_fits = false;
+              std::string first_clash;
+              for (size_t k = j; k < views.size(); ++k) {
+                if (views[k].base != base) continue;
+                std::string alt_clash;
+                const Support s = support(c, k, pending[k].f.needed, &alt_clash);
+                any_enough = any_enough || s.enough_devices;
+                any_fits = any_fits || (s.enough_devices && s.enough_compatible);
+                if (s.enough_devices && first_clash.empty()) first_clash = alt_clash;
+              }
+              if (any_enough && !any_fits) {
+                blocker = absl::StrCat("request ", base);
+                clash = first_clash;
+              }
+            }
+          }
+          if (blocker.empty()) {
+            next.push_back(c);
+            continue;
+          }
+          changed = true;
+          in_list[i][c - all.data()] = 0;
+          p.reachable_ruled_out = p.reachable_ruled_out || reachable[c - all.data()];
+          ++p.incompatible_with_claim;
+          p.ruled_out_by.insert(blocker);
+          if (p.clash.empty()) p.clash = clash;
+        }
+        if (views[i].all && p.reachable_ruled_out && !next.empty()) {
+          // allocationMode All takes every device of its list the node reaches: one that cannot be
+          // placed fails the request, devices without groups included.
+          p.incompatible_with_claim += static_cast<int64_t>(next.size());
+          p.ruled_out_by.insert(absl::StrCat("the rest of request ", views[i].name));
+          next.clear();
+          changed = true;
+        }
+        p.cur = std::move(next);
+      }
+    }
+    for (Pending& p : pending) {
+      if (p.incompatible_with_claim == 0) continue;
+      p.capacity_parts.push_back(absl::StrCat(
+          Devices(p.incompatible_with_claim), " whose compatibility groups rule out the devices left for ",
+          JoinNames({p.ruled_out_by.begin(), p.ruled_out_by.end()}),
+          p.clash.empty() ? "" : absl::StrCat(": ", p.clash)));
+    }
+  }
+
+  for (size_t vi = 0; vi < views.size(); ++vi) {
+    const ReqView& v = views[vi];
+    RequestFunnel& f = pending[vi].f;
+    const api::DeviceClass* klass = pending[vi].klass;
+    std::vector<const Candidate*>& cur = pending[vi].cur;
+    auto push = [&](FunnelStep step, std::string detail) {
+      f.steps.push_back({step, static_cast<int64_t>(cur.size()), std::move(detail)});
+      if (cur.empty() && !f.first_empty) f.first_empty = step;
+      if (static_cast<int64_t>(cur.size()) < f.needed && !f.first_short) f.first_short = step;
+    };
+    {
+      const std::vector<std::string>& parts = pending[vi].capacity_parts;
       push(FunnelStep::kCapacity, parts.empty() ? "counters and capacity suffice" : absl::StrJoin(parts, ", "));
     }
     // constraints: keep devices that have the attribute, then the largest group of equal values
@@ -324,7 +579,13 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
         bool applies = c.requests.empty();
         for (const auto& r : c.requests) applies = applies || r == v.base || r == v.name;
         if (!applies) continue;
+        // Devices per value. With DRAListTypeAttributes the values are the elements of each
+        // device's set (a device is in several groups); without, the scalar value, and a value the
+        // scalar comparison cannot read (a list) is its own group for matchAttribute: upstream takes
+        // such a device only as the first one, and nothing equals it afterwards.
         std::map<std::string, std::vector<const Candidate*>> groups;
+        std::vector<const Candidate*> with_value;
+        std::vector<std::vector<std::string>> value_sets;  // of with_value, DRAListTypeAttributes
         size_t missing = 0;
         bool derived = false;
         for (const Candidate* d : cur) {
@@ -346,19 +607,75 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
             ++missing;
             continue;
           }
-          groups[internal::AttributeScalar(*a)].push_back(d);
+          if (features.list_type_attributes) {
+            const std::vector<std::string> values = internal::AttributeValueSet(*a);
+            if (values.empty()) {
+              ++missing;  // an empty list is no value to compare (upstream attributeAsSet)
+              continue;
+            }
+            for (const std::string& value : values) groups[value].push_back(d);
+            with_value.push_back(d);
+            value_sets.push_back(values);
+            continue;
+          }
+          std::string value = internal::AttributeScalar(*a);
+          if (value.empty() && match) value = absl::StrCat("#", d - all.data());
+          groups[value].push_back(d);
+        }
+        // The node step comes later: a group (or device) the node can reach is worth more than a
+        // larger one it cannot, or the funnel would end empty where the search finds a solution.
+        auto reachable_in = [&](const std::vector<const Candidate*>& g) {
+          return std::count_if(g.begin(), g.end(), [&](const Candidate* c) { return reach(c) == Reach::kYes; });
+        };
+        {
+          // Reachable devices first, for the disjoint-family search below (with_value and
+          // value_sets are parallel).
+          std::vector<size_t> order(with_value.size());
+          for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+          std::stable_partition(order.begin(), order.end(),
+                                [&](size_t k) { return reach(with_value[k]) == Reach::kYes; });
+          std::vector<const Candidate*> devices;
+          std::vector<std::vector<std::string>> sets;
+          for (size_t k : order) {
+            devices.push_back(with_value[k]);
+            sets.push_back(std::move(value_sets[k]));
+          }
+          with_value = std::move(devices);
+          value_sets = std::move(sets);
         }
         std::vector<const Candidate*> next;
         if (match) {
+          // Lists: the devices sharing one element are exactly those whose intersection can stay
+          // non-empty, so the largest group is still the answer.
+          int64_t best_reachable = -1;
           for (const auto& [value, g] : groups) {
-            if (g.size() > next.size()) next = g;
+            const int64_t r = reachable_in(g);
+            if (r > best_reachable || (r == best_reachable && g.size() > next.size())) {
+              best_reachable = r;
+              next = g;
+            }
+          }
+        } else if (features.list_type_attributes) {
+          // Enough pairwise disjoint sets: the step keeps every device with a value. Too few: it
+          // keeps the largest disjoint family, which falls short. Undecided within the budget: every
+          // device with a value, so that the step is never stricter than the search.
+          const auto family = DisjointFamily(value_sets, static_cast<size_t>(std::max<int64_t>(f.needed, 1)), 100000);
+          if (family && static_cast<int64_t>(family->size()) < f.needed) {
+            for (size_t k : *family) next.push_back(with_value[k]);
+          } else {
+            next = with_value;
           }
         } else {
-          for (const auto& [value, g] : groups) next.push_back(g.front());
+          for (const auto& [value, g] : groups) {
+            auto it = std::find_if(g.begin(), g.end(), [&](const Candidate* c) { return reach(c) == Reach::kYes; });
+            next.push_back(it == g.end() ? g.front() : *it);
+          }
         }
         notes.push_back(absl::StrCat(match ? "matchAttribute " : "distinctAttribute ", attr,
                                      derived ? " (derived by the request)" : "", ": ", missing,
-                                     " without the attribute, ", groups.size(), " distinct values"));
+                                     features.list_type_attributes ? " without the attribute or with an empty list, "
+                                                                   : " without the attribute, ",
+                                     groups.size(), " distinct values"));
         cur = std::move(next);
       }
       push(FunnelStep::kConstraints, notes.empty() ? "no constraint applies" : absl::StrJoin(notes, "; "));
@@ -367,27 +684,13 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     if (node != nullptr) {
       std::vector<const Candidate*> next;
       int64_t unhealthy = 0, skip_ops = 0;
-      const bool node_declares = internal::DeclaresOptionalNodeOperations(*node, snapshot);
       for (const Candidate* c : cur) {
-        auto it = node_pools.find({c->id.driver, c->id.pool});
-        if (it == node_pools.end()) continue;
-        const internal::Pool* p = it->second;
-        if (p->incomplete || p->invalid) {
-          ++unhealthy;
-          continue;
+        switch (reach(c)) {
+          case Reach::kYes: next.push_back(c); break;
+          case Reach::kNo: break;
+          case Reach::kUnhealthy: ++unhealthy; break;
+          case Reach::kSkipOps: ++skip_ops; break;
         }
-        if (std::find(p->device_slices.begin(), p->device_slices.end(), c->slice) == p->device_slices.end()) continue;
-        if (c->slice->spec->per_device_node_selection.value_or(false)) {
-          auto m = internal::NodeMatches(*node, c->device->node_name.value_or(""), c->device->all_nodes.value_or(false),
-                                         c->device->node_selector ? &*c->device->node_selector : nullptr);
-          if (!m.ok() || !*m) continue;
-        }
-        if (!c->slice->spec->skip_node_operations.empty() &&
-            !internal::SkipNodeOperationsAllowed(*c->slice, node_declares, features)) {
-          ++skip_ops;
-          continue;
-        }
-        next.push_back(c);
       }
       const size_t removed = cur.size() - next.size();
       cur = std::move(next);

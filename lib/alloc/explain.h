@@ -23,7 +23,9 @@ enum class FunnelStep {
   kRequest,      // matching the request selectors
   kTaints,       // not tainted, or every NoSchedule/NoExecute taint tolerated
   kAllocated,    // not allocated to another claim (admin access: skipped)
-  kCapacity,     // shared counters and consumable capacity left
+  kCapacity,     // shared counters and consumable capacity left; compatibility groups that admit the
+                 // devices allocated on the counter set and, pairwise, those left for the claim's
+                 // other requests (and the rest of a count > 1 request)
   kConstraints,  // can take part in the claim's matchAttribute/distinctAttribute constraints
   kNode,         // reachable from the node (node fields, complete and valid pool)
 };

@@ -14,11 +14,14 @@
 //     attributes, ...) in varying order; DRAForge reports them in key order.
 //   * Raw JSON (opaque parameters, device status data) is measured in its compact form; the API
 //     server measures the bytes the client sent (kubectl sends compact JSON).
-//   * An empty list and an absent list are the same in DRAForge's types (but for the few fields
-//     without omitempty, see api/empty_spelling.h); the API server tells
-//     `devices: []` from no devices in two checks ("only one of sharedCounters or devices", and
-//     "must not be empty if specified" for list attributes), which therefore never fire here, and
-//     prints an explicitly empty list as [] where DRAForge prints null.
+//   * An empty list and an absent list are the same in most of DRAForge's types (but for the few
+//     fields without omitempty, see api/empty_spelling.h); the API server tells `devices: []` from
+//     no devices in "only one of sharedCounters or devices", which therefore never fires for an
+//     empty list here, and prints an explicitly empty list as [] where DRAForge prints null.
+//     DeviceAttribute's list fields are the exception: DRAForge keeps `ints: []` as present, and
+//     validates it as the API server does (a union member, "must not be empty if specified", and a
+//     list attribute for the 64-device limit), while declarative validation counts only non-empty
+//     lists as set.
 //   * derivedAttributes expressions are checked for length and blankness like selectors; their
 //     compilation and cost (per expression and the claim's total) are lib/cel's.
 //   * When only generateName is set, the API server validates the generated name too (and names
@@ -547,8 +550,9 @@ std::string JsonDeviceStatus(const AllocatedDeviceStatus& d) {
 
 // Go's json of internal (untagged) types: field names as declared in Go.
 std::string JsonInternalAttribute(const DeviceAttribute& a) {
-  auto list = [](const auto& v, auto f) -> std::string {
-    if (v.empty()) return kNull;
+  // Go prints a nil slice as null and an empty one as [].
+  auto list = [](bool present, const auto& v, auto f) -> std::string {
+    if (!present) return kNull;
     std::string out = "[";
     for (size_t i = 0; i < v.size(); ++i) {
       if (i) out += ',';
@@ -561,10 +565,10 @@ std::string JsonInternalAttribute(const DeviceAttribute& a) {
   o.Raw("BoolValue", a.bool_value() ? Bool(*a.bool_value()) : kNull);
   o.Raw("StringValue", a.string_value() ? GoJsonQuote(*a.string_value()) : kNull);
   o.Raw("VersionValue", a.version_value() ? GoJsonQuote(*a.version_value()) : kNull);
-  o.Raw("IntValues", list(a.ints(), [](int64_t v) { return absl::StrCat(v); }));
-  o.Raw("BoolValues", list(a.bools(), [](bool v) { return Bool(v); }));
-  o.Raw("StringValues", list(a.strings(), [](const std::string& v) { return GoJsonQuote(v); }));
-  o.Raw("VersionValues", list(a.versions(), [](const std::string& v) { return GoJsonQuote(v); }));
+  o.Raw("IntValues", list(a.has_ints(), a.ints(), [](int64_t v) { return absl::StrCat(v); }));
+  o.Raw("BoolValues", list(a.has_bools(), a.bools(), [](bool v) { return Bool(v); }));
+  o.Raw("StringValues", list(a.has_strings(), a.strings(), [](const std::string& v) { return GoJsonQuote(v); }));
+  o.Raw("VersionValues", list(a.has_versions(), a.versions(), [](const std::string& v) { return GoJsonQuote(v); }));
   return o.Done();
 }
 
@@ -2099,18 +2103,31 @@ Errs ValidateDeviceAttribute(const DeviceAttribute& a, const std::string& path) 
     ++fields;
     version_errs(std::string(*a.version_value()), Child(path, "version"));
   }
-  if (!a.bools().empty()) ++fields;
-  if (!a.ints().empty()) ++fields;
-  if (!a.strings().empty()) {
+  // A list field that is present counts, even empty (hand-written validation compares with nil;
+  // the declarative union, DvDeviceAttribute, looks at the length).
+  auto empty_list = [&](const char* field) {
+    Add(errs, Invalid(Child(path, field), "[]", "must not be empty if specified"));
+  };
+  if (a.has_bools()) {
     ++fields;
+    if (a.bools().empty()) empty_list("bools");
+  }
+  if (a.has_ints()) {
+    ++fields;
+    if (a.ints().empty()) empty_list("ints");
+  }
+  if (a.has_strings()) {
+    ++fields;
+    if (a.strings().empty()) empty_list("strings");
     for (size_t i = 0; i < a.strings().size(); ++i) {
       if (a.strings()[i].size() > static_cast<size_t>(kDeviceAttributeMaxValueLength)) {
         Add(errs, TooLong(Index(Child(path, "strings"), i), kDeviceAttributeMaxValueLength).Origin("maxBytes").Covered());
       }
     }
   }
-  if (!a.versions().empty()) {
+  if (a.has_versions()) {
     ++fields;
+    if (a.versions().empty()) empty_list("versions");
     for (size_t i = 0; i < a.versions().size(); ++i) version_errs(a.versions()[i], Index(Child(path, "versions"), i));
   }
   if (fields == 0) {
@@ -2546,7 +2563,8 @@ Errs ValidateSliceSpecHandwritten(const ResourceSliceSpec& spec) {
   bool advanced = HaveConsumesCounters(spec);
   for (const Device& d : spec.devices) {
     advanced |= !d.taints.empty();
-    for (const auto& [k, a] : d.attributes) advanced |= !a.bools().empty() || !a.ints().empty() || !a.strings().empty() || !a.versions().empty();
+    // haveListAttributes: a list that is present, even empty.
+    for (const auto& [k, a] : d.attributes) advanced |= a.has_bools() || a.has_ints() || a.has_strings() || a.has_versions();
   }
   const int max_devices = advanced ? kResourceSliceMaxDevicesWithTaintsOrConsumesCounters : kResourceSliceMaxDevices;
   const bool per_device = spec.per_device_node_selection.value_or(false);

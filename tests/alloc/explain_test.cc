@@ -3,6 +3,8 @@
 // part of the sentence.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "absl/strings/match.h"
 #include "alloc/explain.h"
 #include "fixture.h"
@@ -56,6 +58,64 @@ TEST(Explain, FitsOnNode) {
   ASSERT_TRUE(ex.ok());
   EXPECT_EQ(ex->outcome, Outcome::kAllocated);
   EXPECT_EQ(ex->summary, "claim default/claim-0 fits on node node-1");
+}
+
+// Explain agrees with the allocator on the fixtures of `folder` that allocate one claim (and, with
+// `one_request`, a claim of one request): a claim that does not fit has a request whose funnel
+// falls short, and a claim that fits has, for every request, an alternative that does not. Returns
+// how many fixtures were checked and how many of them do not fit.
+std::pair<int, int> ExpectExplainAgrees(const std::string& folder, bool one_request) {
+  int checked = 0, unschedulable = 0;
+  for (const fs::path& path : FixtureFiles(folder)) {
+    auto loaded = LoadFixture(path);
+    EXPECT_TRUE(loaded.ok()) << path << ": " << loaded.status();
+    if (!loaded.ok()) continue;
+    Fixture& fx = **loaded;
+    if (fx.claims.size() != 1) continue;  // explain looks at one claim; these fixtures allocate a pod
+    const api::ResourceClaim& claim = *fx.claims.front();
+    if (one_request && claim.spec->devices->requests.size() != 1) continue;
+    const std::string want = Str(*fx.Expect("outcome"));
+    if (want != "unschedulable" && want != "allocated") continue;
+    auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+                      &fx.node, fx.features);
+    EXPECT_TRUE(ex.ok()) << path << ": " << ex.status();
+    if (!ex.ok()) continue;
+    ++checked;
+    if (want == "unschedulable") {
+      ++unschedulable;
+      EXPECT_EQ(ex->outcome, Outcome::kUnschedulable) << path;
+      bool short_somewhere = false;
+      for (const auto& r : ex->requests) short_somewhere = short_somewhere || r.first_short.has_value();
+      EXPECT_TRUE(short_somewhere) << path << ": the claim does not fit, but explain says: " << ex->summary;
+    } else {
+      EXPECT_EQ(ex->outcome, Outcome::kAllocated) << path;
+      std::map<std::string, bool> usable;  // base request -> some alternative is not short
+      for (const auto& r : ex->requests) {
+        const std::string base = r.request.substr(0, r.request.find('/'));
+        usable[base] = usable[base] || !r.first_short.has_value();
+      }
+      for (const auto& [base, ok] : usable) {
+        EXPECT_TRUE(ok) << path << ": the claim fits, but explain rules out request " << base << ": "
+                        << ex->summary;
+      }
+    }
+  }
+  return {checked, unschedulable};
+}
+
+// Compatibility groups are checked across the claim's requests, not only against allocated devices.
+TEST(Explain, AgreesWithAllocatorOnCompatibilityGroups) {
+  const auto [checked, unschedulable] = ExpectExplainAgrees("compatibility-groups", /*one_request=*/false);
+  EXPECT_GE(checked, 10);
+  EXPECT_GE(unschedulable, 3);
+}
+
+// matchAttribute / distinctAttribute within one request, list-typed attributes (an empty list is no
+// value) and DRAListTypeAttributes off included.
+TEST(Explain, AgreesWithAllocatorOnConstraintsOfOneRequest) {
+  const auto [checked, unschedulable] = ExpectExplainAgrees("constraints", /*one_request=*/true);
+  EXPECT_GE(checked, 20);
+  EXPECT_GE(unschedulable, 5);
 }
 
 TEST(Explain, UnknownClaim) {

@@ -11,7 +11,7 @@ with `N passed, N failed`. Exit status 1 on any failure.
 
 Usage:
     random_parity.py DRAFORGE [DRA_ALLOCATE] [--count N] [--seed S] [--jobs J]
-                     [--dump DIR] [--minimize DIR] [--coverage] [-q]
+                     [--dump DIR] [--minimize DIR] [--coverage] [-q] [--gates A=true,...]
 
 DRA_ALLOCATE defaults to <repo>/.cache/oracle/bin/dra-allocate (tests/oracle/build).
 
@@ -103,6 +103,9 @@ GATE_VARIANTS = [
     ("DRADeviceCompatibilityGroups=true,DRADerivedAttributes=true,DRAOptionalNodeOperations=true", 2),
 ]
 COMPAT_GROUPS = ["mig", "vgpu", "mps"]
+# --gates: one variant for every scenario instead of GATE_VARIANTS' draw (the draw still happens, so
+# the rest of a seed's scenario stays the same), to aim a run at one feature.
+FORCED_GATES = None
 SKIP_NODE_OPERATIONS = [["*"], ["NodePrepareResources", "NodeUnprepareResources"], ["NodePrepareResources"]]
 
 
@@ -275,12 +278,18 @@ class Gen:
             v = rng.choice(a.values)
         if self.list_attrs and rng.random() < 0.15:
             # List-typed attribute (DRAListTypeAttributes).
+            key = {"int": "ints", "bool": "bools", "string": "strings", "version": "versions"}[typ]
+            if rng.random() < 0.1:
+                # Present but empty (`strings: []`): no value for matchAttribute/distinctAttribute with
+                # the gate on, yet accepted as the first device of either with the gate off.
+                self.tags["attr.list-empty"] += 1
+                return {key: []}
             vals = [v]
             pool = [x for x in (ATTR_VOCAB[a.id][1] if a.id in ATTR_VOCAB else []) if x != v]
             if typ == a.type and pool:
                 vals += rng.sample(pool, min(len(pool), rng.randint(1, 2)))
             self.tags["attr.list"] += 1
-            return {{"int": "ints", "bool": "bools", "string": "strings", "version": "versions"}[typ]: vals}
+            return {key: vals}
         return {typ: v}
 
     def device_attrs(self, driver, ordinal):
@@ -966,6 +975,8 @@ class Gen:
     def generate(self):
         rng = self.rng
         self.gates = wchoice(rng, GATE_VARIANTS)
+        if FORCED_GATES is not None:
+            self.gates = FORCED_GATES
         g = self.gates
         self.consumable = "DRAConsumableCapacity=false" not in g
         self.partitionable = "DRAPartitionableDevices=false" not in g
@@ -1499,7 +1510,12 @@ def main():
     ap.add_argument("--minimize", metavar="DIR", help="minimize each failure and write it as a fixture to DIR")
     ap.add_argument("--coverage", action="store_true", help="print generator coverage and outcome counts")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    ap.add_argument("--gates", metavar="A=true,B=false",
+                    help="use these feature gates in every scenario (e.g. DRAListTypeAttributes=true)")
     args = ap.parse_args()
+    global FORCED_GATES
+    if args.gates is not None:
+        FORCED_GATES = args.gates
 
     for exe in (args.draforge, args.oracle):
         if not os.access(exe, os.X_OK):
@@ -1549,7 +1565,8 @@ def main():
                 failures.append((seed, sc, docs, theirs, ours, detail))
                 kinds[failure_kind(theirs, ours, detail) if theirs else detail.split(":")[0]].append(seed)
                 gates = f" --feature-gates {sc.gates}" if sc.gates else ""
-                print(f"FAIL seed={seed} (reproduce: {sys.argv[0]} {args.draforge} --seed {seed} --count 1): {detail}")
+                forced = f" --gates {args.gates}" if args.gates is not None else ""
+                print(f"FAIL seed={seed} (reproduce: {sys.argv[0]} {args.draforge} --seed {seed} --count 1{forced}): {detail}")
                 print(f"  node {sc.node}, claims {' '.join(sc.claims)}{gates}")
                 if detail == "allocations":
                     print("  first difference: " + first_difference(normalize(ours.get("allocations")), normalize(theirs.get("allocations"))))

@@ -54,6 +54,14 @@ std::map<std::string, CompatibilityGroupIntersection> AllocatedCompatibilityGrou
 bool AdmittedByAllocated(const std::map<std::string, CompatibilityGroupIntersection>& allocated,
                          const api::Device& device);
 
+// Whether `a` and `b`, two devices of one pool, may both be allocated next to the pool's allocated
+// devices (`allocated`, from AllocatedCompatibilityGroups): on every counter set both draw from,
+// the intersection narrowed by a's groups must still admit b's. On false, `counter_set` (if not
+// null) names the first counter set where they clash. Explain uses it to judge the devices left
+// for the other requests of a claim, which the search checks with CompatibilityGroupTracker.
+bool CompatibleWith(const std::map<std::string, CompatibilityGroupIntersection>& allocated, const api::Device& a,
+                    const api::Device& b, std::string* counter_set);
+
 // One counter set's state before a device was added, to restore on backtracking.
 struct SavedCompatibilityGroup {
   std::string counter_set;

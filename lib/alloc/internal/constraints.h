@@ -16,7 +16,8 @@ namespace draforge::alloc::internal {
 
 // The typed values of an attribute as a set of strings "i:<int>", "b:<bool>", "s:<string>",
 // "v:<version>" (sorted, unique). A list attribute gives its elements, a scalar one element.
-// Empty for an attribute without a known value.
+// Empty for an attribute without a known value, an empty list (`ints: []`) included: with
+// DRAListTypeAttributes, upstream's constraints treat both like a missing attribute.
 std::vector<std::string> AttributeValueSet(const api::DeviceAttribute& attribute);
 // The scalar typed value ("s:foo"), or "" for a list-only or empty attribute.
 std::string AttributeScalar(const api::DeviceAttribute& attribute);
