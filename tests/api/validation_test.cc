@@ -579,6 +579,46 @@ TEST(ResourceSliceTest, ListAttributes) {
   EXPECT_EQ(mix[0]->value, "\"{int, ints}\"");
 }
 
+TEST(ResourceSliceTest, EmptyListAttributeIsSetButInvalid) {
+  // The API server tells `versions: []` from no versions (validateDeviceAttribute compares with
+  // nil): the present list is the union member and is rejected as empty. Declarative validation
+  // counts only non-empty lists, so an attribute that is just an empty list gets its union error
+  // too, while one next to a scalar keeps the hand-written union error.
+  ResourceSlice s = Slice();
+  Device d = Dev("d");
+  DeviceAttribute empty;
+  empty.set_versions(std::vector<std::string>{});
+  d.attributes.Set("a", empty);
+  DeviceAttribute with_int;
+  with_int.set_int_value(1);
+  with_int.set_strings(std::vector<std::string>{});
+  d.attributes.Set("b", with_int);
+  s.spec->devices.push_back(d);
+  auto errs = ValidateResourceSlice(s);
+  ASSERT_EQ(errs.size(), 4u) << Dump(errs);
+  EXPECT_EQ(errs[0].ToString(),
+            "spec.devices[0].attributes[a].versions: Invalid value: []: must not be empty if specified");
+  EXPECT_EQ(errs[1].ToString(),
+            "spec.devices[0].attributes[b].strings: Invalid value: []: must not be empty if specified");
+  EXPECT_EQ(errs[2].ToString(),
+            "spec.devices[0].attributes[b]: Invalid value: {\"IntValue\":1,\"BoolValue\":null,\"StringValue\":null,"
+            "\"VersionValue\":null,\"IntValues\":null,\"BoolValues\":null,\"StringValues\":[],"
+            "\"VersionValues\":null}: exactly one value must be specified");
+  EXPECT_EQ(errs[3].ToString(),
+            "spec.devices[0].attributes[a]: Invalid value: \"\": must specify one of: `int`, `bool`, `string`, "
+            "`version`, `ints`, `bools`, `strings`, `versions`");
+}
+
+TEST(ResourceSliceTest, AtMost64DevicesWithAnEmptyListAttribute) {
+  // haveListAttributes compares with nil too: an empty list lowers the limit to 64 devices.
+  ResourceSlice s = Slice();
+  for (int i = 0; i < 65; ++i) s.spec->devices.push_back(Dev("d" + std::to_string(i)));
+  DeviceAttribute empty;
+  empty.set_ints(std::vector<int64_t>{});
+  s.spec->devices[3].attributes.Set("l", empty);
+  EXPECT_ERROR(ValidateResourceSlice(s), "spec.devices", Type::kTooMany);
+}
+
 TEST(ResourceSliceTest, AttributeNamesAreQualifiedNames) {
   ResourceSlice s = Slice();
   Device d = Dev("d");
