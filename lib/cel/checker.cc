@@ -688,7 +688,6 @@ absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view sourc
   // The estimate sees the program as checked, before planning folds conversions.
   p->estimated_cost_ = p->ComputeEstimatedCost();
   RETURN_IF_ERROR(p->FoldConversions(*p->parsed_.root));
-  p->FoldConstants(*p->parsed_.root);
   RETURN_IF_ERROR(p->CheckConstantQualifiers(*p->parsed_.root));
   PlanCalls(*p->parsed_.root);
   return p;
@@ -696,9 +695,23 @@ absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view sourc
 
 // cel-go evaluates type conversions of constants when it plans the program: they cost nothing at
 // runtime, and a failing one is an error of program instantiation.
+// Bottom-up, so that a folded literal or conversion makes its parent constant too: cel-go plans
+// `[dyn([1])]` and `type({})` as constants.
 absl::Status Program::FoldConversions(Expr& e) {
   for (auto& a : e.args) RETURN_IF_ERROR(FoldConversions(*a));
-  if (e.kind != ExprKind::kCall || e.args.size() != 1 || e.args[0]->kind != ExprKind::kConst) return absl::OkStatus();
+  if (e.kind == ExprKind::kList || e.kind == ExprKind::kMap) {
+    FoldConstants(e);
+    return absl::OkStatus();
+  }
+  if (e.kind != ExprKind::kCall || e.args.size() != 1) return absl::OkStatus();
+  Value arg;
+  if (e.args[0]->kind == ExprKind::kConst) {
+    arg = e.args[0]->constant;
+  } else if (auto folded = folded_.find(e.args[0].get()); folded != folded_.end()) {
+    arg = folded->second;
+  } else {
+    return absl::OkStatus();
+  }
   const std::string& n = e.name;
   if (n != "int" && n != "uint" && n != "double" && n != "string" && n != "bytes" && n != "bool" && n != "type" &&
       n != "dyn" && n != "timestamp" && n != "duration") {
@@ -706,7 +719,6 @@ absl::Status Program::FoldConversions(Expr& e) {
   }
   const Function* f = static_cast<const Function*>(e.function);
   if (f == nullptr) return absl::OkStatus();
-  const Value arg = e.args[0]->constant;
   for (int idx : e.overloads) {
     const Overload& o = f->overloads[idx];
     if (o.impl == nullptr || (o.kinds[0] >= 0 && o.kinds[0] != static_cast<int>(arg.kind()))) continue;
@@ -779,7 +791,7 @@ absl::Status Program::CheckConstantQualifiers(const Expr& e) const {
 // cost).
 bool Program::FoldConstants(const Expr& e) {
   bool all = true;
-  for (const auto& a : e.args) all = FoldConstants(*a) && all;
+  for (const auto& a : e.args) all = all && (a->kind == ExprKind::kConst || folded_.count(a.get()) != 0);
   if (e.kind == ExprKind::kConst) return true;
   if ((e.kind != ExprKind::kList && e.kind != ExprKind::kMap) || !all || !e.optional_indices.empty()) return false;
   auto value_of = [&](const Expr& x) { return x.kind == ExprKind::kConst ? x.constant : folded_.at(&x); };

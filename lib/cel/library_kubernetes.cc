@@ -74,12 +74,34 @@ Value SGreater(EvalContext&, const Value* a) { return Value::Bool(a[0].semver()-
 Value SLess(EvalContext&, const Value* a) { return Value::Bool(a[0].semver()->Compare(*a[1].semver()) < 0); }
 
 // ---- lists ----
+// cel-go picks a list overload at run time by the list's first element (Type.IsAssignableRuntimeType):
+// a dyn list whose first element has no overload is "no such overload: isSorted(list)". The
+// functions themselves (k8s.io/apiserver library/lists.go) need each element to be a Comparer
+// (an Adder for sum), and ignore a comparison that fails (other types, NaN).
+bool IsComparable(ValueKind k) {
+  switch (k) {
+    case ValueKind::kInt: case ValueKind::kUint: case ValueKind::kDouble: case ValueKind::kBool:
+    case ValueKind::kDuration: case ValueKind::kTimestamp: case ValueKind::kString: case ValueKind::kBytes:
+      return true;
+    default: return false;
+  }
+}
+bool IsSummable(ValueKind k) {
+  return k == ValueKind::kInt || k == ValueKind::kUint || k == ValueKind::kDouble || k == ValueKind::kDuration;
+}
+Value NoOverloadForFirst(EvalContext& ctx, const ListValue& l, bool (*ok)(ValueKind), std::string_view fn,
+                         bool* failed) {
+  *failed = l.size() > 0 && !ok(l.Get(0).kind());
+  return *failed ? Err(ctx, Cat("no such overload: ", fn, "(list)")) : Value();
+}
 Value IsSorted(EvalContext& ctx, const Value* a) {
   const ListValue* l = a[0].list();
-  for (size_t i = 1; i < l->size(); ++i) {
-    int c = CompareValues(l->Get(i - 1), l->Get(i));
-    if (c == 2) return Err(ctx, "no such overload");
-    if (c > 0) return Value::Bool(false);
+  bool failed;
+  Value e = NoOverloadForFirst(ctx, *l, IsComparable, "isSorted", &failed);
+  if (failed) return e;
+  for (size_t i = 0; i < l->size(); ++i) {
+    if (!IsComparable(l->Get(i).kind())) return Err(ctx, "no such overload");
+    if (i > 0 && CompareValues(l->Get(i - 1), l->Get(i)) == 1) return Value::Bool(false);
   }
   return Value::Bool(true);
 }
@@ -87,6 +109,9 @@ Value IsSorted(EvalContext& ctx, const Value* a) {
 Value Sum(EvalContext& ctx, const Value* a);
 template <ValueKind kZero>
 Value SumOf(EvalContext& ctx, const Value* a) {
+  bool failed;
+  Value e = NoOverloadForFirst(ctx, *a[0].list(), IsSummable, "sum", &failed);
+  if (failed) return e;
   if (a[0].list()->size() == 0) {
     if constexpr (kZero == ValueKind::kUint) return Value::Uint(0);
     if constexpr (kZero == ValueKind::kDouble) return Value::Double(0);
@@ -132,13 +157,16 @@ Value Sum(EvalContext& ctx, const Value* a) {
 template <bool kMin>
 Value MinMax(EvalContext& ctx, const Value* a) {
   const ListValue* l = a[0].list();
+  bool failed;
+  Value e = NoOverloadForFirst(ctx, *l, IsComparable, kMin ? "min" : "max", &failed);
+  if (failed) return e;
   if (l->size() == 0) return Err(ctx, kMin ? "min called on empty list" : "max called on empty list");
   Value best = l->Get(0);
   for (size_t i = 1; i < l->size(); ++i) {
     Value x = l->Get(i);
-    int c = CompareValues(x, best);
-    if (c == 2) return Err(ctx, "no such overload");
-    if (kMin ? c < 0 : c > 0) best = x;
+    if (!IsComparable(x.kind())) return Err(ctx, "no such overload");
+    // cmp(): the current best compared with the next; only a definite preference replaces it.
+    if (CompareValues(best, x) == (kMin ? 1 : -1)) best = x;
   }
   return best;
 }
@@ -266,8 +294,9 @@ void RegisterKubernetesLibraries(FunctionRegistry& r, const EnvOptions& options)
   r.Add("patch", "semver_patch", {Sv}, I, true, SPatch);
 
   // Lists: comparable / summable element types.
+  // k8s.io/apiserver's comparableTypes (quantities and semvers are not among them).
   for (const Type& t : {Type::Int(), Type::Uint(), Type::Double(), Type::Bool(), Type::Duration(), Type::Timestamp(),
-                        Type::String(), Type::Bytes(), Q, Sv}) {
+                        Type::String(), Type::Bytes()}) {
     // Upstream's overload ids name durations and timestamps in short.
     std::string n = t.kind == TypeKind::kDuration ? "duration" : t.kind == TypeKind::kTimestamp ? "timestamp" : FormatType(t);
     r.Add("isSorted", "list_" + n + "_is_sorted_bool", {Type::List(t)}, Bo, true, IsSorted);

@@ -219,7 +219,8 @@ template <int kOp>  // 0 <, 1 <=, 2 >, 3 >=
 Value Compare(EvalContext& ctx, const Value* a) {
   int c = CompareValues(a[0], a[1]);
   if (c == 2) {
-    if (a[0].IsNumber() && a[1].IsNumber()) return Value::Bool(false);  // NaN
+    // cel-go's Double/Int/Uint Compare: a NaN operand is an error, not false.
+    if (a[0].IsNumber() && a[1].IsNumber()) return Err(ctx, "NaN values cannot be ordered");
     return Err(ctx, "no such overload");
   }
   switch (kOp) {

@@ -269,6 +269,8 @@ Value AddTimestampDuration(EvalContext& ctx, const Value* a) {
   return MakeTimestamp(ctx, TotalNanos(t) + d.duration_nanos());
 }
 Value SubTimestampDuration(EvalContext& ctx, const Value* a) {
+  // cel-go's subtractTimeDurationChecked negates the duration first, which overflows for the minimum.
+  if (a[1].duration_nanos() == INT64_MIN) return Err(ctx, "integer overflow");
   return MakeTimestamp(ctx, TotalNanos(a[0]) - a[1].duration_nanos());
 }
 Value SubTimestamps(EvalContext& ctx, const Value* a) {
@@ -336,10 +338,16 @@ Value TsFieldTz(EvalContext& ctx, const Value* a) { return TimestampField(ctx, a
 template <Field kField>
 Value DurationField(EvalContext&, const Value* a) {
   const int64_t n = a[0].duration_nanos();
+  // Go's Duration.Hours/Minutes/Seconds are float64 (whole units plus the fraction), which cel-go
+  // truncates to an int: near a unit boundary the float rounds up (9223372035.999999993s is 9223372036s).
+  auto in_units = [n](int64_t unit) {
+    return Value::Int(static_cast<int64_t>(static_cast<double>(n / unit) +
+                                           static_cast<double>(n % unit) / static_cast<double>(unit)));
+  };
   switch (kField) {
-    case Field::kHours: return Value::Int(n / 3600000000000LL);
-    case Field::kMinutes: return Value::Int(n / 60000000000LL);
-    case Field::kSeconds: return Value::Int(n / kNanosPerSecond);
+    case Field::kHours: return in_units(3600000000000LL);
+    case Field::kMinutes: return in_units(60000000000LL);
+    case Field::kSeconds: return in_units(kNanosPerSecond);
     // Go's Duration.Milliseconds: the whole duration in milliseconds (not the millisecond part, as
     // a timestamp's getMilliseconds is).
     default: return Value::Int(n / 1000000);

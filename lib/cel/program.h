@@ -67,6 +67,7 @@ class Program {
   friend class Checker;
   friend class Interpreter;
   Program() = default;
+  // Folds a list or map literal whose elements are all constant (already folded) into folded_.
   bool FoldConstants(const Expr& e);
   // Resolves every call's evaluation kind and runtime cost rule once (interpreter.cc).
   static void PlanCalls(Expr& e);

@@ -78,35 +78,27 @@ bool IsAssignable(const Type& formal, const Type& actual, TypeSubst& subst) {
   if (formal.kind == TypeKind::kTypeParam && actual.kind == TypeKind::kTypeParam && formal.name == actual.name) {
     return true;
   }
-  if (formal.kind == TypeKind::kTypeParam) {
-    auto it = subst.find(formal.name);
+  // cel-go's isValidTypeSubstitution: a bound parameter accepts a type assignable to its binding,
+  // and the binding becomes the more general of the two (int, then dyn: dyn), so that
+  // `true ? 1 : dyn(2)` is dyn.
+  auto substitute = [&subst](const std::string& param, const Type& other, bool other_is_formal) {
+    auto it = subst.find(param);
     if (it != subst.end()) {
       Type bound = it->second;
       TypeSubst trial = subst;
-      if (IsAssignable(bound, actual, trial)) {
-        subst = std::move(trial);
-        return true;
-      }
-      trial = subst;
-      if (IsAssignable(actual, bound, trial)) {
-        // Widen the binding (cel-go: the more general type wins).
-        trial[formal.name] = actual;
-        subst = std::move(trial);
-        return true;
-      }
-      return false;
+      const bool ok = other_is_formal ? IsAssignable(other, bound, trial) : IsAssignable(bound, other, trial);
+      if (!ok) return false;
+      Type general = IsEqualOrLessSpecific(other, bound) ? other : bound;
+      if (!Occurs(param, general, trial)) trial[param] = std::move(general);
+      subst = std::move(trial);
+      return true;
     }
-    if (Occurs(formal.name, actual, subst)) return false;
-    subst[formal.name] = actual;
+    if (Occurs(param, other, subst)) return false;
+    subst[param] = other;
     return true;
-  }
-  if (actual.kind == TypeKind::kTypeParam) {
-    auto it = subst.find(actual.name);
-    if (it != subst.end()) return IsAssignable(formal, Type(it->second), subst);
-    if (Occurs(actual.name, formal, subst)) return false;
-    subst[actual.name] = formal;
-    return true;
-  }
+  };
+  if (formal.kind == TypeKind::kTypeParam) return substitute(formal.name, actual, false);
+  if (actual.kind == TypeKind::kTypeParam) return substitute(actual.name, formal, true);
   if (formal.IsDynLike() || actual.IsDynLike()) return true;
   if (formal.kind == TypeKind::kNull || actual.kind == TypeKind::kNull) {
     // null is assignable to null, and to the nullable kinds (Any is handled above).
@@ -138,6 +130,24 @@ Type Substitute(const Type& t, const TypeSubst& subst, bool free_to_dyn) {
   Type out = t;
   for (Type& p : out.params) p = Substitute(p, subst, free_to_dyn);
   return out;
+}
+
+bool IsEqualOrLessSpecific(const Type& a, const Type& b) {
+  if (a.kind == TypeKind::kDyn || a.kind == TypeKind::kAny || a.kind == TypeKind::kTypeParam) return true;
+  if (b.kind == TypeKind::kDyn || b.kind == TypeKind::kAny || b.kind == TypeKind::kTypeParam) return false;
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case TypeKind::kOpaque:
+    case TypeKind::kList:
+    case TypeKind::kMap:
+      if (a.name != b.name || a.params.size() != b.params.size()) return false;
+      for (size_t i = 0; i < a.params.size(); ++i) {
+        if (!IsEqualOrLessSpecific(a.params[i], b.params[i])) return false;
+      }
+      return true;
+    case TypeKind::kType: return true;
+    default: return a == b;
+  }
 }
 
 bool IsEquivalentType(const Type& a, const Type& b) {

@@ -93,6 +93,8 @@ using TypeSubst = std::map<std::string, Type>;
 // cel-go's isAssignable: can a value of type `actual` be passed where `formal` is expected?
 // Binds type parameters in `subst`.
 bool IsAssignable(const Type& formal, const Type& actual, TypeSubst& subst);
+// cel-go's isEqualOrLessSpecific: `a` is `b` or less specific (dyn where `b` has a type).
+bool IsEqualOrLessSpecific(const Type& a, const Type& b);
 // Replaces bound type parameters; unbound ones become dyn when `free_to_dyn`.
 Type Substitute(const Type& t, const TypeSubst& subst, bool free_to_dyn);
 // The most general of two types (joins list element types in literals): equal types stay, else dyn.

@@ -605,6 +605,24 @@ const Case kCases[] = {
     {"\"abc\".reverse() == \"cba\"", Outcome::kCompileError, false, "compilation failed: ERROR: <input>:1:14: found no matching overload for 'reverse' applied to 'string.()'", 0u, 0, true},
     {"device.attributes[\"dra.example.com\"].strs.sortBy(s, s == \"a\" ? 1 : 0) == [\"b\", \"a\"]", Outcome::kMatch, true, "", 9137u, 55, true},
     {"device.attributes[\"dra.example.com\"].ints.sortBy(i, -i) == [3, 2, 1]", Outcome::kMatch, true, "", 9547u, 51, true},
+    // Recorded from dra-cel: well-known messages, ternary typing with dyn, planner folding of
+    // dyn()/type() over constant literals, NaN ordering, list functions on dyn lists.
+    {"dyn([1]) == [1]", Outcome::kMatch, true, "", 22u, 1, true},
+    {"type({}) == map", Outcome::kMatch, true, "", 1844674407370955296u, 1, true},
+    {"[dyn([1])] == [[1]]", Outcome::kMatch, true, "", 42u, 1, true},
+    {"(true ? 1 : dyn(2)) == 'a'", Outcome::kMatch, false, "", 2u, 1, true},
+    {"(0.0/0.0) < 7", Outcome::kRuntimeError, false, "NaN values cannot be ordered", 0u, 0, false},
+    {"google.protobuf.Int32Value{value: -123} == -123", Outcome::kMatch, true, "", 41u, 41, true},
+    {"google.protobuf.Struct{fields: {'a': 1}}.a == 1.0", Outcome::kMatch, true, "", 72u, 43, true},
+    {"has(dyn(1).x) == false", Outcome::kMatch, true, "", 2u, 2, true},
+    {"dyn([{}]).isSorted()", Outcome::kRuntimeError, false, "no such overload: isSorted(list)", 0u, 0, false},
+    {"duration('1.5s').getMilliseconds() == 1500", Outcome::kMatch, true, "", 3u, 2, true},
+    {"[dyn(1), dyn('a')].isSorted()", Outcome::kMatch, true, "", 14u, 1, true},
+    {"timestamp('2021-01-01T00:00:00Z') - duration('-9223372036.854775808s') > timestamp(0)", Outcome::kRuntimeError, false, "integer overflow", 0u, 0, false},
+    {"{0: 1}.?x == optional.none()", Outcome::kMatch, true, "", 33u, 3, true},
+    {"google.protobuf.Any{type_url: 'type.googleapis.com/google.protobuf.Int64Value', value: b'\\x08\\x05'} == 5", Outcome::kMatch, true, "", 41u, 41, true},
+    {"google.protobuf.Value{list_value: [dyn(1), 'a']} == [1.0, 'a']", Outcome::kCompileError, false, "compilation failed: ERROR: <input>:1:44: expected type 'dyn' but found 'string'", 0u, 0, true},
+    {"google.protobuf.Int32Value{value: dyn(12345678900)} == 0", Outcome::kRuntimeError, false, "field type conversion error for google.protobuf.Int32Value.value value type: integer overflow", 0u, 0, false},
 };
 
 class ConformanceTest : public ::testing::TestWithParam<Case> {
