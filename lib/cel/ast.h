@@ -73,6 +73,9 @@ struct Expr {
   // Plan annotations (Program::PlanCalls), so that evaluation never looks at function names:
   uint8_t call_kind = 0;   // kCall: interpreter.cc CallKind (special forms vs strict calls)
   uint8_t cost_class = 0;  // kCall: interpreter.cc CostClass (how the runtime cost is computed)
+  // kCall: planned as cel-go's evalVarArgs: arguments are evaluated in order and an error stops the
+  // call before the next argument, which leaves the call uncharged.
+  bool early_exit = false;
 };
 
 // A parsed expression with its source (for error messages).

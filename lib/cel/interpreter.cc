@@ -660,13 +660,15 @@ class Interpreter {
     // Strict functions: evaluate all arguments, then propagate the first error.
     Value stack_args[4];
     Value* args = n <= 4 ? stack_args : arena_.NewArray<Value>(n);
-    for (size_t i = 0; i < n; ++i) args[i] = Eval(*e.args[i]);
+    for (size_t i = 0; i < n; ++i) {
+      args[i] = Eval(*e.args[i]);
+      // evalVarArgs returns the error before evaluating the rest; the cost tracker then finds the
+      // call's arguments incomplete and charges nothing for the call.
+      if (e.early_exit && i + 1 < n && args[i].IsError()) return args[i];
+    }
     return CallStrict(e, args, n);
   }
 
-  // The error of a call no overload accepts at runtime. cel-go's declared functions guard their
-  // bindings and name the function and the argument types (decls.MaybeNoSuchOverload); the
-  // operators and a few standard functions check traits instead and say less.
   // The operators cel-go binds once per function with an operand trait: when the first operand
   // lacks the trait the interpreter reports the function ("no such overload: _+_"); otherwise the
   // operand's own method rejects the other one ("no such overload").
@@ -695,6 +697,9 @@ class Interpreter {
     return false;
   }
 
+  // The error of a call no overload accepts at runtime. cel-go's declared functions guard their
+  // bindings and name the function and the argument types (decls.MaybeNoSuchOverload); the
+  // operators and a few standard functions check traits instead and say less.
   Value NoSuchOverload(const std::string& fn, const Value* args, size_t n) {
     if (n > 0 && LacksOperandTrait(fn, args[0].kind())) return Error(Cat("no such overload: ", fn));
     if (fn.empty() || fn[0] == '_' || fn[0] == '!' || fn[0] == '-' || fn[0] == '@' || fn == "matches" ||
@@ -894,10 +899,39 @@ class Interpreter {
   ArrayMap* current_accu_map_ = nullptr;
 };
 
+namespace {
+
+// Whether cel-go's planner makes the call an evalVarArgs (planner.planCall): three or more
+// arguments; a dynamic dispatch between several overloads of a function without a singleton
+// binding (its function-level binding takes varargs); or `matches`/`find`/`findAll` with a constant
+// pattern, which the regex optimization rebuilds with NewCall. (With one argument it makes no
+// difference.)
+bool PlannedAsVarArgs(const Expr& e) {
+  const size_t n = e.args.size();
+  if (n < 2) return false;
+  const std::string& fn = e.name;
+  if ((fn == "matches" || fn == "find" || fn == "findAll") && e.args[1]->kind == ExprKind::kConst &&
+      e.args[1]->constant.kind() == ValueKind::kString) {
+    return true;
+  }
+  if (n >= 3) return true;
+  // The functions cel-go and its extensions bind once (decls.Singleton*Binding).
+  static constexpr std::string_view kSingletons[] = {
+      "_==_", "_!=_", "_+_", "_-_", "_*_", "_/_", "_%_", "_<_", "_<=_", "_>_", "_>=_", "_[_]", "@in", "in",
+      "matches", "@sortByAssociatedKeys"};
+  for (std::string_view s : kSingletons) {
+    if (fn == s) return false;
+  }
+  return e.overloads.size() > 1;
+}
+
+}  // namespace
+
 void Program::PlanCalls(Expr& e) {
   for (auto& a : e.args) PlanCalls(*a);
   if (e.kind != ExprKind::kCall) return;
   e.call_kind = static_cast<uint8_t>(ClassifyKind(e));
+  e.early_exit = static_cast<CallKind>(e.call_kind) == CallKind::kStrict && PlannedAsVarArgs(e);
   const Function* f = static_cast<const Function*>(e.function);
   const std::string& static_id =
       f != nullptr && e.overloads.size() == 1 ? f->overloads[e.overloads[0]].id : kNoOverloadId;
