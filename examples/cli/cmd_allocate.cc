@@ -64,11 +64,9 @@ int RunAllocate(const Args& args, Io io) {
                             "(-f FILE... | --kubeconfig FILE [--context NAME]) [-o json|yaml|text]",
                             io, code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "json");
-  if (format != "json" && format != "yaml" && format != "text") {
-    io.err << "error: --output: unknown format \"" << format << "\" (json, yaml, text)\n";
-    return kExitBadInput;
-  }
+  const auto format_or = OutputFormat(*flags, "json", {"json", "yaml", "text"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   const std::string node_name = flags->GetOr("--node", "");
   if (node_name.empty()) {
     io.err << "error: --node is required\n";

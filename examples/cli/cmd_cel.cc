@@ -324,11 +324,9 @@ int RunCelExplain(const Args& args, Io io) {
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, usage, io, code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "text");
-  if (format != "text" && format != "json") {
-    io.err << "error: --output: unknown format \"" << format << "\" (text, json)\n";
-    return kExitBadInput;
-  }
+  const auto format_or = OutputFormat(*flags, "text", {"text", "json"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   auto options = OptionsFromFlags(*flags, io);
   if (!options) return kExitBadInput;
   auto expression = ExpressionArg(*flags, usage, io);

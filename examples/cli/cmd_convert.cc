@@ -18,11 +18,9 @@ int RunConvert(const Args& args, Io io) {
   if (!flags) return code;
   std::string to = flags->GetOr("--to", "");
   if (!to.empty() && !absl::StrContains(to, "/")) to = absl::StrCat("resource.k8s.io/", to);
-  const std::string format = flags->GetOr("-o", "yaml");
-  if (format != "json" && format != "yaml") {
-    io.err << "error: --output: unknown format \"" << format << "\" (json, yaml)\n";
-    return kExitBadInput;
-  }
+  const auto format_or = OutputFormat(*flags, "yaml", {"json", "yaml"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   auto inputs = LoadInputs(*flags, io, /*strict=*/false);
   if (!inputs) return kExitBadInput;
   std::vector<rapidjson::Document> docs;

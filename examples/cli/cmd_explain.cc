@@ -21,11 +21,9 @@ int RunExplain(const Args& args, Io io) {
   auto flags = ParseOrUsage(args, specs, "draforge explain --claim NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--node NODE] [-o text|json|yaml]",
                             io, code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "text");
-  if (format != "json" && format != "yaml" && format != "text") {
-    io.err << "error: --output: unknown format \"" << format << "\" (text, json, yaml)\n";
-    return kExitBadInput;
-  }
+  const auto format_or = OutputFormat(*flags, "text", {"text", "json", "yaml"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   const std::string ref = flags->GetOr("--claim", "");
   if (ref.empty()) {
     io.err << "error: --claim is required\n";

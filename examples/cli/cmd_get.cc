@@ -27,11 +27,9 @@ int RunGet(const Args& args, Io io) {
     io.err << "error: unknown kind \"" << pos[0] << "\"\n\nUsage: " << usage << "\n";
     return kExitBadInput;
   }
-  const std::string format = flags->GetOr("-o", "table");
-  if (format != "table" && format != "json" && format != "yaml") {
-    io.err << "error: --output: unknown format \"" << format << "\" (table, json, yaml)\n";
-    return kExitBadInput;
-  }
+  const auto format_or = OutputFormat(*flags, "table", {"table", "json", "yaml"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   if (format != "table" && !target->kind.has_value()) {
     io.err << "error: " << target->view << " is a derived view: only -o table is available\n";
     return kExitBadInput;

@@ -14,11 +14,9 @@ int RunGraph(const Args& args, Io io) {
       args, specs, "draforge graph (-f FILE... | --kubeconfig FILE [--context NAME]) [-o text|json|dot] [-n NAMESPACE] [--node NODE] [--driver DRIVER]", io,
       code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "text");
-  if (format != "text" && format != "json" && format != "dot") {
-    io.err << "error: --output: unknown format \"" << format << "\" (text, json, dot)\n";
-    return kExitBadInput;
-  }
+  const auto format_or = OutputFormat(*flags, "text", {"text", "json", "dot"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   if (!flags->positional().empty()) {
     io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
     return kExitBadInput;

@@ -313,11 +313,9 @@ int RunPlace(const Args& args, Io io) {
                             "(-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates ...] [-o text|json|yaml]",
                             io, code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "text");
-  if (format != "json" && format != "yaml" && format != "text") {
-    io.err << "error: --output: unknown format \"" << format << "\" (text, json, yaml)\n";
-    return kExitBadInput;
-  }
+  const auto format_or = OutputFormat(*flags, "text", {"text", "json", "yaml"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   if (!flags->positional().empty()) {
     io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
     return kExitBadInput;

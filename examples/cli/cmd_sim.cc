@@ -59,12 +59,6 @@ constexpr char kFaultUsage[] = R"(draforge fault inject -f FILE [--pool NAME] --
 Fault types: taint, xid, gpu-lost, health-unknown, remove-device, remove-slice, flap, incomplete-pool,
 stale-generation, binding-failure)";
 
-bool CheckFormat(const std::string& format, Io io) {
-  if (format == "yaml" || format == "json") return true;
-  io.err << "error: --output: unknown format \"" << format << "\" (yaml, json)\n";
-  return false;
-}
-
 bool ParseInt(const Flags& flags, const std::string& name, int64_t& out, Io io) {
   auto v = flags.Get(name);
   if (!v) return true;
@@ -96,8 +90,9 @@ int RunExpand(const Args& args, Io io) {
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, "draforge sim expand -f FILE... [-o yaml|json] [--tick N]", io, code);
   if (!flags) return code;
-  const std::string format = flags->GetOr("-o", "yaml");
-  if (!CheckFormat(format, io)) return kExitBadInput;
+  const auto format_or = OutputFormat(*flags, "yaml", {"yaml", "json"}, io);
+  if (!format_or) return kExitBadInput;
+  const std::string& format = *format_or;
   sim::ExpandOptions options;
   if (!ParseInt(*flags, "--tick", options.tick, io)) return kExitBadInput;
   if (!flags->positional().empty()) {
@@ -338,7 +333,7 @@ int RunFaultInject(const Args& args, Io io) {
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, kFaultUsage, io, code);
   if (!flags) return code;
-  if (!CheckFormat(flags->GetOr("-o", "yaml"), io)) return kExitBadInput;
+  if (!OutputFormat(*flags, "yaml", {"yaml", "json"}, io)) return kExitBadInput;
   sim::Fault fault;
   fault.name = flags->GetOr("--name", "");
   const std::string type = flags->GetOr("--type", "");
@@ -393,7 +388,7 @@ int RunFaultClear(const Args& args, Io io) {
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, kFaultUsage, io, code);
   if (!flags) return code;
-  if (!CheckFormat(flags->GetOr("-o", "yaml"), io)) return kExitBadInput;
+  if (!OutputFormat(*flags, "yaml", {"yaml", "json"}, io)) return kExitBadInput;
   if (flags->Has("--name") == flags->Has("--all")) {
     io.err << "error: give exactly one of --name NAME and --all\n";
     return kExitBadInput;
