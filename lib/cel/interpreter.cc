@@ -255,16 +255,25 @@ bool KindMatches(const Overload& o, const Value* args, size_t n) {
 
 // True when `e` is an ident/select/constant-index chain: cel-go plans it as one attribute whose
 // evaluation costs 1 plus 1 per qualifier.
+bool IsQualified(const Expr& e);
 bool IsAttributeChain(const Expr& e) {
   if (e.kind == ExprKind::kIdent) return true;
-  if (e.kind == ExprKind::kSelect && !e.test_only) return IsAttributeChain(*e.args[0]);
-  if (e.kind == ExprKind::kCall && e.name == "_[_]") return IsAttributeChain(*e.args[0]);
+  if (IsQualified(e)) return IsAttributeChain(*e.args[0]);
   return false;
 }
 
-// True when `e` is a select or an index: a failure inside it was charged to its attribute already.
+// True when `e` is a select, an index or their optional forms: a qualifier of an attribute. A
+// chain of qualifiers on a computed operand is one relative attribute in cel-go, charged once (by
+// its first qualifier), and a failure inside it was charged to its attribute already.
 bool IsQualified(const Expr& e) {
-  return (e.kind == ExprKind::kSelect && !e.test_only) || (e.kind == ExprKind::kCall && e.name == "_[_]");
+  return (e.kind == ExprKind::kSelect && !e.test_only) ||
+         (e.kind == ExprKind::kCall && (e.name == "_[_]" || e.name == "_[?_]" || e.name == "_?._"));
+}
+
+// The cost of starting a relative attribute: a qualifier applied to a computed operand that is
+// not itself a qualifier (cel-go: SelectAndIdentCost for the attribute, once per chain).
+uint64_t RelativeAttributeCost(const Expr& operand) {
+  return IsAttributeChain(operand) || IsQualified(operand) ? 0 : 1;
 }
 
 }  // namespace
@@ -514,9 +523,11 @@ class Interpreter {
       return cancelled_ ? Value::Error(&cancel_error_) : v;
     }
     // A presence test has no cost of its own (PresenceTestHasCost(false) in Kubernetes).
+    const bool optional_chain = v.kind() == ValueKind::kOptional && !e.test_only;
     if (!e.test_only) {
-      if (!IsAttributeChain(operand)) AddCost(1);
-      AddCost(1);
+      AddCost(RelativeAttributeCost(operand));
+      // After an optional qualifier every qualifier is applied only if present, and charged then.
+      if (!optional_chain) AddCost(1);
     } else if (!IsAttributeChain(operand)) {
       // cel-go plans has() on a computed operand as a relative attribute whose qualifier is
       // charged; only the attribute's own select cost is waived.
@@ -535,6 +546,8 @@ class Interpreter {
       if (e.test_only) return Value::Bool(inner.map()->Has(key));
       Value out;
       if (!inner.map()->Find(key, &out)) return Value::Optional(nullptr);
+      AddCost(1);
+      if (cancelled_) return Value::Error(&cancel_error_);
       return Value::Optional(arena_.New<OptionalValue>(OptionalValue{out}));
     }
     if (e.test_only) {
@@ -598,20 +611,20 @@ class Interpreter {
                                 p_.folded_.find(&key) == p_.folded_.end();
       Value k = Eval(key);
       if (k.IsError()) {
-        if (!IsAttributeChain(operand)) AddCost(1);
+        AddCost(RelativeAttributeCost(operand));
         if (relative_key) AddCost(1);
         return cancelled_ ? Value::Error(&cancel_error_) : k;
       }
-      if (!IsAttributeChain(operand)) AddCost(1);
-      // A constant qualifier is charged; an attribute key is charged through its own evaluation, a
-      // relative one once more.
-      if (key.kind == ExprKind::kConst || relative_key) AddCost(1);
+      AddCost(RelativeAttributeCost(operand));
+      bool optional_index = kind == CallKind::kOptIndex || v.kind() == ValueKind::kOptional;
+      // A constant qualifier is charged (an optional one only when present); an attribute key is
+      // charged through its own evaluation, a relative one once more.
+      const uint64_t qualifier_cost = key.kind == ExprKind::kConst || relative_key ? 1 : 0;
+      if (!optional_index) AddCost(qualifier_cost);
       if (cancelled_) return Value::Error(&cancel_error_);
-      bool optional_index = kind == CallKind::kOptIndex;
       if (v.kind() == ValueKind::kOptional) {
         if (v.optional() == nullptr) return v;
         v = v.optional()->value;
-        optional_index = true;
       }
       bool found;
       Value out = Access(v, k, &found);
@@ -620,14 +633,18 @@ class Interpreter {
           if (v.kind() == ValueKind::kMap || v.kind() == ValueKind::kList) return Value::Optional(nullptr);
           return out;
         }
+        AddCost(qualifier_cost);
+        if (cancelled_) return Value::Error(&cancel_error_);
         return Value::Optional(arena_.New<OptionalValue>(OptionalValue{out}));
       }
       return out;
     }
     if (kind == CallKind::kOptSelect) {
-      Value v = Eval(*e.args[0]);
+      const Expr& operand = *e.args[0];
+      Value v = Eval(operand);
       if (v.IsError()) return v;
-      AddCost(1);
+      // The relative attribute, then the optional qualifier only when the field is present.
+      AddCost(RelativeAttributeCost(operand));
       if (cancelled_) return Value::Error(&cancel_error_);
       if (v.kind() == ValueKind::kOptional) {
         if (v.optional() == nullptr) return v;
@@ -638,6 +655,8 @@ class Interpreter {
       if (v.kind() != ValueKind::kMap) return Value::Optional(nullptr);
       Value out;
       if (!v.map()->Find(e.args[1]->constant, &out)) return Value::Optional(nullptr);
+      AddCost(1);
+      if (cancelled_) return Value::Error(&cancel_error_);
       return Value::Optional(arena_.New<OptionalValue>(OptionalValue{out}));
     }
     if (kind == CallKind::kIn) {
@@ -647,15 +666,14 @@ class Interpreter {
       }
     }
     if (kind == CallKind::kOptOrValue || kind == CallKind::kOptOr) {
-      // cel-go evaluates the alternative only when the optional is empty.
+      // cel-go's optional library replaces these calls with evalOptionalOr/evalOptionalOrValue,
+      // which are not calls: nothing is charged for them, and the alternative is evaluated only
+      // when the optional is empty.
       Value o = Eval(*e.args[0]);
-      if (o.kind() == ValueKind::kOptional && o.optional() != nullptr) {
-        AddCost(1);
-        if (cancelled_) return Value::Error(&cancel_error_);
-        return kind == CallKind::kOptOr ? o : o.optional()->value;
-      }
-      Value args2[2] = {o, Eval(*e.args[1])};
-      return CallStrict(e, args2, n);
+      if (o.IsError()) return o;
+      if (o.kind() != ValueKind::kOptional) return Error("no such overload");
+      if (o.optional() != nullptr) return kind == CallKind::kOptOr ? o : o.optional()->value;
+      return Eval(*e.args[1]);
     }
     // Strict functions: evaluate all arguments, then propagate the first error.
     Value stack_args[4];

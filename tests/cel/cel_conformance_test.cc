@@ -605,6 +605,15 @@ const Case kCases[] = {
     {"\"abc\".reverse() == \"cba\"", Outcome::kCompileError, false, "compilation failed: ERROR: <input>:1:14: found no matching overload for 'reverse' applied to 'string.()'", 0u, 0, true},
     {"device.attributes[\"dra.example.com\"].strs.sortBy(s, s == \"a\" ? 1 : 0) == [\"b\", \"a\"]", Outcome::kMatch, true, "", 9137u, 55, true},
     {"device.attributes[\"dra.example.com\"].ints.sortBy(i, -i) == [3, 2, 1]", Outcome::kMatch, true, "", 9547u, 51, true},
+    // Runtime cost of relative attributes (one per chain) and optional qualifiers (charged when present),
+    // or/orValue (not calls in cel-go).
+    {"{'a':1}.?a.value() == 1", Outcome::kMatch, true, "", 33u, 4, true},
+    {"optional.none().orValue(5) == 5", Outcome::kMatch, true, "", 3u, 2, true},
+    {"optional.of(2).or(optional.of(3)).value() == 2", Outcome::kMatch, true, "", 5u, 3, true},
+    {"[[1]][?1][0] == optional.none()", Outcome::kMatch, true, "", 24u, 3, true},
+    {"{'a':{'b':1}}.a.b == 1", Outcome::kMatch, true, "", 63u, 4, true},
+    {"{'a':{'b':1}}.?a[?'c'] == optional.none()", Outcome::kMatch, true, "", 64u, 4, true},
+    {"url('https://a/b?a=1').getQuery()['a'][0] == '1'", Outcome::kMatch, true, "", 6u, 7, true},
     // Recorded from dra-cel: well-known messages, ternary typing with dyn, planner folding of
     // dyn()/type() over constant literals, NaN ordering, list functions on dyn lists.
     {"dyn([1]) == [1]", Outcome::kMatch, true, "", 22u, 1, true},
