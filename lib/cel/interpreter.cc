@@ -304,6 +304,8 @@ class Interpreter {
     if (cost_ > limit_) cancelled_ = true;
   }
   Value Error(std::string_view msg) { return MakeError(arena_, msg); }
+  // The root of the key attribute being resolved by an optional index (see the kOptIndex path).
+  const Expr* uncharged_root_ = nullptr;
 
   // A variable's value. A comprehension accumulator with a computed initial value (cel.bind) is
   // initialised on its first use, as cel-go's folder does: a bound value that is never used is
@@ -337,7 +339,7 @@ class Interpreter {
       case ExprKind::kConst:
         return e.constant;
       case ExprKind::kIdent:
-        AddCost(1);
+        AddCost(&e == uncharged_root_ ? 0 : 1);
         return Variable(e.slot);
       case ExprKind::kSelect:
         return EvalSelect(e);
@@ -514,6 +516,17 @@ class Interpreter {
     return Value::Bool(false);
   }
 
+  // The root of a qualifier chain: the operand below its selects and indexes.
+  static const Expr& ChainRoot(const Expr& e) {
+    const Expr* x = &e;
+    while (IsQualified(*x)) x = x->args[0].get();
+    return *x;
+  }
+  // RelativeAttributeCost, except for the root of an attribute an optional index resolves as its key.
+  uint64_t RootCost(const Expr& operand) const {
+    return &operand == uncharged_root_ ? 0 : RelativeAttributeCost(operand);
+  }
+
   Value EvalSelect(const Expr& e) {
     const Expr& operand = *e.args[0];
     Value v = Eval(operand);
@@ -525,7 +538,7 @@ class Interpreter {
     // A presence test has no cost of its own (PresenceTestHasCost(false) in Kubernetes).
     const bool optional_chain = v.kind() == ValueKind::kOptional && !e.test_only;
     if (!e.test_only) {
-      AddCost(RelativeAttributeCost(operand));
+      AddCost(RootCost(operand));
       // After an optional qualifier every qualifier is applied only if present, and charged then.
       if (!optional_chain) AddCost(1);
     } else if (!IsAttributeChain(operand)) {
@@ -609,17 +622,25 @@ class Interpreter {
       // A computed key that is not an attribute is planned as a relative attribute of its own.
       const bool relative_key = key.kind != ExprKind::kConst && !IsAttributeChain(key) && !IsQualified(key) &&
                                 p_.folded_.find(&key) == p_.folded_.end();
+      bool optional_index = kind == CallKind::kOptIndex || v.kind() == ValueKind::kOptional;
+      // An attribute key of an optional index: cel-go resolves the key's attribute inside the
+      // qualifier, without charging the attribute itself, and charges the qualifier only when the
+      // key is present. Its root is evaluated uncharged here and the qualifier charged below.
+      const bool attribute_key = optional_index && key.kind != ExprKind::kConst && !relative_key &&
+                                 p_.folded_.find(&key) == p_.folded_.end();
+      const Expr* saved_root = uncharged_root_;
+      if (attribute_key) uncharged_root_ = &ChainRoot(key);
       Value k = Eval(key);
+      uncharged_root_ = saved_root;
       if (k.IsError()) {
-        AddCost(RelativeAttributeCost(operand));
+        AddCost(RootCost(operand));
         if (relative_key) AddCost(1);
         return cancelled_ ? Value::Error(&cancel_error_) : k;
       }
-      AddCost(RelativeAttributeCost(operand));
-      bool optional_index = kind == CallKind::kOptIndex || v.kind() == ValueKind::kOptional;
+      AddCost(RootCost(operand));
       // A constant qualifier is charged (an optional one only when present); an attribute key is
       // charged through its own evaluation, a relative one once more.
-      const uint64_t qualifier_cost = key.kind == ExprKind::kConst || relative_key ? 1 : 0;
+      const uint64_t qualifier_cost = key.kind == ExprKind::kConst || relative_key || attribute_key ? 1 : 0;
       if (!optional_index) AddCost(qualifier_cost);
       if (cancelled_) return Value::Error(&cancel_error_);
       if (v.kind() == ValueKind::kOptional) {
@@ -644,7 +665,7 @@ class Interpreter {
       Value v = Eval(operand);
       if (v.IsError()) return v;
       // The relative attribute, then the optional qualifier only when the field is present.
-      AddCost(RelativeAttributeCost(operand));
+      AddCost(RootCost(operand));
       if (cancelled_) return Value::Error(&cancel_error_);
       if (v.kind() == ValueKind::kOptional) {
         if (v.optional() == nullptr) return v;

@@ -251,8 +251,15 @@ int CompareValues(const Value& a, const Value& b) {
     }
     case ValueKind::kQuantity: return a.quantity()->Compare(*b.quantity());
     case ValueKind::kSemver: return a.semver()->Compare(*b.semver());
-    case ValueKind::kTimestamp:
-      return a.seconds() != b.seconds() ? cmp(a.seconds(), b.seconds()) : cmp(a.nanos(), b.nanos());
+    case ValueKind::kTimestamp: {
+      // Go's Time.Before/After compare the seconds since year 1 in a wrapping int64: only a
+      // timestamp built from seconds near the int64 limits (google.protobuf.Timestamp{seconds: s})
+      // orders differently from its instant.
+      auto internal = [](const Value& t) {
+        return static_cast<int64_t>(static_cast<uint64_t>(t.seconds()) + 62135596800u);
+      };
+      return a.seconds() != b.seconds() ? cmp(internal(a), internal(b)) : cmp(a.nanos(), b.nanos());
+    }
     case ValueKind::kDuration: return cmp(a.duration_nanos(), b.duration_nanos());
     default: return 2;
   }
