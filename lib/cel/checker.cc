@@ -216,7 +216,9 @@ class Checker {
       const MessageField* f = c ? c->fields_of->FindField(e.field_names[i]) : nullptr;
       std::optional<Type> ft = f != nullptr ? FieldType(*c->fields_of, *f) : std::nullopt;
       if (!ft) errors_.push_back({at, Cat("undefined field '", e.field_names[i], "'")});
-      Type vt = Resolve(value.type);
+      // Unresolved, as cel-go checks it: a literal's type parameter can still widen to the field's type.
+      Type vt = value.type;
+      if (vt.kind == TypeKind::kTypeParam) vt = Resolve(vt);
       if (IsOptionalIndex(e, i)) {
         if (vt.kind == TypeKind::kOptional) {
           vt = vt.params[0];
@@ -300,16 +302,15 @@ class Checker {
     return false;
   }
 
-  Type Join(const Type& a, const Type& b) {
+  // cel-go's joinTypes for the elements of a literal: when the previous element type is
+  // assignable to the current one, the more general of the two (a type parameter stays a
+  // parameter, so that a later use can still widen it); otherwise dyn (the homogeneous-literal
+  // validator then reports the mismatch).
+  Type Join(const Type& previous, const Type& current) {
     TypeSubst trial = subst_;
-    if (IsAssignable(a, b, trial)) {
+    if (IsAssignable(current, previous, trial)) {
       subst_ = std::move(trial);
-      return Substitute(a, subst_, false);
-    }
-    trial = subst_;
-    if (IsAssignable(b, a, trial)) {
-      subst_ = std::move(trial);
-      return Substitute(b, subst_, false);
+      return IsEqualOrLessSpecific(previous, current) ? previous : current;
     }
     return Type::Dyn();
   }
