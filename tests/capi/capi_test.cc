@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -419,86 +420,14 @@ TEST_F(CApi, MaxStepsIsALimit) {
 // root, whose only NIC is in use: unsatisfiable. kube-scheduler tries every placement of the four
 // GPUs first; dra-allocate (k8s.io/dynamic-resource-allocation v0.37.2, tests/oracle) reports
 // num_allocate_one_invocations 233 for "job" and 7 for "fits" on this input.
-constexpr char kTwins[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: nic}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "nic.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: gpu-0, attributes: {index: {int: 0}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: gpu-1, attributes: {index: {int: 1}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: gpu-2, attributes: {index: {int: 2}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: gpu-3, attributes: {index: {int: 3}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: gpu-4, attributes: {index: {int: 4}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: gpu-5, attributes: {index: {int: 5}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: gpu-6, attributes: {index: {int: 6}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: gpu-7, attributes: {index: {int: 7}, resource.kubernetes.io/pcieRoot: {string: pci0}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-nics}
-spec:
-  driver: nic.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: nic-0, attributes: {resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: nic-1, attributes: {resource.kubernetes.io/pcieRoot: {string: pci1}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: busy, namespace: other}
-spec:
-  devices:
-    requests:
-    - name: nic
-      exactly: {deviceClassName: nic}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: nic, driver: nic.example.com, pool: node-1, device: nic-0}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: job, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly: {deviceClassName: gpu, count: 4}
-    - name: nic
-      exactly: {deviceClassName: nic}
-    constraints:
-    - requests: [gpus, nic]
-      matchAttribute: resource.kubernetes.io/pcieRoot
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: fits, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly: {deviceClassName: gpu, count: 4}
-)";
+// Read from tests/capi/data/prune-twins.yaml (also used by the Python tests).
+std::string Twins() {
+  const char* root = std::getenv("DRAFORGE_SOURCE_ROOT");
+  std::ifstream in(std::string(root != nullptr ? root : ".") + "/tests/capi/data/prune-twins.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 // What a caller sees of one allocation: the return code and, on success, the result JSON (outcome,
 // allocations, reasons) without the step counter, plus the step counter.
@@ -536,7 +465,9 @@ class CApiPruning : public ::testing::Test {
   void SetUp() override {
     ASSERT_EQ(draforge_cluster_create(&cluster_, nullptr, nullptr), DRAFORGE_OK);
     draforge_error* e = nullptr;
-    ASSERT_EQ(draforge_cluster_apply(cluster_, kTwins, std::strlen(kTwins), nullptr, &e), DRAFORGE_OK)
+    const std::string twins = Twins();
+    ASSERT_FALSE(twins.empty()) << "tests/capi/data/prune-twins.yaml not found (DRAFORGE_SOURCE_ROOT)";
+    ASSERT_EQ(draforge_cluster_apply(cluster_, twins.data(), twins.size(), nullptr, &e), DRAFORGE_OK)
         << draforge_error_message(e);
     ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, cluster_, nullptr), DRAFORGE_OK);
     unpruned_.prune_search = 0;
@@ -559,7 +490,7 @@ TEST_F(CApiPruning, OffIsUpstreamsSearchStepForStepWithTheSameAnswer) {
   EXPECT_THAT(pruned.json, HasSubstr("\"outcome\":\"unschedulable\""));
   EXPECT_THAT(pruned.json, HasSubstr("\"reasons\":[\"cannot allocate all claims\"]"));
   EXPECT_EQ(pruned.json, unpruned.json);  // same outcome, same reasons
-  EXPECT_EQ(unpruned.steps, 233);         // upstream's count (see kTwins)
+  EXPECT_EQ(unpruned.steps, 233);         // upstream's count (see Twins())
   EXPECT_LE(pruned.steps * 10, unpruned.steps) << pruned.steps;
   // NULL options are the defaults: pruning on.
   EXPECT_EQ(AllocateWith(snapshot_, "default/job", nullptr).steps, pruned.steps);
@@ -571,7 +502,7 @@ TEST_F(CApiPruning, SameDevicesEitherWay) {
   ASSERT_EQ(pruned.rc, DRAFORGE_OK) << pruned.error;
   EXPECT_THAT(pruned.json, HasSubstr("\"device\":\"gpu-3\""));
   EXPECT_EQ(pruned.json, unpruned.json);
-  EXPECT_EQ(unpruned.steps, 7);  // upstream's count (see kTwins)
+  EXPECT_EQ(unpruned.steps, 7);  // upstream's count (see Twins())
   EXPECT_LE(pruned.steps, unpruned.steps);
 }
 

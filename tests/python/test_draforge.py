@@ -1,6 +1,7 @@
 """The draforge package as a notebook user meets it: loading, bad input (every error class),
 allocation, explain, CEL, graph export, pools, and the optional pandas/networkx views."""
 import json
+import os
 import threading
 
 import pytest
@@ -248,79 +249,9 @@ def test_does_not_fit_is_a_result(cluster):
 # whose only NIC is in use: unsatisfiable. kube-scheduler tries every placement of the GPUs first:
 # dra-allocate (k8s.io/dynamic-resource-allocation v0.37.2, tests/oracle) counts 233 search steps
 # for "job" and 7 for "fits" on this input.
-TWINS = """
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: nic}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "nic.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-""" + "".join(f"  - {{name: gpu-{i}, attributes: {{index: {{int: {i}}}, resource.kubernetes.io/pcieRoot: {{string: pci0}}}}}}\n"
-              for i in range(8)) + """---
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-nics}
-spec:
-  driver: nic.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: nic-0, attributes: {resource.kubernetes.io/pcieRoot: {string: pci0}}}
-  - {name: nic-1, attributes: {resource.kubernetes.io/pcieRoot: {string: pci1}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: busy, namespace: other}
-spec:
-  devices:
-    requests:
-    - name: nic
-      exactly: {deviceClassName: nic}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: nic, driver: nic.example.com, pool: node-1, device: nic-0}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: job, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly: {deviceClassName: gpu, count: 4}
-    - name: nic
-      exactly: {deviceClassName: nic}
-    constraints:
-    - requests: [gpus, nic]
-      matchAttribute: resource.kubernetes.io/pcieRoot
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: fits, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly: {deviceClassName: gpu, count: 4}
-"""
+# Shared with tests/capi/capi_test.cc: eight interchangeable GPUs, a NIC in use (see the file).
+TWINS = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "capi", "data", "prune-twins.yaml"),
+             encoding="utf-8").read()
 
 
 @pytest.fixture
