@@ -1,8 +1,11 @@
 #include "alloc/explain.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -32,10 +35,27 @@ std::string_view FunnelStepName(FunnelStep step) {
   return "";
 }
 
+std::string_view ConflictKindName(ConflictKind kind) {
+  switch (kind) {
+    case ConflictKind::kSameDevice: return "same-device";
+    case ConflictKind::kCounters: return "counters";
+    case ConflictKind::kCapacity: return "capacity";
+    case ConflictKind::kConstraint: return "constraint";
+  }
+  return "";
+}
+
 namespace {
 
+// A pool's slices of the generation explain looks at.
+struct PoolView {
+  std::string_view driver;
+  std::string_view pool;
+  std::vector<const api::ResourceSlice*> slices;  // by name
+};
+
 struct Candidate {
-  const store::PoolInfo* pool;
+  const PoolView* pool;
   const api::ResourceSlice* slice;
   const api::Device* device;
   DeviceID id;
@@ -102,6 +122,362 @@ std::optional<std::vector<size_t>> DisjointFamily(const std::vector<std::vector<
   return best;
 }
 
+
+// The cross-request reasons of one choice of alternatives (`combo`: one view per request). Every
+// check is a necessary condition of an allocation (lower bounds, counts of distinct devices or
+// values), so a conflict found is a true reason; none found proves nothing.
+std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const std::vector<ReqView>& views,
+                                       const std::vector<size_t>& combo,
+                                       const std::vector<std::vector<const Candidate*>>& usable,
+                                       const AllocatedState& state, const Features& features) {
+  std::vector<ClaimConflict> out;
+  auto shareable = [&](const Candidate* c) {
+    return features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false);
+  };
+  // Devices a view takes: its count, or with allocationMode All every device of its list.
+  auto needed = [&](size_t vi) {
+    return views[vi].all ? static_cast<int64_t>(usable[vi].size()) : views[vi].count;
+  };
+  auto request_names = [&](const std::vector<size_t>& vis) {
+    std::vector<std::string> names;
+    for (size_t vi : vis) names.push_back(views[vi].name);
+    return names;
+  };
+  auto requests_phrase = [&](const std::vector<size_t>& vis) {
+    return absl::StrCat(vis.size() == 1 ? "request " : "requests ", JoinNames(request_names(vis)));
+  };
+
+  // No device goes to two requests of one claim (adminAccess included), so every set of requests
+  // needs at least as many distinct devices as it takes together (Hall's condition). The first set
+  // (smallest first, so that a sentence names as few requests as possible) of `vis` whose `lists`
+  // hold too few devices, with its devices and what it takes; nullopt: none. Sets with a shareable
+  // device are left out: one device can serve several of them.
+  struct Shortage {
+    std::vector<size_t> vis;
+    std::set<const Candidate*> devices;
+    int64_t want = 0;
+  };
+  auto hall = [&](const std::vector<size_t>& vis, const std::map<size_t, std::vector<const Candidate*>>& lists,
+                  size_t min_set) -> std::optional<Shortage> {
+    if (vis.size() < min_set || vis.size() > 12) return std::nullopt;
+    std::vector<uint32_t> subsets;
+    for (uint32_t m = 1; m < (1u << vis.size()); ++m) {
+      if (static_cast<size_t>(__builtin_popcount(m)) >= min_set) subsets.push_back(m);
+    }
+    std::stable_sort(subsets.begin(), subsets.end(),
+                     [](uint32_t a, uint32_t b) { return __builtin_popcount(a) < __builtin_popcount(b); });
+    for (uint32_t m : subsets) {
+      Shortage s;
+      bool shared = false;
+      for (size_t k = 0; k < vis.size(); ++k) {
+        if (!(m & (1u << k))) continue;
+        s.vis.push_back(vis[k]);
+        s.want += needed(vis[k]);
+        for (const Candidate* c : lists.at(vis[k])) {
+          shared = shared || shareable(c);
+          s.devices.insert(c);
+        }
+      }
+      if (!shared && static_cast<int64_t>(s.devices.size()) < s.want) return s;
+    }
+    return std::nullopt;
+  };
+
+  // Same device.
+  {
+    std::map<size_t, std::vector<const Candidate*>> lists;
+    for (size_t vi : combo) lists[vi] = usable[vi];
+    if (auto shortage = hall(combo, lists, 2)) {
+      const std::vector<size_t>& vis = shortage->vis;
+      const std::set<const Candidate*>& devices = shortage->devices;
+      const int64_t want = shortage->want;
+      std::vector<std::string> ids;
+      for (const Candidate* c : devices) ids.push_back(c->id.String());
+      std::sort(ids.begin(), ids.end());
+      ClaimConflict c{ConflictKind::kSameDevice, request_names(vis), JoinNames(ids), ""};
+      if (devices.size() == 1 && vis.size() == 2 && want == 2) {
+        c.sentence = absl::StrCat(requests_phrase(vis), " both need device ", ids.front());
+      } else {
+        c.sentence = absl::StrCat(requests_phrase(vis), " need ", Devices(want), " together, only ",
+                                  devices.size(), " of them usable: ", JoinNames(ids));
+      }
+      out.push_back(std::move(c));
+    }
+  }
+
+  // Counters: per counter, what the requests consume at least (the cheapest device of each list,
+  // times its count; All: every device of its list) against what allocated devices leave. Shareable
+  // devices count as free (their counters are charged once for all shares).
+  {
+    struct Key {
+      const PoolView* pool;
+      std::string set, counter;
+      bool operator<(const Key& o) const { return std::tie(pool, set, counter) < std::tie(o.pool, o.set, o.counter); }
+    };
+    std::set<Key> keys;
+    for (size_t vi : combo) {
+      for (const Candidate* c : usable[vi]) {
+        for (const auto& cc : c->device->consumes_counters) {
+          for (const auto& [counter, unused] : cc.counters) keys.insert({c->pool, cc.counter_set.value_or(""), counter});
+        }
+      }
+    }
+    auto consumes = [&](const Candidate* c, const Key& k) {
+      api::Quantity q;
+      if (c->pool != k.pool || shareable(c)) return q;
+      for (const auto& cc : c->device->consumes_counters) {
+        if (cc.counter_set.value_or("") != k.set) continue;
+        if (const auto* v = cc.counters.Find(k.counter); v && v->value) q = q.Add(*v->value);
+      }
+      return q;
+    };
+    for (const Key& k : keys) {
+      const api::Counter* total = nullptr;
+      for (const api::ResourceSlice* s : k.pool->slices) {
+        for (const auto& cs : s->spec->shared_counters) {
+          if (cs.name.value_or("") == k.set) total = cs.counters.Find(k.counter);
+        }
+      }
+      if (total == nullptr || !total->value) continue;
+      api::Quantity left = *total->value;
+      for (const api::ResourceSlice* s : k.pool->slices) {
+        for (const api::Device& d : s->spec->devices) {
+          if (!state.IsDeviceAllocated(DeviceID{std::string(k.pool->driver), std::string(k.pool->pool),
+                                                d.name.value_or("")})) {
+            continue;
+          }
+          for (const auto& dc : d.consumes_counters) {
+            if (dc.counter_set.value_or("") != k.set) continue;
+            if (const auto* q = dc.counters.Find(k.counter); q && q->value) left = left.Sub(*q->value);
+          }
+        }
+      }
+      api::Quantity want;
+      std::vector<size_t> vis;
+      for (size_t vi : combo) {
+        if (usable[vi].empty()) continue;
+        api::Quantity least;
+        if (views[vi].all) {
+          for (const Candidate* c : usable[vi]) least = least.Add(consumes(c, k));
+        } else {
+          least = consumes(usable[vi].front(), k);
+          for (const Candidate* c : usable[vi]) {
+            const api::Quantity q = consumes(c, k);
+            if (q.Compare(least) < 0) least = q;
+          }
+          least = least.Mul(views[vi].count);
+        }
+        if (least.Sign() <= 0) continue;
+        want = want.Add(least);
+        vis.push_back(vi);
+      }
+      if (vis.empty() || want.Compare(left) <= 0) continue;
+      const std::string subject = absl::StrCat(AV(k.pool->driver), "/", AV(k.pool->pool), "/", k.set);
+      out.push_back({ConflictKind::kCounters, request_names(vis), subject,
+                     absl::StrCat("counter set ", subject, ": ", requests_phrase(vis), " need at least ", want.String(),
+                                  " of counter ", k.counter, ", ", left.Sign() < 0 ? api::Quantity().String() : left.String(),
+                                  " available")});
+    }
+  }
+
+  // Consumable capacity. allocationMode All takes a share of every device of its list: the shares
+  // of all such requests must fit on each shareable device, and a request with a count must find
+  // room for its shares next to them when its list holds only such devices.
+  if (features.consumable_capacity) {
+    std::map<const Candidate*, std::vector<size_t>> forced;  // shareable device -> All requests
+    for (size_t vi : combo) {
+      if (!views[vi].all) continue;
+      for (const Candidate* c : usable[vi]) {
+        if (shareable(c)) forced[c].push_back(vi);
+      }
+    }
+    // Whether `extra` (or nothing) fits on `c` next to the shares of the All requests; what the
+    // device would then hold goes to `allocating`.
+    auto fits_with_forced = [&](const Candidate* c, std::optional<size_t> extra) {
+      auto agg = state.aggregated_capacity.find(c->id);
+      const api::Map<api::Quantity>* consumed = agg == state.aggregated_capacity.end() ? nullptr : &agg->second;
+      api::Map<api::Quantity> allocating;
+      std::vector<size_t> takers = forced[c];
+      if (extra) takers.push_back(*extra);
+      for (size_t vi : takers) {
+        auto r = internal::CheckCapacity(consumed, views[vi].capacity, c->device->capacity, &allocating,
+                                         features.fractional_capacity_range);
+        if (!r.ok() || *r != internal::CapacityCheck::kFits) return false;
+        auto share = internal::ConsumedCapacity(views[vi].capacity, c->device->capacity,
+                                                features.fractional_capacity_range);
+        if (share.ok()) internal::AddCapacity(allocating, *share);
+      }
+      return true;
+    };
+    for (const auto& [c, vis] : forced) {
+      if (vis.size() < 2 || fits_with_forced(c, std::nullopt)) continue;
+      out.push_back({ConflictKind::kCapacity, request_names(vis), c->id.String(),
+                     absl::StrCat(requests_phrase(vis), " all need device ", c->id.String(),
+                                  ", which has not enough capacity left for all their shares")});
+    }
+    for (size_t vi : combo) {
+      if (views[vi].all || usable[vi].empty()) continue;
+      std::vector<size_t> vis{vi};
+      std::vector<std::string> ids;
+      int64_t room = 0;
+      bool all_forced = true;
+      for (const Candidate* c : usable[vi]) {
+        auto it = forced.find(c);
+        all_forced = all_forced && it != forced.end();
+        if (!all_forced) break;
+        for (size_t other : it->second) {
+          if (std::find(vis.begin(), vis.end(), other) == vis.end()) vis.push_back(other);
+        }
+        ids.push_back(c->id.String());
+        if (fits_with_forced(c, vi)) ++room;
+      }
+      if (!all_forced || room >= views[vi].count) continue;
+      std::sort(vis.begin(), vis.end());
+      out.push_back({ConflictKind::kCapacity, request_names(vis), JoinNames(ids),
+                     absl::StrCat(requests_phrase(vis), " all need a share of device", ids.size() == 1 ? " " : "s ",
+                                  JoinNames(ids), ", which ", ids.size() == 1 ? "has" : "have",
+                                  " not enough capacity left for all their shares")});
+    }
+  }
+
+  // Constraints across requests. matchAttribute: one value that enough devices of every request
+  // have. distinctAttribute: at least as many distinct values as devices taken. Constraints on
+  // derived attributes are left to the allocator (the value depends on the request).
+  for (const auto& con : claim.spec->devices->constraints) {
+    const bool match = con.match_attribute.has_value();
+    const std::string attr = match ? *con.match_attribute : con.distinct_attribute.value_or("");
+    if (attr.empty()) continue;
+    std::vector<size_t> scope;
+    bool derived = false;
+    for (size_t vi : combo) {
+      bool applies = con.requests.empty();
+      for (const auto& r : con.requests) applies = applies || r == views[vi].base || r == views[vi].name;
+      if (!applies) continue;
+      scope.push_back(vi);
+      derived = derived || (features.derived_attributes && views[vi].derived != nullptr && !views[vi].derived->empty());
+    }
+    if (scope.size() < 2 || derived) continue;
+    // A device's values; empty: it has none. A scalar the comparison cannot read matches nothing
+    // (matchAttribute) and is one value (distinctAttribute), as in the funnel's constraint step.
+    auto values_of = [&](const Candidate* c) -> std::vector<std::string> {
+      const api::DeviceAttribute* a = internal::LookupAttribute(*c->device, c->id.driver, attr);
+      if (a == nullptr) return {};
+      if (features.list_type_attributes) return internal::AttributeValueSet(*a);
+      std::string v = internal::AttributeScalar(*a);
+      if (v.empty() && match) v = absl::StrCat("#", c->id.String());
+      return {v};
+    };
+    if (match) {
+      // value -> view -> its devices with that value
+      std::map<std::string, std::map<size_t, std::vector<const Candidate*>>> having;
+      std::map<size_t, std::set<std::string>> shown;
+      for (size_t vi : scope) {
+        for (const Candidate* c : usable[vi]) {
+          for (const std::string& v : values_of(c)) {
+            having[v][vi].push_back(c);
+            // "s:root-a" -> "root-a" (the type prefix keeps 1 and "1" apart, a user reads the value).
+            if (v.size() >= 2 && v[1] == ':') shown[vi].insert(v.substr(2));
+          }
+        }
+      }
+      // A value serves when every request has enough devices with it, distinct ones across requests.
+      bool some_value = false;
+      for (auto& [value, per_view] : having) {
+        bool enough = true;
+        for (size_t vi : scope) enough = enough && per_view[vi].size() >= static_cast<size_t>(needed(vi));
+        some_value = some_value || (enough && !hall(scope, per_view, 2));
+      }
+      if (some_value) continue;
+      std::vector<std::string> per_request;
+      for (size_t vi : scope) {
+        const std::vector<std::string> values(shown[vi].begin(), shown[vi].end());
+        per_request.push_back(
+            absl::StrCat(views[vi].name, ": ", values.empty() ? std::string("none") : JoinNames(values)));
+      }
+      out.push_back({ConflictKind::kConstraint, request_names(scope), attr,
+                     absl::StrCat("matchAttribute ", attr, ": no value is held by enough distinct devices of ",
+                                  requests_phrase(scope), " (", absl::StrJoin(per_request, "; "), ")")});
+    } else {
+      std::set<std::string> values;
+      int64_t want = 0;
+      for (size_t vi : scope) {
+        want += needed(vi);
+        for (const Candidate* c : usable[vi]) {
+          for (const std::string& v : values_of(c)) values.insert(v);
+        }
+      }
+      if (static_cast<int64_t>(values.size()) >= want) continue;
+      out.push_back({ConflictKind::kConstraint, request_names(scope), attr,
+                     absl::StrCat("distinctAttribute ", attr, ": ", requests_phrase(scope), " need ", Devices(want),
+                                  " with distinct values, their devices have ", values.size(),
+                                  values.size() == 1 ? " value" : " distinct values")});
+    }
+  }
+  // A matchAttribute and a distinctAttribute on the same attribute over two requests: the devices of
+  // the two would need equal and different values at once.
+  for (const auto& m : claim.spec->devices->constraints) {
+    if (!m.match_attribute || m.match_attribute->empty()) continue;
+    for (const auto& d : claim.spec->devices->constraints) {
+      if (d.distinct_attribute.value_or("") != *m.match_attribute) continue;
+      std::vector<size_t> both;
+      for (size_t vi : combo) {
+        auto applies = [&](const api::DeviceConstraint& con) {
+          bool a = con.requests.empty();
+          for (const auto& r : con.requests) a = a || r == views[vi].base || r == views[vi].name;
+          return a;
+        };
+        if (applies(m) && applies(d) && needed(vi) > 0) both.push_back(vi);
+      }
+      if (both.size() < 2) continue;
+      out.push_back({ConflictKind::kConstraint, request_names(both), *m.match_attribute,
+                     absl::StrCat("matchAttribute and distinctAttribute ", *m.match_attribute, " both apply to ",
+                                  requests_phrase(both), ": their devices cannot have equal and different values")});
+    }
+  }
+  return out;
+}
+
+// The claim-level conflicts when every request on its own has a usable alternative: those of the
+// first choice of alternatives (upstream tries them in order), if every choice has some. At most 64
+// choices are looked at; past that the first choice's conflicts stand.
+std::vector<ClaimConflict> FindConflicts(const api::ResourceClaim& claim, const std::vector<ReqView>& views,
+                                         const std::vector<std::vector<const Candidate*>>& usable,
+                                         const std::vector<RequestFunnel>& funnels, const AllocatedState& state,
+                                         const Features& features) {
+  std::vector<std::string> bases;
+  std::vector<std::vector<size_t>> alternatives;
+  for (size_t vi = 0; vi < views.size(); ++vi) {
+    auto it = std::find(bases.begin(), bases.end(), views[vi].base);
+    if (it == bases.end()) {
+      bases.push_back(views[vi].base);
+      alternatives.emplace_back();
+      it = bases.end() - 1;
+    }
+    if (!funnels[vi].first_short) alternatives[it - bases.begin()].push_back(vi);
+  }
+  for (const auto& a : alternatives) {
+    if (a.empty()) return {};  // that request's own funnel is the reason
+  }
+  std::vector<size_t> pick(bases.size(), 0);
+  std::vector<ClaimConflict> first;
+  for (int tried = 0; tried < 64; ++tried) {
+    std::vector<size_t> combo;
+    for (size_t b = 0; b < bases.size(); ++b) combo.push_back(alternatives[b][pick[b]]);
+    std::vector<ClaimConflict> found = ConflictsOf(claim, views, combo, usable, state, features);
+    if (found.empty()) return {};
+    if (tried == 0) first = std::move(found);
+    size_t b = bases.size();
+    while (b > 0) {
+      --b;
+      if (++pick[b] < alternatives[b].size()) break;
+      pick[b] = 0;
+      if (b == 0) return first;  // every choice tried
+    }
+    if (bases.empty()) break;
+  }
+  return first;
+}
+
 }  // namespace
 
 absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
@@ -127,8 +503,8 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   internal::SelectorCache cache(features);
   internal::DerivedAttributeCache derived_cache;
   // DRADeviceCompatibilityGroups: per pool, the groups the allocated devices leave on each counter set.
-  std::map<const store::PoolInfo*, std::map<std::string, internal::CompatibilityGroupIntersection>> allocated_groups;
-  auto allocated_groups_of = [&](const store::PoolInfo* pool)
+  std::map<const PoolView*, std::map<std::string, internal::CompatibilityGroupIntersection>> allocated_groups;
+  auto allocated_groups_of = [&](const PoolView* pool)
       -> const std::map<std::string, internal::CompatibilityGroupIntersection>& {
     auto g = allocated_groups.find(pool);
     if (g == allocated_groups.end()) {
@@ -139,17 +515,6 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     return g->second;
   };
 
-  // Every device of the current generation of every pool, in allocator order.
-  const std::vector<store::PoolInfo> pools = snapshot.Pools();
-  std::vector<Candidate> all;
-  for (const store::PoolInfo& p : pools) {
-    for (const api::ResourceSlice* s : p.slices) {
-      if (!s->spec) continue;
-      for (const api::Device& d : s->spec->devices) {
-        all.push_back({&p, s, &d, DeviceID{std::string(p.driver), std::string(p.pool), d.name.value_or("")}});
-      }
-    }
-  }
   // Pools as the node sees them (for the node step).
   std::map<std::pair<std::string, std::string>, const internal::Pool*> node_pools;
   std::vector<internal::Pool> gathered;
@@ -157,6 +522,37 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     auto g = internal::GatherPools(snapshot.ResourceSlices(), *node, features);
     if (g.ok()) gathered = *std::move(g);
     for (const auto& p : gathered) node_pools[{std::string(p.driver), std::string(p.pool)}] = &p;
+  }
+  // Every device of every pool, in pool order: of the generation the allocator uses on the node
+  // (GatherPools: a newer generation published only in part, or only for other nodes, is not it),
+  // else of the newest generation. Taking the newest everywhere missed devices the allocator uses.
+  std::deque<PoolView> pool_views;
+  for (const store::PoolInfo& p : snapshot.Pools()) {
+    PoolView& view = pool_views.emplace_back(PoolView{p.driver, p.pool, p.slices});
+    auto it = node_pools.find({std::string(p.driver), std::string(p.pool)});
+    if (it == node_pools.end()) continue;
+    const internal::Pool& seen = *it->second;
+    const api::ResourceSlice* any = !seen.device_slices.empty()         ? seen.device_slices.front()
+                                    : !seen.other_device_slices.empty() ? seen.other_device_slices.front()
+                                                                        : nullptr;
+    if (any == nullptr || internal::SliceGeneration(*any) == p.generation) continue;
+    const int64_t generation = internal::SliceGeneration(*any);
+    view.slices.clear();
+    for (const api::ResourceSlice* s : snapshot.SlicesByPool(p.driver, p.pool)) {
+      if (internal::SliceGeneration(*s) == generation) view.slices.push_back(s);
+    }
+    std::sort(view.slices.begin(), view.slices.end(), [](const api::ResourceSlice* a, const api::ResourceSlice* b) {
+      return a->metadata.name.value_or("") < b->metadata.name.value_or("");
+    });
+  }
+  std::vector<Candidate> all;
+  for (const PoolView& p : pool_views) {
+    for (const api::ResourceSlice* s : p.slices) {
+      if (!s->spec) continue;
+      for (const api::Device& d : s->spec->devices) {
+        all.push_back({&p, s, &d, DeviceID{std::string(p.driver), std::string(p.pool), d.name.value_or("")}});
+      }
+    }
   }
 
   std::vector<ReqView> views;
@@ -215,8 +611,23 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     std::string clash;                      // one example pair, for the user to look at
     bool reachable_ruled_out = false;       // a device the node reaches was removed (All: fails)
   };
+  // allocationMode All takes every device its selectors match where the node reaches it (upstream
+  // collects them before it looks at taints, allocations or counters): a later step that removes
+  // one of them fails the request, however many are left. Per request, how many that is (-1: not
+  // All, the count applies).
+  // all_left: how many of them the last step looked at left (the step that fell short, once one did).
+  std::vector<int64_t> all_required(views.size(), -1), all_left(views.size(), 0);
+  auto falls_short = [&](size_t vi, const std::vector<const Candidate*>& cur, FunnelStep step, int64_t needed) {
+    if (all_required[vi] < 0 || cur.empty()) return static_cast<int64_t>(cur.size()) < needed;
+    all_left[vi] = std::count_if(cur.begin(), cur.end(), [&](const Candidate* c) {
+      const Reach r = reach(c);
+      return step == FunnelStep::kNode ? r == Reach::kYes : r != Reach::kNo;
+    });
+    return all_left[vi] < all_required[vi];
+  };
   std::vector<Pending> pending;
   for (const ReqView& v : views) {
+    const size_t vi = pending.size();
     RequestFunnel f;
     f.request = v.name;
     f.device_class = v.class_name;
@@ -228,7 +639,7 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     auto push = [&](FunnelStep step, std::string detail) {
       f.steps.push_back({step, static_cast<int64_t>(cur.size()), std::move(detail)});
       if (cur.empty() && !f.first_empty) f.first_empty = step;
-      if (static_cast<int64_t>(cur.size()) < f.needed && !f.first_short) f.first_short = step;
+      if (!f.first_short && falls_short(vi, cur, step, f.needed)) f.first_short = step;
     };
     auto eval = [&](const Candidate& c, const internal::SelectorOwner& owner,
                     const std::vector<api::DeviceSelector>& sels) {
@@ -272,6 +683,9 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       const size_t removed = cur.size() - next.size();
       cur = std::move(next);
       push(FunnelStep::kRequest, absl::StrCat(removed, " removed by the selectors of request ", v.name));
+      if (v.all) {
+        all_required[vi] = std::count_if(cur.begin(), cur.end(), [&](const Candidate* c) { return reach(c) != Reach::kNo; });
+      }
     }
     // taints
     {
@@ -305,8 +719,9 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       std::set<std::string> holders;
       int64_t removed = 0;
       for (const Candidate* c : cur) {
-        const bool multi = features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false);
-        if (!v.admin && !multi && state.allocated_devices.contains(c->id)) {
+        // A shareable device allocated without a shareID (before the driver shared it) is in use
+        // like any other: allocated_devices holds only such dedicated results.
+        if (!v.admin && state.allocated_devices.contains(c->id)) {
           ++removed;
           for (const auto& a : snapshot.Allocations(c->id.driver, c->id.pool, c->id.device)) {
             if (!a.admin_access) holders.insert(absl::StrCat(AV(a.claim_namespace), "/", AV(a.claim_name)));
@@ -329,9 +744,16 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       int64_t counters = 0, capacity = 0, incompatible = 0;
       for (const Candidate* c : cur) {
         bool ok = true;
+        // A further share of a shared device in use does not consume counters again (nor meet the
+        // groups again): the allocator checked them with its first share.
+        const bool share_in_use = features.consumable_capacity &&
+                                  c->device->allow_multiple_allocations.value_or(false) &&
+                                  state.aggregated_capacity.contains(c->id);
         if (!c->device->consumes_counters.empty()) {
           if (!features.partitionable_devices) {
             ok = false;
+          } else if (share_in_use) {
+            // nothing to check
           } else {
             // Counters left in the pool after what is allocated.
             for (const auto& cc : c->device->consumes_counters) {
@@ -365,10 +787,7 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           if (!ok) ++counters;
           if (ok && features.partitionable_devices && features.device_compatibility_groups) {
             const auto& allocated = allocated_groups_of(c->pool);
-            const bool multi_in_use = features.consumable_capacity &&
-                                      c->device->allow_multiple_allocations.value_or(false) &&
-                                      state.aggregated_capacity.contains(c->id);
-            if (!multi_in_use && !internal::AdmittedByAllocated(allocated, *c->device)) {
+            if (!share_in_use && !internal::AdmittedByAllocated(allocated, *c->device)) {
               ok = false;
               ++incompatible;
             }
@@ -382,6 +801,13 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           if (!r.ok() || *r != internal::CapacityCheck::kFits) {
             ok = false;
             ++capacity;
+            // allocationMode All leaves out a device that could not hold the request even unused
+            // (upstream: not selectable); one too full now is in its list and fails it.
+            if (all_required[vi] > 0 && reach(c) != Reach::kNo) {
+              auto empty = internal::CheckCapacity(nullptr, v.capacity, c->device->capacity, nullptr,
+                                                   features.fractional_capacity_range);
+              if (!empty.ok() || *empty != internal::CapacityCheck::kFits) --all_required[vi];
+            }
           }
         }
         if (ok) next.push_back(c);
@@ -414,8 +840,8 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   if (features.partitionable_devices && features.device_compatibility_groups) {
     // Only pools where some device declares groups can clash: in the others every device declares
     // none, and group-less devices all go together. This keeps the pairwise work to those pools.
-    std::map<const store::PoolInfo*, bool> pool_uses_groups;
-    auto uses_groups = [&](const store::PoolInfo* pool) {
+    std::map<const PoolView*, bool> pool_uses_groups;
+    auto uses_groups = [&](const PoolView* pool) {
       auto [it, inserted] = pool_uses_groups.emplace(pool, false);
       if (inserted) {
         for (const api::ResourceSlice* slice : pool->slices) {
@@ -553,6 +979,9 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     }
   }
 
+  // Per request, the devices left after the capacity step that the node reaches: what the
+  // cross-request checks below share out.
+  std::vector<std::vector<const Candidate*>> usable(views.size());
   for (size_t vi = 0; vi < views.size(); ++vi) {
     const ReqView& v = views[vi];
     RequestFunnel& f = pending[vi].f;
@@ -561,11 +990,14 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     auto push = [&](FunnelStep step, std::string detail) {
       f.steps.push_back({step, static_cast<int64_t>(cur.size()), std::move(detail)});
       if (cur.empty() && !f.first_empty) f.first_empty = step;
-      if (static_cast<int64_t>(cur.size()) < f.needed && !f.first_short) f.first_short = step;
+      if (!f.first_short && falls_short(vi, cur, step, f.needed)) f.first_short = step;
     };
     {
       const std::vector<std::string>& parts = pending[vi].capacity_parts;
       push(FunnelStep::kCapacity, parts.empty() ? "counters and capacity suffice" : absl::StrJoin(parts, ", "));
+      for (const Candidate* c : cur) {
+        if (reach(c) == Reach::kYes) usable[vi].push_back(c);
+      }
     }
     // constraints: keep devices that have the attribute, then the largest group of equal values
     // (matchAttribute) or one device per value (distinctAttribute). Constraints across requests are
@@ -736,6 +1168,14 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
                                     st.detail.substr(st.detail.find(" allocated")));
           break;
         default:
+          if (all_required[vi] > 0) {
+            f.sentence = absl::StrCat(head, "allocationMode All takes all ", Devices(all_required[vi]), " of class ",
+                                      v.class_name, node ? absl::StrCat(" that node ", node->name, " reaches") : "",
+                                      ", step \"", AV(FunnelStepName(s)), "\" leaves ", all_left[vi], " of them (",
+                                      st.detail, ")");
+            if (!f.first_error.empty()) absl::StrAppend(&f.sentence, "; CEL error: ", f.first_error);
+            break;
+          }
           f.sentence = absl::StrCat(head, Devices(matching), " match class ", v.class_name, ", ", st.remaining,
                                     " left after step \"", AV(FunnelStepName(s)), "\" (", st.detail, "), ", f.needed,
                                     " needed");
@@ -744,11 +1184,15 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     }
     ex.requests.push_back(std::move(f));
   }
+  if (node != nullptr && ex.outcome == Outcome::kUnschedulable) {
+    ex.conflicts = FindConflicts(*claim, views, usable, ex.requests, state, features);
+  }
   if (node != nullptr && ex.outcome == Outcome::kAllocated) {
     ex.summary = absl::StrCat("claim ", ex.claim, " fits on node ", node->name);
   } else {
     std::vector<std::string> s;
     for (const auto& r : ex.requests) s.push_back(r.sentence);
+    for (const auto& c : ex.conflicts) s.push_back(c.sentence);
     ex.summary = absl::StrJoin(s, "; ");
     if (ex.outcome == Outcome::kError) absl::StrAppend(&ex.summary, "; allocation error: ", ex.outcome_detail);
   }

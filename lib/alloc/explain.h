@@ -55,6 +55,29 @@ struct RequestFunnel {
   std::string sentence;
 };
 
+// What a claim-level conflict is about.
+enum class ConflictKind {
+  kSameDevice,   // requests that together need more devices than their lists hold (no device goes
+                 // to two requests of a claim, adminAccess included)
+  kCounters,     // the requests together need more of a shared counter than is left
+  kCapacity,     // requests that must all use one shareable device need more capacity than it has left
+  kConstraint,   // a matchAttribute/distinctAttribute constraint across requests cannot be met
+};
+// "same-device", "counters", "capacity", "constraint".
+std::string_view ConflictKindName(ConflictKind kind);
+
+// A reason the claim does not fit that no single request's funnel shows: each request has usable
+// devices, but the claim's requests together cannot be satisfied.
+struct ClaimConflict {
+  ConflictKind kind;
+  std::vector<std::string> requests;  // the requests involved ("req-0", "req-1/sub-0"), in claim order
+  // What clashes: a device ID ("gpu.example.com/pool-a/gpu-0"), a counter set ("driver/pool/set")
+  // or the constraint's attribute.
+  std::string subject;
+  // One sentence, e.g. "requests req-0 and req-1 both need device gpu.example.com/pool-a/gpu-0".
+  std::string sentence;
+};
+
 struct Explanation {
   std::string claim;  // ns/name
   std::string node;   // empty: no node given (the node step is skipped)
@@ -62,7 +85,9 @@ struct Explanation {
   Outcome outcome = Outcome::kUnschedulable;
   std::string outcome_detail;  // the error or the reasons
   std::vector<RequestFunnel> requests;
-  // Per request sentences joined; or "fits on node N" when the claim can be allocated.
+  // Cross-request reasons (only looked for when the claim does not fit on the node).
+  std::vector<ClaimConflict> conflicts;
+  // Per request sentences and then the conflicts' sentences joined; or "fits on node N" when the claim can be allocated.
   std::string summary;
 };
 
