@@ -39,6 +39,8 @@ TEST_P(ExplainFixture, Funnel) {
   EXPECT_TRUE(absl::StrContains(f->sentence, Str((*e)["sentenceContains"])))
       << "sentence: " << f->sentence << "\nwant part: " << Str((*e)["sentenceContains"]);
   EXPECT_TRUE(absl::StrContains(ex->summary, f->sentence));
+  // A request's own funnel is the reason: no claim-level conflict is added next to it.
+  EXPECT_TRUE(ex->conflicts.empty()) << ex->summary;
   // Counts never grow along the funnel.
   for (size_t i = 1; i < f->steps.size(); ++i) EXPECT_LE(f->steps[i].remaining, f->steps[i - 1].remaining);
 }
@@ -155,6 +157,112 @@ TEST(Explain, AgreesWithAllocatorOnDumps) {
   if (dir == nullptr || *dir == 0) GTEST_SKIP() << "DRAFORGE_EXPLAIN_DUMPS is not set";
   const Agreement a = CheckAgreement(draforge::testing::FilesUnder(dir, ".yaml"), /*check_expect=*/true);
   EXPECT_GT(a.checked, 0);
+}
+
+// Claims that do not fit although every request alone has usable devices: the conflict explain
+// names, on fixtures whose outcome upstream's allocator confirms (tests/parity/run).
+struct ConflictCase {
+  const char* fixture;
+  ConflictKind kind;
+  std::vector<std::string> requests;
+  const char* sentence_contains;
+};
+
+class ExplainConflict : public ::testing::TestWithParam<ConflictCase> {};
+
+TEST_P(ExplainConflict, NamesTheClash) {
+  const ConflictCase& c = GetParam();
+  auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / c.fixture);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Fixture& fx = **loaded;
+  ASSERT_EQ(fx.claims.size(), 1u);
+  const api::ResourceClaim& claim = *fx.claims.front();
+  auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+                    &fx.node, fx.features);
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  ASSERT_EQ(ex->outcome, Outcome::kUnschedulable);
+  for (const auto& r : ex->requests) EXPECT_FALSE(r.first_short.has_value()) << r.sentence;
+  ASSERT_FALSE(ex->conflicts.empty()) << ex->summary;
+  const ClaimConflict& first = ex->conflicts.front();
+  EXPECT_EQ(ConflictKindName(first.kind), ConflictKindName(c.kind)) << first.sentence;
+  EXPECT_EQ(first.requests, c.requests) << first.sentence;
+  EXPECT_TRUE(absl::StrContains(first.sentence, c.sentence_contains))
+      << "sentence: " << first.sentence << "\nwant part: " << c.sentence_contains;
+  EXPECT_TRUE(absl::StrContains(ex->summary, first.sentence)) << ex->summary;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, ExplainConflict,
+    ::testing::Values(
+        ConflictCase{"basic/two-requests-one-free-device.yaml", ConflictKind::kSameDevice, {"req-0", "req-1"},
+                     "requests req-0 and req-1 both need device gpu.example.com/node-1/gpu-1"},
+        ConflictCase{"admin-access/admin-all-after-admin-count.yaml", ConflictKind::kSameDevice,
+                     {"admin-0", "monitor-all"}, "need 3 devices together, only 2 of them usable"},
+        ConflictCase{"pruning/too-few-candidates.yaml", ConflictKind::kSameDevice, {"a", "b"},
+                     "requests a and b need 13 devices together, only 12 of them usable"},
+        ConflictCase{"partitionable/counters-added-up-across-requests.yaml", ConflictKind::kCounters,
+                     {"train", "infer"},
+                     "counter set gpu.example.com/node-1/gpu-0-counters: requests train and infer need at least 40Gi "
+                     "of counter memory, 30Gi available"},
+        ConflictCase{"consumable-capacity/all-mode-after-share-in-same-claim-full.yaml", ConflictKind::kCapacity,
+                     {"one", "every"}, "not enough capacity left for all their shares"},
+        ConflictCase{"constraints/distinct-across-requests-not-enough.yaml", ConflictKind::kConstraint,
+                     {"pair", "extra"}, "need 3 devices with distinct values, their devices have 2 distinct values"},
+        ConflictCase{"constraints/distinct-one-shared-device.yaml", ConflictKind::kConstraint, {"a", "b"},
+                     "distinctAttribute gpu.example.com/model"},
+        ConflictCase{"constraints/list-match-disjoint-lists.yaml", ConflictKind::kConstraint, {"left", "right"},
+                     "matchAttribute nic.example.com/pciRoot: no value is held by enough distinct devices"},
+        ConflictCase{"pruning/identical-devices-unsatisfiable.yaml", ConflictKind::kConstraint, {"gpus", "nic"},
+                     "(gpus: pci0000:00; nic: pci0000:40)"}),
+    [](const ::testing::TestParamInfo<ConflictCase>& info) {
+      std::string n = fs::path(info.param.fixture).stem().string();
+      for (char& ch : n) {
+        if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      }
+      return n;
+    });
+
+// A pool whose newer generation is published for another node only: on node-1 the allocator uses
+// the older, complete generation, and so does explain (it took the newest one cluster-wide and
+// said "does not fit" for a claim that fits).
+TEST(Explain, UsesThePoolGenerationTheAllocatorUsesOnTheNode) {
+  for (const char* name : {"multi-host-complete-update-to-other-node.yaml", "multi-host-incomplete-update-to-other-node.yaml"}) {
+    auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / "pools" / name);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    Fixture& fx = **loaded;
+    ASSERT_EQ(fx.claims.size(), 1u);
+    const api::ResourceClaim& claim = *fx.claims.front();
+    auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+                      &fx.node, fx.features);
+    ASSERT_TRUE(ex.ok()) << ex.status();
+    EXPECT_EQ(ex->outcome, Outcome::kAllocated) << name;
+    for (const auto& r : ex->requests) {
+      EXPECT_FALSE(r.first_short.has_value()) << name << ": " << r.sentence;
+      ASSERT_FALSE(r.steps.empty());
+      EXPECT_EQ(r.steps.back().step, FunnelStep::kNode);
+      EXPECT_GE(r.steps.back().remaining, r.needed) << name << ": " << r.steps.back().detail;
+    }
+  }
+}
+
+// allocationMode All must take every device its selectors match on the node: one tainted device
+// fails it, although others are left.
+TEST(Explain, AllModeFallsShortWhenOneDeviceIsUnusable) {
+  auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / "taints" /
+                            "all-with-tainted-device.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Fixture& fx = **loaded;
+  auto ex = Explain(*fx.snapshot, "default", "claim-0", &fx.node, fx.features);
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  EXPECT_EQ(ex->outcome, Outcome::kUnschedulable);
+  ASSERT_EQ(ex->requests.size(), 1u);
+  const RequestFunnel& f = ex->requests.front();
+  ASSERT_TRUE(f.first_short.has_value()) << f.sentence;
+  EXPECT_EQ(*f.first_short, FunnelStep::kTaints);
+  EXPECT_FALSE(f.first_empty.has_value());
+  EXPECT_TRUE(absl::StrContains(f.sentence, "allocationMode All takes all 2 devices of class class-a that node node-1 "
+                                            "reaches, step \"taints\" leaves 1 of them"))
+      << f.sentence;
 }
 
 TEST(Explain, UnknownClaim) {
