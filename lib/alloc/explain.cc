@@ -615,15 +615,16 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   // collects them before it looks at taints, allocations or counters): a later step that removes
   // one of them fails the request, however many are left. Per request, how many that is (-1: not
   // All, the count applies).
-  // all_left: how many of them the last step looked at left (the step that fell short, once one did).
+  // all_set: those devices; all_left: how many of them the last step looked at left (the step that
+  // fell short, once one did). No device at all fails the request too.
   std::vector<int64_t> all_required(views.size(), -1), all_left(views.size(), 0);
+  std::vector<std::set<const Candidate*>> all_set(views.size());
   auto falls_short = [&](size_t vi, const std::vector<const Candidate*>& cur, FunnelStep step, int64_t needed) {
-    if (all_required[vi] < 0 || cur.empty()) return static_cast<int64_t>(cur.size()) < needed;
+    if (all_required[vi] < 0) return static_cast<int64_t>(cur.size()) < needed;
     all_left[vi] = std::count_if(cur.begin(), cur.end(), [&](const Candidate* c) {
-      const Reach r = reach(c);
-      return step == FunnelStep::kNode ? r == Reach::kYes : r != Reach::kNo;
+      return all_set[vi].count(c) && (step != FunnelStep::kNode || reach(c) == Reach::kYes);
     });
-    return all_left[vi] < all_required[vi];
+    return all_required[vi] == 0 || all_left[vi] < all_required[vi];
   };
   std::vector<Pending> pending;
   for (const ReqView& v : views) {
@@ -682,10 +683,21 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       }
       const size_t removed = cur.size() - next.size();
       cur = std::move(next);
-      push(FunnelStep::kRequest, absl::StrCat(removed, " removed by the selectors of request ", v.name));
       if (v.all) {
-        all_required[vi] = std::count_if(cur.begin(), cur.end(), [&](const Candidate* c) { return reach(c) != Reach::kNo; });
+        // Upstream's list for All: the selectable devices of the node's pools, less those that could
+        // not hold the request's capacity even unused.
+        for (const Candidate* c : cur) {
+          if (reach(c) == Reach::kNo) continue;
+          if (features.consumable_capacity) {
+            auto alone = internal::CheckCapacity(nullptr, v.capacity, c->device->capacity, nullptr,
+                                                 features.fractional_capacity_range);
+            if (!alone.ok() || *alone != internal::CapacityCheck::kFits) continue;
+          }
+          all_set[vi].insert(c);
+        }
+        all_required[vi] = static_cast<int64_t>(all_set[vi].size());
       }
+      push(FunnelStep::kRequest, absl::StrCat(removed, " removed by the selectors of request ", v.name));
     }
     // taints
     {
@@ -801,13 +813,6 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           if (!r.ok() || *r != internal::CapacityCheck::kFits) {
             ok = false;
             ++capacity;
-            // allocationMode All leaves out a device that could not hold the request even unused
-            // (upstream: not selectable); one too full now is in its list and fails it.
-            if (all_required[vi] > 0 && reach(c) != Reach::kNo) {
-              auto empty = internal::CheckCapacity(nullptr, v.capacity, c->device->capacity, nullptr,
-                                                   features.fractional_capacity_range);
-              if (!empty.ok() || *empty != internal::CapacityCheck::kFits) --all_required[vi];
-            }
           }
         }
         if (ok) next.push_back(c);
@@ -1168,6 +1173,15 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
                                     st.detail.substr(st.detail.find(" allocated")));
           break;
         default:
+          if (all_required[vi] == 0) {
+            f.sentence = absl::StrCat(head, "allocationMode All finds no device of class ", v.class_name,
+                                      node ? absl::StrCat(" that node ", node->name, " reaches") : "",
+                                      v.capacity != nullptr && features.consumable_capacity
+                                          ? " and that can hold the requested capacity"
+                                          : "");
+            if (!f.first_error.empty()) absl::StrAppend(&f.sentence, "; CEL error: ", f.first_error);
+            break;
+          }
           if (all_required[vi] > 0) {
             f.sentence = absl::StrCat(head, "allocationMode All takes all ", Devices(all_required[vi]), " of class ",
                                       v.class_name, node ? absl::StrCat(" that node ", node->name, " reaches") : "",
