@@ -1084,12 +1084,26 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
         if (match) {
           // Lists: the devices sharing one element are exactly those whose intersection can stay
           // non-empty, so the largest group is still the answer.
-          int64_t best_reachable = -1;
+          // Every group with enough devices the node reaches stays: which one the search takes can
+          // depend on a later constraint (taking the largest alone made a second matchAttribute
+          // rule out a claim that fits). No group has enough: the largest one shows how short.
+          const int64_t enough = all_required[vi] >= 0 ? std::max<int64_t>(all_required[vi], 1) : f.needed;
+          std::set<const Candidate*> kept;
           for (const auto& [value, g] : groups) {
-            const int64_t r = reachable_in(g);
-            if (r > best_reachable || (r == best_reachable && g.size() > next.size())) {
-              best_reachable = r;
-              next = g;
+            if (reachable_in(g) >= enough) kept.insert(g.begin(), g.end());
+          }
+          if (!kept.empty()) {
+            for (const Candidate* d : cur) {
+              if (kept.count(d)) next.push_back(d);
+            }
+          } else {
+            int64_t best_reachable = -1;
+            for (const auto& [value, g] : groups) {
+              const int64_t r = reachable_in(g);
+              if (r > best_reachable || (r == best_reachable && g.size() > next.size())) {
+                best_reachable = r;
+                next = g;
+              }
             }
           }
         } else if (features.list_type_attributes) {
