@@ -413,6 +413,97 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
                                   values.size() == 1 ? " value" : " distinct values")});
     }
   }
+  // Several matchAttribute constraints together (also within one request): one value per
+  // constraint that enough distinct devices of every request have at once. Each one alone may
+  // leave enough devices while no device has the values of both. Up to 4096 combinations of values
+  // are tried; past that no conflict is claimed.
+  {
+    struct Match {
+      std::string attr;
+      std::vector<size_t> scope;
+      std::vector<std::string> values;
+    };
+    std::vector<Match> matches;
+    bool derived = false;
+    for (const auto& con : claim.spec->devices->constraints) {
+      if (!con.match_attribute || con.match_attribute->empty()) continue;
+      Match m{*con.match_attribute, {}, {}};
+      for (size_t vi : combo) {
+        bool applies = con.requests.empty();
+        for (const auto& r : con.requests) applies = applies || r == views[vi].base || r == views[vi].name;
+        if (!applies) continue;
+        m.scope.push_back(vi);
+        derived = derived || (features.derived_attributes && views[vi].derived != nullptr && !views[vi].derived->empty());
+      }
+      if (!m.scope.empty()) matches.push_back(std::move(m));
+    }
+    // A device's values of `attr` (see the per-constraint check above).
+    auto values_of = [&](const Candidate* c, const std::string& attr) -> std::vector<std::string> {
+      const api::DeviceAttribute* a = internal::LookupAttribute(*c->device, c->id.driver, attr);
+      if (a == nullptr) return {};
+      if (features.list_type_attributes) return internal::AttributeValueSet(*a);
+      std::string v = internal::AttributeScalar(*a);
+      if (v.empty()) v = absl::StrCat("#", c->id.String());
+      return {v};
+    };
+    const bool already = std::any_of(out.begin(), out.end(), [](const ClaimConflict& c) {
+      return c.kind == ConflictKind::kConstraint;
+    });
+    size_t combinations = 1;
+    for (Match& m : matches) {
+      std::set<std::string> values;
+      for (size_t vi : m.scope) {
+        for (const Candidate* c : usable[vi]) {
+          for (std::string& v : values_of(c, m.attr)) values.insert(std::move(v));
+        }
+      }
+      m.values.assign(values.begin(), values.end());
+      combinations = m.values.empty() ? 0 : std::min<size_t>(combinations * m.values.size(), 1 << 20);
+    }
+    if (matches.size() >= 2 && !derived && !already && combinations > 0 && combinations <= 4096) {
+      // The devices of `vi` with value pick[j] of every constraint j that applies to it.
+      std::vector<size_t> pick(matches.size(), 0);
+      std::vector<size_t> all_views;
+      for (const Match& m : matches) {
+        for (size_t vi : m.scope) {
+          if (std::find(all_views.begin(), all_views.end(), vi) == all_views.end()) all_views.push_back(vi);
+        }
+      }
+      std::sort(all_views.begin(), all_views.end());
+      bool some = false;
+      for (size_t n = 0; n < combinations && !some; ++n) {
+        size_t rest = n;
+        for (size_t j = 0; j < matches.size(); ++j) {
+          pick[j] = rest % matches[j].values.size();
+          rest /= matches[j].values.size();
+        }
+        std::map<size_t, std::vector<const Candidate*>> lists;
+        bool enough = true;
+        for (size_t vi : all_views) {
+          std::vector<const Candidate*>& l = lists[vi];
+          for (const Candidate* c : usable[vi]) {
+            bool has_all = true;
+            for (size_t j = 0; j < matches.size() && has_all; ++j) {
+              if (std::find(matches[j].scope.begin(), matches[j].scope.end(), vi) == matches[j].scope.end()) continue;
+              const std::vector<std::string> vs = values_of(c, matches[j].attr);
+              has_all = std::find(vs.begin(), vs.end(), matches[j].values[pick[j]]) != vs.end();
+            }
+            if (has_all) l.push_back(c);
+          }
+          enough = enough && static_cast<int64_t>(l.size()) >= needed(vi);
+        }
+        some = enough && !hall(all_views, lists, 2);
+      }
+      if (!some) {
+        std::vector<std::string> attrs;
+        for (const Match& m : matches) attrs.push_back(m.attr);
+        out.push_back({ConflictKind::kConstraint, request_names(all_views), absl::StrJoin(attrs, ", "),
+                       absl::StrCat("matchAttribute ", JoinNames(attrs), ": too few distinct devices of ",
+                                    requests_phrase(all_views), " share one value of each attribute")});
+      }
+    }
+  }
+
   // A matchAttribute and a distinctAttribute on the same attribute over two requests: the devices of
   // the two would need equal and different values at once.
   for (const auto& m : claim.spec->devices->constraints) {
