@@ -205,8 +205,8 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
     }
   }
 
-  // Counters: per counter, what the requests consume at least (the cheapest device of each list,
-  // times its count; All: every device of its list) against what allocated devices leave. Shareable
+  // Counters: per counter, what the requests consume at least (the `count` cheapest devices of each
+  // list; All: every device of its list) against what allocated devices leave. Shareable
   // devices count as free (their counters are charged once for all shares).
   {
     struct Key {
@@ -260,12 +260,11 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
         if (views[vi].all) {
           for (const Candidate* c : usable[vi]) least = least.Add(consumes(c, k));
         } else {
-          least = consumes(usable[vi].front(), k);
-          for (const Candidate* c : usable[vi]) {
-            const api::Quantity q = consumes(c, k);
-            if (q.Compare(least) < 0) least = q;
-          }
-          least = least.Mul(views[vi].count);
+          // The `count` cheapest devices: a request takes distinct devices.
+          std::vector<api::Quantity> each;
+          for (const Candidate* c : usable[vi]) each.push_back(consumes(c, k));
+          std::sort(each.begin(), each.end(), [](const api::Quantity& a, const api::Quantity& b) { return a.Compare(b) < 0; });
+          for (size_t n = 0; n < each.size() && static_cast<int64_t>(n) < views[vi].count; ++n) least = least.Add(each[n]);
         }
         if (least.Sign() <= 0) continue;
         want = want.Add(least);
