@@ -215,6 +215,13 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       bool operator<(const Key& o) const { return std::tie(pool, set, counter) < std::tie(o.pool, o.set, o.counter); }
     };
     std::set<Key> keys;
+    std::set<const Candidate*> taken_by_all;
+    for (size_t vi : combo) {
+      if (!views[vi].all) continue;
+      for (const Candidate* c : usable[vi]) {
+        if (!shareable(c)) taken_by_all.insert(c);
+      }
+    }
     for (size_t vi : combo) {
       for (const Candidate* c : usable[vi]) {
         for (const auto& cc : c->device->consumes_counters) {
@@ -260,9 +267,12 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
         if (views[vi].all) {
           for (const Candidate* c : usable[vi]) least = least.Add(consumes(c, k));
         } else {
-          // The `count` cheapest devices: a request takes distinct devices.
+          // The `count` cheapest devices: a request takes distinct devices, and none that an
+          // allocationMode All request of the claim takes (unless shareable).
           std::vector<api::Quantity> each;
-          for (const Candidate* c : usable[vi]) each.push_back(consumes(c, k));
+          for (const Candidate* c : usable[vi]) {
+            if (!taken_by_all.count(c)) each.push_back(consumes(c, k));
+          }
           std::sort(each.begin(), each.end(), [](const api::Quantity& a, const api::Quantity& b) { return a.Compare(b) < 0; });
           for (size_t n = 0; n < each.size() && static_cast<int64_t>(n) < views[vi].count; ++n) least = least.Add(each[n]);
         }
