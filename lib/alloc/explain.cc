@@ -415,11 +415,49 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
           for (const std::string& v : values_of(c)) values.insert(v);
         }
       }
-      if (static_cast<int64_t>(values.size()) >= want) continue;
+      if (static_cast<int64_t>(values.size()) < want) {
+        out.push_back({ConflictKind::kConstraint, request_names(scope), attr,
+                       absl::StrCat("distinctAttribute ", attr, ": ", requests_phrase(scope), " need ", Devices(want),
+                                    " with distinct values, their devices have ", values.size(),
+                                    values.size() == 1 ? " value" : " distinct values")});
+        continue;
+      }
+      // Enough values in all, but maybe not for a choice of distinct devices, one set of values
+      // each, pairwise apart (list-typed values: disjoint sets). A bounded search over the
+      // choices; undecided within the budget: no conflict claimed.
+      std::vector<std::pair<size_t, int64_t>> slots;  // (view, index of the device it takes)
+      for (size_t vi : scope) {
+        for (int64_t n = 0; n < needed(vi); ++n) slots.push_back({vi, n});
+      }
+      std::vector<std::pair<const Candidate*, std::vector<std::string>>> chosen;
+      int64_t budget = 20000;
+      auto search = [&](auto& self, size_t slot, size_t from) -> int {  // 1 found, 0 none, -1 budget
+        if (slot == slots.size()) return 1;
+        const size_t vi = slots[slot].first;
+        const std::vector<const Candidate*>& list = usable[vi];
+        // Devices of one request in list order, so that a set of them is tried once.
+        const size_t start = slots[slot].second == 0 ? 0 : from;
+        for (size_t i = start; i < list.size(); ++i) {
+          if (--budget < 0) return -1;
+          const Candidate* c = list[i];
+          std::vector<std::string> vs = values_of(c);
+          if (vs.empty()) continue;
+          bool apart = true;
+          for (const auto& [other, ovs] : chosen) {
+            apart = apart && other != c && !internal::SortedIntersects(ovs, vs);
+          }
+          if (!apart) continue;
+          chosen.push_back({c, std::move(vs)});
+          const int r = self(self, slot + 1, i + 1);
+          chosen.pop_back();
+          if (r != 0) return r;
+        }
+        return 0;
+      };
+      if (slots.size() > 64 || search(search, 0, 0) != 0) continue;
       out.push_back({ConflictKind::kConstraint, request_names(scope), attr,
-                     absl::StrCat("distinctAttribute ", attr, ": ", requests_phrase(scope), " need ", Devices(want),
-                                  " with distinct values, their devices have ", values.size(),
-                                  values.size() == 1 ? " value" : " distinct values")});
+                     absl::StrCat("distinctAttribute ", attr, ": no choice of distinct devices for ",
+                                  requests_phrase(scope), " has pairwise different values")});
     }
   }
   // Several matchAttribute constraints together (also within one request): one value per
