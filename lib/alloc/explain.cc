@@ -150,8 +150,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
   // No device goes to two requests of one claim (adminAccess included), so every set of requests
   // needs at least as many distinct devices as it takes together (Hall's condition). The first set
   // (smallest first, so that a sentence names as few requests as possible) of `vis` whose `lists`
-  // hold too few devices, with its devices and what it takes; nullopt: none. Sets with a shareable
-  // device are left out: one device can serve several of them.
+  // hold too few devices, with its devices and what it takes; nullopt: none.
   struct Shortage {
     std::vector<size_t> vis;
     std::set<const Candidate*> devices;
@@ -168,17 +167,18 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
                      [](uint32_t a, uint32_t b) { return __builtin_popcount(a) < __builtin_popcount(b); });
     for (uint32_t m : subsets) {
       Shortage s;
-      bool shared = false;
+      int64_t supply = 0;
       for (size_t k = 0; k < vis.size(); ++k) {
         if (!(m & (1u << k))) continue;
         s.vis.push_back(vis[k]);
         s.want += needed(vis[k]);
         for (const Candidate* c : lists.at(vis[k])) {
-          shared = shared || shareable(c);
-          s.devices.insert(c);
+          // A shareable device serves every request once (the search moves on past it within a
+          // request); any other device one request.
+          if (s.devices.insert(c).second || shareable(c)) ++supply;
         }
       }
-      if (!shared && static_cast<int64_t>(s.devices.size()) < s.want) return s;
+      if (supply < s.want) return s;
     }
     return std::nullopt;
   };
