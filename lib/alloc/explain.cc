@@ -138,6 +138,11 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
   auto needed = [&](size_t vi) {
     return views[vi].all ? static_cast<int64_t>(usable[vi].size()) : views[vi].count;
   };
+  // Whether a view takes every device of its list: allocationMode All, or a count that its list
+  // just meets.
+  auto takes_all = [&](size_t vi) {
+    return views[vi].all || static_cast<int64_t>(usable[vi].size()) == views[vi].count;
+  };
   auto request_names = [&](const std::vector<size_t>& vis) {
     std::vector<std::string> names;
     for (size_t vi : vis) names.push_back(views[vi].name);
@@ -206,7 +211,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
   }
 
   // Counters: per counter, what the requests consume at least (the `count` cheapest devices of each
-  // list; All: every device of its list) against what allocated devices leave. Shareable
+  // list; a request taking its whole list: every device of it) against what allocated devices leave. Shareable
   // devices count as free (their counters are charged once for all shares).
   {
     struct Key {
@@ -217,7 +222,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
     std::set<Key> keys;
     std::set<const Candidate*> taken_by_all;
     for (size_t vi : combo) {
-      if (!views[vi].all) continue;
+      if (!takes_all(vi)) continue;
       for (const Candidate* c : usable[vi]) {
         if (!shareable(c)) taken_by_all.insert(c);
       }
@@ -264,11 +269,11 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       for (size_t vi : combo) {
         if (usable[vi].empty()) continue;
         api::Quantity least;
-        if (views[vi].all) {
+        if (takes_all(vi)) {
           for (const Candidate* c : usable[vi]) least = least.Add(consumes(c, k));
         } else {
-          // The `count` cheapest devices: a request takes distinct devices, and none that an
-          // allocationMode All request of the claim takes (unless shareable).
+          // The `count` cheapest devices: a request takes distinct devices, and none that a request
+          // taking its whole list takes (unless shareable).
           std::vector<api::Quantity> each;
           for (const Candidate* c : usable[vi]) {
             if (!taken_by_all.count(c)) each.push_back(consumes(c, k));
@@ -289,13 +294,15 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
     }
   }
 
-  // Consumable capacity. allocationMode All takes a share of every device of its list: the shares
-  // of all such requests must fit on each shareable device, and a request with a count must find
-  // room for its shares next to them when its list holds only such devices.
+  // Consumable capacity. A request that takes its whole list (All, or a count its list just meets)
+  // takes a share of each of its devices: the shares of all such requests must fit on each
+  // shareable device, and another request must find room for its shares next to them when its
+  // list holds only such devices.
   if (features.consumable_capacity) {
-    std::map<const Candidate*, std::vector<size_t>> forced;  // shareable device -> All requests
+    // shareable device -> the requests that take every device of their list
+    std::map<const Candidate*, std::vector<size_t>> forced;
     for (size_t vi : combo) {
-      if (!views[vi].all) continue;
+      if (!takes_all(vi)) continue;
       for (const Candidate* c : usable[vi]) {
         if (shareable(c)) forced[c].push_back(vi);
       }
@@ -325,7 +332,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
                                   ", which has not enough capacity left for all their shares")});
     }
     for (size_t vi : combo) {
-      if (views[vi].all || usable[vi].empty()) continue;
+      if (takes_all(vi) || usable[vi].empty()) continue;
       std::vector<size_t> vis{vi};
       std::vector<std::string> ids;
       int64_t room = 0;
