@@ -211,8 +211,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
   }
 
   // Counters: per counter, what the requests consume at least (the `count` cheapest devices of each
-  // list; a request taking its whole list: every device of it) against what allocated devices leave. Shareable
-  // devices count as free (their counters are charged once for all shares).
+  // list; a request taking its whole list: every device of it) against what allocated devices leave.
   {
     struct Key {
       const PoolView* pool;
@@ -234,9 +233,16 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
         }
       }
     }
+    // A shareable device is charged once for all its shares: counted only where one request of
+    // the claim can take it, and not at all when a share of it is in use already.
+    std::map<const Candidate*, int> lists_with;
+    for (size_t vi : combo) {
+      for (const Candidate* c : usable[vi]) ++lists_with[c];
+    }
     auto consumes = [&](const Candidate* c, const Key& k) {
       api::Quantity q;
-      if (c->pool != k.pool || shareable(c)) return q;
+      if (c->pool != k.pool) return q;
+      if (shareable(c) && (lists_with[c] > 1 || state.aggregated_capacity.contains(c->id))) return q;
       for (const auto& cc : c->device->consumes_counters) {
         if (cc.counter_set.value_or("") != k.set) continue;
         if (const auto* v = cc.counters.Find(k.counter); v && v->value) q = q.Add(*v->value);
