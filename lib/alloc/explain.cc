@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -41,6 +42,7 @@ std::string_view ConflictKindName(ConflictKind kind) {
     case ConflictKind::kCounters: return "counters";
     case ConflictKind::kCapacity: return "capacity";
     case ConflictKind::kConstraint: return "constraint";
+    case ConflictKind::kCompatibility: return "compatibility";
   }
   return "";
 }
@@ -126,10 +128,14 @@ std::optional<std::vector<size_t>> DisjointFamily(const std::vector<std::vector<
 // The cross-request reasons of one choice of alternatives (`combo`: one view per request). Every
 // check is a necessary condition of an allocation (lower bounds, counts of distinct devices or
 // values), so a conflict found is a true reason; none found proves nothing.
+// `compatible` (null without DRADeviceCompatibilityGroups) says whether two devices' compatibility
+// groups let them be allocated together.
+using PairCheck = std::function<bool(const Candidate*, const Candidate*)>;
 std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const std::vector<ReqView>& views,
                                        const std::vector<size_t>& combo,
                                        const std::vector<std::vector<const Candidate*>>& usable,
-                                       const AllocatedState& state, const Features& features) {
+                                       const AllocatedState& state, const Features& features,
+                                       const PairCheck& compatible) {
   std::vector<ClaimConflict> out;
   auto shareable = [&](const Candidate* c) {
     return features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false);
@@ -585,6 +591,49 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
                                   requests_phrase(both), ": their devices cannot have equal and different values")});
     }
   }
+
+  // Compatibility groups across the whole choice: distinct devices for every request (a shareable
+  // one once per request), pairwise compatible. The funnel checks pairs of requests; three devices
+  // can still clash where every pair of requests alone finds partners. A bounded search; only when
+  // nothing else was found.
+  if (out.empty() && compatible) {
+    std::vector<std::pair<size_t, int64_t>> slots;  // (view, index of the device it takes)
+    for (size_t vi : combo) {
+      for (int64_t n = 0; n < needed(vi); ++n) slots.push_back({vi, n});
+    }
+    std::vector<std::pair<size_t, const Candidate*>> chosen;
+    int64_t budget = 20000;
+    auto search = [&](auto& self, size_t slot, size_t from) -> int {  // 1 found, 0 none, -1 budget
+      if (slot == slots.size()) return 1;
+      const size_t vi = slots[slot].first;
+      const std::vector<const Candidate*>& list = usable[vi];
+      const size_t start = slots[slot].second == 0 ? 0 : from;
+      for (size_t i = start; i < list.size(); ++i) {
+        if (--budget < 0) return -1;
+        const Candidate* c = list[i];
+        bool ok = true;
+        for (const auto& [other_view, d] : chosen) {
+          if (d == c) {
+            ok = ok && shareable(c) && other_view != vi;
+          } else {
+            ok = ok && compatible(c, d) && compatible(d, c);
+          }
+        }
+        if (!ok) continue;
+        chosen.push_back({vi, c});
+        const int r = self(self, slot + 1, i + 1);
+        chosen.pop_back();
+        if (r != 0) return r;
+      }
+      return 0;
+    };
+    if (slots.size() <= 64 && search(search, 0, 0) == 0) {
+      out.push_back({ConflictKind::kCompatibility, request_names(combo), "",
+                     absl::StrCat(requests_phrase(combo),
+                                  ": no choice of their devices is compatible, the compatibility groups of the "
+                                  "devices left clash on their counter sets")});
+    }
+  }
   return out;
 }
 
@@ -594,7 +643,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
 std::vector<ClaimConflict> FindConflicts(const api::ResourceClaim& claim, const std::vector<ReqView>& views,
                                          const std::vector<std::vector<const Candidate*>>& usable,
                                          const std::vector<RequestFunnel>& funnels, const AllocatedState& state,
-                                         const Features& features) {
+                                         const Features& features, const PairCheck& compatible) {
   std::vector<std::string> bases;
   std::vector<std::vector<size_t>> alternatives;
   for (size_t vi = 0; vi < views.size(); ++vi) {
@@ -614,7 +663,7 @@ std::vector<ClaimConflict> FindConflicts(const api::ResourceClaim& claim, const 
   for (int tried = 0; tried < 64; ++tried) {
     std::vector<size_t> combo;
     for (size_t b = 0; b < bases.size(); ++b) combo.push_back(alternatives[b][pick[b]]);
-    std::vector<ClaimConflict> found = ConflictsOf(claim, views, combo, usable, state, features);
+    std::vector<ClaimConflict> found = ConflictsOf(claim, views, combo, usable, state, features, compatible);
     if (found.empty()) return {};
     if (tried == 0) first = std::move(found);
     size_t b = bases.size();
@@ -1364,7 +1413,20 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     ex.requests.push_back(std::move(f));
   }
   if (node != nullptr && ex.outcome == Outcome::kUnschedulable) {
-    ex.conflicts = FindConflicts(*claim, views, usable, ex.requests, state, features);
+    PairCheck compatible;
+    if (features.partitionable_devices && features.device_compatibility_groups) {
+      compatible = [&](const Candidate* c, const Candidate* d) {
+        if (c->pool != d->pool) return true;
+        // A further share of a shared device in use was checked with its first share.
+        auto share_in_use = [&](const Candidate* x) {
+          return features.consumable_capacity && x->device->allow_multiple_allocations.value_or(false) &&
+                 state.aggregated_capacity.contains(x->id);
+        };
+        if (share_in_use(c) || share_in_use(d)) return true;
+        return internal::CompatibleWith(allocated_groups_of(c->pool), *c->device, *d->device, nullptr);
+      };
+    }
+    ex.conflicts = FindConflicts(*claim, views, usable, ex.requests, state, features, compatible);
   }
   if (node != nullptr && ex.outcome == Outcome::kAllocated) {
     ex.summary = absl::StrCat("claim ", ex.claim, " fits on node ", node->name);

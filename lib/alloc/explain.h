@@ -62,8 +62,9 @@ enum class ConflictKind {
   kCounters,     // the requests together need more of a shared counter than is left
   kCapacity,     // requests that must all use one shareable device need more capacity than it has left
   kConstraint,   // a matchAttribute/distinctAttribute constraint across requests cannot be met
+  kCompatibility,  // DRADeviceCompatibilityGroups: no choice of devices for the requests is compatible
 };
-// "same-device", "counters", "capacity", "constraint".
+// "same-device", "counters", "capacity", "constraint", "compatibility".
 std::string_view ConflictKindName(ConflictKind kind);
 
 // A reason the claim does not fit that no single request's funnel shows: each request has usable
