@@ -213,7 +213,9 @@ INSTANTIATE_TEST_SUITE_P(
         ConflictCase{"constraints/list-match-disjoint-lists.yaml", ConflictKind::kConstraint, {"left", "right"},
                      "matchAttribute nic.example.com/pciRoot: no value is held by enough distinct devices"},
         ConflictCase{"pruning/identical-devices-unsatisfiable.yaml", ConflictKind::kConstraint, {"gpus", "nic"},
-                     "(gpus: pci0000:00; nic: pci0000:40)"}),
+                     "(gpus: pci0000:00; nic: pci0000:40)"},
+        ConflictCase{"compatibility-groups/clash-across-three-devices.yaml", ConflictKind::kCompatibility,
+                     {"whole", "pair"}, "requests whole and pair: no choice of their devices is compatible"}),
     [](const ::testing::TestParamInfo<ConflictCase>& info) {
       std::string n = fs::path(info.param.fixture).stem().string();
       for (char& ch : n) {
