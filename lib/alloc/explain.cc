@@ -128,6 +128,32 @@ std::optional<std::vector<size_t>> DisjointFamily(const std::vector<std::vector<
 // The cross-request reasons of one choice of alternatives (`combo`: one view per request). Every
 // check is a necessary condition of an allocation (lower bounds, counts of distinct devices or
 // values), so a conflict found is a true reason; none found proves nothing.
+// What the allocated devices leave of counter `counter` of set `set` in `pool` (negative when they
+// over-consume it); nullopt when the pool has no such counter.
+std::optional<api::Quantity> CounterLeft(const PoolView& pool, const std::string& set, const std::string& counter,
+                                         const AllocatedState& state) {
+  const api::Counter* total = nullptr;
+  for (const api::ResourceSlice* s : pool.slices) {
+    for (const auto& cs : s->spec->shared_counters) {
+      if (cs.name.value_or("") == set) total = cs.counters.Find(counter);
+    }
+  }
+  if (total == nullptr || !total->value) return std::nullopt;
+  api::Quantity left = *total->value;
+  for (const api::ResourceSlice* s : pool.slices) {
+    for (const api::Device& d : s->spec->devices) {
+      if (!state.IsDeviceAllocated(DeviceID{std::string(pool.driver), std::string(pool.pool), d.name.value_or("")})) {
+        continue;
+      }
+      for (const auto& dc : d.consumes_counters) {
+        if (dc.counter_set.value_or("") != set) continue;
+        if (const auto* q = dc.counters.Find(counter); q && q->value) left = left.Sub(*q->value);
+      }
+    }
+  }
+  return left;
+}
+
 // `compatible` (null without DRADeviceCompatibilityGroups) says whether two devices' compatibility
 // groups let them be allocated together.
 using PairCheck = std::function<bool(const Candidate*, const Candidate*)>;
@@ -256,26 +282,9 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       return q;
     };
     for (const Key& k : keys) {
-      const api::Counter* total = nullptr;
-      for (const api::ResourceSlice* s : k.pool->slices) {
-        for (const auto& cs : s->spec->shared_counters) {
-          if (cs.name.value_or("") == k.set) total = cs.counters.Find(k.counter);
-        }
-      }
-      if (total == nullptr || !total->value) continue;
-      api::Quantity left = *total->value;
-      for (const api::ResourceSlice* s : k.pool->slices) {
-        for (const api::Device& d : s->spec->devices) {
-          if (!state.IsDeviceAllocated(DeviceID{std::string(k.pool->driver), std::string(k.pool->pool),
-                                                d.name.value_or("")})) {
-            continue;
-          }
-          for (const auto& dc : d.consumes_counters) {
-            if (dc.counter_set.value_or("") != k.set) continue;
-            if (const auto* q = dc.counters.Find(k.counter); q && q->value) left = left.Sub(*q->value);
-          }
-        }
-      }
+      const std::optional<api::Quantity> left_or = CounterLeft(*k.pool, k.set, k.counter, state);
+      if (!left_or) continue;
+      const api::Quantity& left = *left_or;
       api::Quantity want;
       std::vector<size_t> vis;
       for (size_t vi : combo) {
@@ -592,17 +601,44 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
     }
   }
 
-  // Compatibility groups across the whole choice: distinct devices for every request (a shareable
-  // one once per request), pairwise compatible. The funnel checks pairs of requests; three devices
-  // can still clash where every pair of requests alone finds partners. A bounded search; only when
-  // nothing else was found.
-  if (out.empty() && compatible) {
+  // The whole choice at once: distinct devices for every request (a shareable one once per
+  // request) whose counters, added up, fit in what is left, and, with compatibility groups, that
+  // are pairwise compatible. The checks above look at one aspect or one pair of requests at a
+  // time; together they can still clash. A bounded search, only when nothing else was found:
+  // first without the groups (then the counters are the reason), then with them.
+  if (out.empty()) {
     std::vector<std::pair<size_t, int64_t>> slots;  // (view, index of the device it takes)
     for (size_t vi : combo) {
       for (int64_t n = 0; n < needed(vi); ++n) slots.push_back({vi, n});
     }
+    using CounterKey = std::tuple<const PoolView*, std::string, std::string>;
+    std::map<CounterKey, std::optional<api::Quantity>> left;
+    auto left_of = [&](const CounterKey& k) -> const std::optional<api::Quantity>& {
+      auto it = left.find(k);
+      if (it == left.end()) {
+        it = left.emplace(k, CounterLeft(*std::get<0>(k), std::get<1>(k), std::get<2>(k), state)).first;
+      }
+      return it->second;
+    };
+    std::map<CounterKey, api::Quantity> used;
     std::vector<std::pair<size_t, const Candidate*>> chosen;
-    int64_t budget = 20000;
+    int64_t budget = 0;
+    bool with_groups = false;
+    // Charges `c`'s counters (sign +1) or gives them back (-1); false when one no longer fits.
+    auto charge = [&](const Candidate* c, int sign) {
+      bool fits = true;
+      for (const auto& cc : c->device->consumes_counters) {
+        for (const auto& [counter, q] : cc.counters) {
+          if (!q.value) continue;
+          const CounterKey k{c->pool, cc.counter_set.value_or(""), counter};
+          api::Quantity& u = used[k];
+          u = sign > 0 ? u.Add(*q.value) : u.Sub(*q.value);
+          const std::optional<api::Quantity>& l = left_of(k);
+          if (sign > 0 && l && u.Compare(*l) > 0) fits = false;
+        }
+      }
+      return fits;
+    };
     auto search = [&](auto& self, size_t slot, size_t from) -> int {  // 1 found, 0 none, -1 budget
       if (slot == slots.size()) return 1;
       const size_t vi = slots[slot].first;
@@ -611,27 +647,48 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       for (size_t i = start; i < list.size(); ++i) {
         if (--budget < 0) return -1;
         const Candidate* c = list[i];
-        bool ok = true;
+        bool ok = true, again = false;
         for (const auto& [other_view, d] : chosen) {
           if (d == c) {
             ok = ok && shareable(c) && other_view != vi;
-          } else {
+            again = true;
+          } else if (with_groups) {
             ok = ok && compatible(c, d) && compatible(d, c);
           }
         }
         if (!ok) continue;
-        chosen.push_back({vi, c});
-        const int r = self(self, slot + 1, i + 1);
-        chosen.pop_back();
+        // Counters are charged once per device, and not again for a share of one in use.
+        const bool charged = !again && !(shareable(c) && state.aggregated_capacity.contains(c->id)) &&
+                             features.partitionable_devices;
+        const bool fits = !charged || charge(c, +1);
+        int r = 0;
+        if (fits) {
+          chosen.push_back({vi, c});
+          r = self(self, slot + 1, i + 1);
+          chosen.pop_back();
+        }
+        if (charged) charge(c, -1);
         if (r != 0) return r;
       }
       return 0;
     };
-    if (slots.size() <= 64 && search(search, 0, 0) == 0) {
-      out.push_back({ConflictKind::kCompatibility, request_names(combo), "",
-                     absl::StrCat(requests_phrase(combo),
-                                  ": no choice of their devices is compatible, the compatibility groups of the "
-                                  "devices left clash on their counter sets")});
+    if (slots.size() <= 64) {
+      budget = 20000;
+      if (search(search, 0, 0) == 0) {
+        out.push_back({ConflictKind::kCounters, request_names(combo), "",
+                       absl::StrCat(requests_phrase(combo),
+                                    ": no choice of their devices fits in the shared counters left, added up")});
+      } else if (compatible) {
+        with_groups = true;
+        budget = 20000;
+        used.clear();
+        if (search(search, 0, 0) == 0) {
+          out.push_back({ConflictKind::kCompatibility, request_names(combo), "",
+                         absl::StrCat(requests_phrase(combo),
+                                      ": no choice of their devices is compatible, the compatibility groups of the "
+                                      "devices left clash on their counter sets")});
+        }
+      }
     }
   }
   return out;
