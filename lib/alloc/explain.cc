@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -602,10 +603,10 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
   }
 
   // The whole choice at once: distinct devices for every request (a shareable one once per
-  // request) whose counters, added up, fit in what is left, and, with compatibility groups, that
-  // are pairwise compatible. The checks above look at one aspect or one pair of requests at a
+  // request) that meet the claim's constraints, whose counters, added up, fit in what is left,
+  // and, with compatibility groups, that are pairwise compatible. The checks above look at one aspect or one pair of requests at a
   // time; together they can still clash. A bounded search, only when nothing else was found:
-  // first without the groups (then the counters are the reason), then with them.
+  // first without the groups (then constraints and counters are the reason), then with them.
   if (out.empty()) {
     std::vector<std::pair<size_t, int64_t>> slots;  // (view, index of the device it takes)
     for (size_t vi : combo) {
@@ -639,6 +640,66 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       }
       return fits;
     };
+    // The claim's constraints (those on attributes the request derives are left out): a device
+    // taking part needs a value; matchAttribute keeps one value common to all, distinctAttribute
+    // keeps them pairwise apart (sets: disjoint).
+    struct Con {
+      bool match;
+      std::string attr;
+      std::set<size_t> scope;
+    };
+    std::vector<Con> cons;
+    for (const auto& con : claim.spec->devices->constraints) {
+      Con k{con.match_attribute.has_value(),
+            con.match_attribute ? *con.match_attribute : con.distinct_attribute.value_or(""), {}};
+      if (k.attr.empty()) continue;
+      bool derived = false;
+      for (size_t vi : combo) {
+        bool applies = con.requests.empty();
+        for (const auto& r : con.requests) applies = applies || r == views[vi].base || r == views[vi].name;
+        if (!applies) continue;
+        k.scope.insert(vi);
+        derived = derived || (features.derived_attributes && views[vi].derived != nullptr && !views[vi].derived->empty());
+      }
+      if (!derived && !k.scope.empty()) cons.push_back(std::move(k));
+    }
+    std::map<std::pair<size_t, const Candidate*>, std::vector<std::string>> value_cache;
+    auto con_values = [&](size_t ci, const Candidate* c) -> const std::vector<std::string>& {
+      auto it = value_cache.find({ci, c});
+      if (it != value_cache.end()) return it->second;
+      std::vector<std::string> vs;
+      if (const api::DeviceAttribute* a = internal::LookupAttribute(*c->device, c->id.driver, cons[ci].attr)) {
+        if (features.list_type_attributes) {
+          vs = internal::AttributeValueSet(*a);
+        } else {
+          std::string v = internal::AttributeScalar(*a);
+          if (v.empty() && cons[ci].match) v = absl::StrCat("#", c->id.String());
+          vs = {v};
+        }
+      }
+      return value_cache.emplace(std::make_pair(ci, c), std::move(vs)).first->second;
+    };
+    auto constraints_allow = [&](size_t vi, const Candidate* c) {
+      for (size_t ci = 0; ci < cons.size(); ++ci) {
+        if (!cons[ci].scope.count(vi)) continue;
+        const std::vector<std::string>& vs = con_values(ci, c);
+        if (vs.empty()) return false;
+        std::vector<std::string> common = vs;
+        for (const auto& [other_view, d] : chosen) {
+          if (!cons[ci].scope.count(other_view)) continue;
+          const std::vector<std::string>& ds = con_values(ci, d);
+          if (cons[ci].match) {
+            std::vector<std::string> both;
+            std::set_intersection(common.begin(), common.end(), ds.begin(), ds.end(), std::back_inserter(both));
+            common = std::move(both);
+            if (common.empty()) return false;
+          } else if (internal::SortedIntersects(vs, ds)) {
+            return false;
+          }
+        }
+      }
+      return true;
+    };
     auto search = [&](auto& self, size_t slot, size_t from) -> int {  // 1 found, 0 none, -1 budget
       if (slot == slots.size()) return 1;
       const size_t vi = slots[slot].first;
@@ -656,7 +717,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
             ok = ok && compatible(c, d) && compatible(d, c);
           }
         }
-        if (!ok) continue;
+        if (!ok || !constraints_allow(vi, c)) continue;
         // Counters are charged once per device, and not again for a share of one in use.
         const bool charged = !again && !(shareable(c) && state.aggregated_capacity.contains(c->id)) &&
                              features.partitionable_devices;
@@ -675,9 +736,11 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
     if (slots.size() <= 64) {
       budget = 20000;
       if (search(search, 0, 0) == 0) {
-        out.push_back({ConflictKind::kCounters, request_names(combo), "",
-                       absl::StrCat(requests_phrase(combo),
-                                    ": no choice of their devices fits in the shared counters left, added up")});
+        const bool any_counters = !left.empty();
+        out.push_back({any_counters ? ConflictKind::kCounters : ConflictKind::kConstraint, request_names(combo), "",
+                       absl::StrCat(requests_phrase(combo), ": no choice of their devices ",
+                                    any_counters ? "meets the claim's constraints and fits in the shared counters left"
+                                                 : "meets the claim's constraints")});
       } else if (compatible) {
         with_groups = true;
         budget = 20000;
@@ -1367,7 +1430,14 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
           // Enough pairwise disjoint sets: the step keeps every device with a value. Too few: it
           // keeps the largest disjoint family, which falls short. Undecided within the budget: every
           // device with a value, so that the step is never stricter than the search.
-          const auto family = DisjointFamily(value_sets, static_cast<size_t>(std::max<int64_t>(f.needed, 1)), 100000);
+          // Only the devices the node reaches can form the family (they come first in the lists):
+          // one it cannot reach made the step keep too many.
+          size_t reachable = 0;
+          while (reachable < with_value.size() && reach(with_value[reachable]) == Reach::kYes) ++reachable;
+          const std::vector<std::vector<std::string>> reachable_sets(value_sets.begin(),
+                                                                     value_sets.begin() + reachable);
+          const auto family =
+              DisjointFamily(reachable_sets, static_cast<size_t>(std::max<int64_t>(f.needed, 1)), 100000);
           if (family && static_cast<int64_t>(family->size()) < f.needed) {
             for (size_t k : *family) next.push_back(with_value[k]);
           } else {
