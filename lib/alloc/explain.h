@@ -1,6 +1,7 @@
 // Explain: why a claim is pending. For each request of a claim, the elimination funnel from every
 // published device to the ones usable on a node, with counts per step, the first step that leaves
-// too few devices, and a sentence a user understands.
+// too few devices, and a sentence a user understands; and, when every request alone has devices but
+// the claim still does not fit, the claim-level conflicts between its requests.
 #ifndef DRAFORGE_ALLOC_EXPLAIN_H_
 #define DRAFORGE_ALLOC_EXPLAIN_H_
 
@@ -92,8 +93,11 @@ struct Explanation {
   std::string summary;
 };
 
-// Explains claim `ns/name` of `snapshot` on `node` (null: no node). Errors: NotFound for an unknown
-// claim, InvalidArgument for a claim without spec.devices.
+// Explains claim `ns/name` of `snapshot` on `node` (null: no node). With a node, the devices are
+// those of the pool generations the allocator uses on that node, the outcome is Allocate's for the
+// claim alone, and `conflicts` is filled when it does not fit although no request falls short. The
+// result owns all its strings. Errors: NotFound for an unknown claim, InvalidArgument for a claim
+// without spec.devices.
 absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
                                     const NodeInfo* node, const Features& features = Features{});
 
