@@ -162,7 +162,7 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
                                        const std::vector<size_t>& combo,
                                        const std::vector<std::vector<const Candidate*>>& usable,
                                        const AllocatedState& state, const Features& features,
-                                       const PairCheck& compatible) {
+                                       const PairCheck& compatible, int64_t& search_budget) {
   std::vector<ClaimConflict> out;
   auto shareable = [&](const Candidate* c) {
     return features.consumable_capacity && c->device->allow_multiple_allocations.value_or(false);
@@ -459,7 +459,8 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
         for (int64_t n = 0; n < needed(vi); ++n) slots.push_back({vi, n});
       }
       std::vector<std::pair<const Candidate*, std::vector<std::string>>> chosen;
-      int64_t budget = 20000;
+      const int64_t granted = std::min<int64_t>(20000, search_budget);
+      int64_t budget = granted;
       auto search = [&](auto& self, size_t slot, size_t from) -> int {  // 1 found, 0 none, -1 budget
         if (slot == slots.size()) return 1;
         const size_t vi = slots[slot].first;
@@ -483,7 +484,10 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
         }
         return 0;
       };
-      if (slots.size() > 64 || search(search, 0, 0) != 0) continue;
+      if (slots.size() > 64 || granted <= 0) continue;
+      const int found = search(search, 0, 0);
+      search_budget -= granted - std::max<int64_t>(budget, 0);
+      if (found != 0) continue;
       out.push_back({ConflictKind::kConstraint, request_names(scope), attr,
                      absl::StrCat("distinctAttribute ", attr, ": no choice of distinct devices for ",
                                   requests_phrase(scope), " has pairwise different values")});
@@ -733,9 +737,17 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       }
       return 0;
     };
+    // Runs the search on at most 20000 steps of what is left of `search_budget`.
+    auto bounded = [&]() {
+      const int64_t steps = std::min<int64_t>(20000, search_budget);
+      if (steps <= 0) return -1;
+      budget = steps;
+      const int r = search(search, 0, 0);
+      search_budget -= steps - std::max<int64_t>(budget, 0);
+      return r;
+    };
     if (slots.size() <= 64) {
-      budget = 20000;
-      if (search(search, 0, 0) == 0) {
+      if (bounded() == 0) {
         const bool any_counters = !left.empty();
         out.push_back({any_counters ? ConflictKind::kCounters : ConflictKind::kConstraint, request_names(combo), "",
                        absl::StrCat(requests_phrase(combo), ": no choice of their devices ",
@@ -743,9 +755,8 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
                                                  : "meets the claim's constraints")});
       } else if (compatible) {
         with_groups = true;
-        budget = 20000;
         used.clear();
-        if (search(search, 0, 0) == 0) {
+        if (bounded() == 0) {
           out.push_back({ConflictKind::kCompatibility, request_names(combo), "",
                          absl::StrCat(requests_phrase(combo),
                                       ": no choice of their devices is compatible, the compatibility groups of the "
@@ -780,10 +791,13 @@ std::vector<ClaimConflict> FindConflicts(const api::ResourceClaim& claim, const 
   }
   std::vector<size_t> pick(bases.size(), 0);
   std::vector<ClaimConflict> first;
+  // Search steps for all choices together, so that explaining one claim stays cheap.
+  int64_t search_budget = 100000;
   for (int tried = 0; tried < 64; ++tried) {
     std::vector<size_t> combo;
     for (size_t b = 0; b < bases.size(); ++b) combo.push_back(alternatives[b][pick[b]]);
-    std::vector<ClaimConflict> found = ConflictsOf(claim, views, combo, usable, state, features, compatible);
+    std::vector<ClaimConflict> found =
+        ConflictsOf(claim, views, combo, usable, state, features, compatible, search_budget);
     if (found.empty()) return {};
     if (tried == 0) first = std::move(found);
     size_t b = bases.size();
