@@ -1,6 +1,7 @@
 // Explain: why a claim is pending. For each request of a claim, the elimination funnel from every
 // published device to the ones usable on a node, with counts per step, the first step that leaves
-// too few devices, and a sentence a user understands.
+// too few devices, and a sentence a user understands; and, when every request alone has devices but
+// the claim still does not fit, the claim-level conflicts between its requests.
 #ifndef DRAFORGE_ALLOC_EXPLAIN_H_
 #define DRAFORGE_ALLOC_EXPLAIN_H_
 
@@ -55,6 +56,30 @@ struct RequestFunnel {
   std::string sentence;
 };
 
+// What a claim-level conflict is about.
+enum class ConflictKind {
+  kSameDevice,   // requests that together need more devices than their lists hold (no device goes
+                 // to two requests of a claim, adminAccess included)
+  kCounters,     // the requests together need more of a shared counter than is left
+  kCapacity,     // requests that must all use one shareable device need more capacity than it has left
+  kConstraint,   // a matchAttribute/distinctAttribute constraint across requests cannot be met
+  kCompatibility,  // DRADeviceCompatibilityGroups: no choice of devices for the requests is compatible
+};
+// "same-device", "counters", "capacity", "constraint", "compatibility".
+std::string_view ConflictKindName(ConflictKind kind);
+
+// A reason the claim does not fit that no single request's funnel shows: each request has usable
+// devices, but the claim's requests together cannot be satisfied.
+struct ClaimConflict {
+  ConflictKind kind;
+  std::vector<std::string> requests;  // the requests involved ("req-0", "req-1/sub-0"), in claim order
+  // What clashes: a device ID ("gpu.example.com/pool-a/gpu-0"), a counter set ("driver/pool/set")
+  // or the constraint's attribute.
+  std::string subject;
+  // One sentence, e.g. "requests req-0 and req-1 both need device gpu.example.com/pool-a/gpu-0".
+  std::string sentence;
+};
+
 struct Explanation {
   std::string claim;  // ns/name
   std::string node;   // empty: no node given (the node step is skipped)
@@ -62,12 +87,17 @@ struct Explanation {
   Outcome outcome = Outcome::kUnschedulable;
   std::string outcome_detail;  // the error or the reasons
   std::vector<RequestFunnel> requests;
-  // Per request sentences joined; or "fits on node N" when the claim can be allocated.
+  // Cross-request reasons (only looked for when the claim does not fit on the node).
+  std::vector<ClaimConflict> conflicts;
+  // Per request sentences and then the conflicts' sentences joined; or "fits on node N" when the claim can be allocated.
   std::string summary;
 };
 
-// Explains claim `ns/name` of `snapshot` on `node` (null: no node). Errors: NotFound for an unknown
-// claim, InvalidArgument for a claim without spec.devices.
+// Explains claim `ns/name` of `snapshot` on `node` (null: no node). With a node, the devices are
+// those of the pool generations the allocator uses on that node, the outcome is Allocate's for the
+// claim alone, and `conflicts` is filled when it does not fit although no request falls short. The
+// result owns all its strings. Errors: NotFound for an unknown claim, InvalidArgument for a claim
+// without spec.devices.
 absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
                                     const NodeInfo* node, const Features& features = Features{});
 

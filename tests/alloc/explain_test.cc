@@ -3,6 +3,8 @@
 // part of the sentence.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <iostream>
 #include <map>
 
 #include "absl/strings/match.h"
@@ -37,6 +39,8 @@ TEST_P(ExplainFixture, Funnel) {
   EXPECT_TRUE(absl::StrContains(f->sentence, Str((*e)["sentenceContains"])))
       << "sentence: " << f->sentence << "\nwant part: " << Str((*e)["sentenceContains"]);
   EXPECT_TRUE(absl::StrContains(ex->summary, f->sentence));
+  // A request's own funnel is the reason: no claim-level conflict is added next to it.
+  EXPECT_TRUE(ex->conflicts.empty()) << ex->summary;
   // Counts never grow along the funnel.
   for (size_t i = 1; i < f->steps.size(); ++i) EXPECT_LE(f->steps[i].remaining, f->steps[i - 1].remaining);
 }
@@ -60,62 +64,207 @@ TEST(Explain, FitsOnNode) {
   EXPECT_EQ(ex->summary, "claim default/claim-0 fits on node node-1");
 }
 
-// Explain agrees with the allocator on the fixtures of `folder` that allocate one claim (and, with
-// `one_request`, a claim of one request): a claim that does not fit has a request whose funnel
-// falls short, and a claim that fits has, for every request, an alternative that does not. Returns
-// how many fixtures were checked and how many of them do not fit.
-std::pair<int, int> ExpectExplainAgrees(const std::string& folder, bool one_request) {
-  int checked = 0, unschedulable = 0;
-  for (const fs::path& path : FixtureFiles(folder)) {
-    auto loaded = LoadFixture(path);
-    EXPECT_TRUE(loaded.ok()) << path << ": " << loaded.status();
-    if (!loaded.ok()) continue;
-    Fixture& fx = **loaded;
-    if (fx.claims.size() != 1) continue;  // explain looks at one claim; these fixtures allocate a pod
-    const api::ResourceClaim& claim = *fx.claims.front();
-    if (one_request && claim.spec->devices->requests.size() != 1) continue;
-    const std::string want = Str(*fx.Expect("outcome"));
-    if (want != "unschedulable" && want != "allocated") continue;
-    auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+// How explain stands next to the allocator over a set of fixtures.
+struct Agreement {
+  int checked = 0;        // claims explained on the fixture's node
+  int unschedulable = 0;  // of them, claims the allocator cannot place alone
+  int silent = 0;         // does not fit, but explain gives no reason
+  int contradicting = 0;  // fits, but explain rules out a request or names a conflict
+};
+
+// The agreement rule: a claim that does not fit has a request all of whose alternatives fall short
+// (a request without subrequests is its own only alternative) or a claim-level conflict; a claim
+// that fits has, for every request, an alternative that does not fall short, and no conflict.
+// Checks every claim `fx` allocates, each one alone as `draforge explain` does. With
+// `check_expect`, a one-claim fixture's expected outcome must be explain's outcome too.
+void CheckAgreement(const fs::path& path, bool check_expect, Agreement& a) {
+  auto loaded = LoadFixture(path);
+  EXPECT_TRUE(loaded.ok()) << path << ": " << loaded.status();
+  if (!loaded.ok()) return;
+  Fixture& fx = **loaded;
+  for (const api::ResourceClaim* claim : fx.claims) {
+    if (!claim->spec || !claim->spec->devices) continue;
+    auto ex = Explain(*fx.snapshot, claim->metadata.namespace_.value_or("default"), claim->metadata.name.value_or(""),
                       &fx.node, fx.features);
     EXPECT_TRUE(ex.ok()) << path << ": " << ex.status();
-    if (!ex.ok()) continue;
-    ++checked;
-    if (want == "unschedulable") {
-      ++unschedulable;
-      EXPECT_EQ(ex->outcome, Outcome::kUnschedulable) << path;
-      bool short_somewhere = false;
-      for (const auto& r : ex->requests) short_somewhere = short_somewhere || r.first_short.has_value();
-      EXPECT_TRUE(short_somewhere) << path << ": the claim does not fit, but explain says: " << ex->summary;
-    } else {
-      EXPECT_EQ(ex->outcome, Outcome::kAllocated) << path;
-      std::map<std::string, bool> usable;  // base request -> some alternative is not short
-      for (const auto& r : ex->requests) {
-        const std::string base = r.request.substr(0, r.request.find('/'));
-        usable[base] = usable[base] || !r.first_short.has_value();
-      }
-      for (const auto& [base, ok] : usable) {
-        EXPECT_TRUE(ok) << path << ": the claim fits, but explain rules out request " << base << ": "
-                        << ex->summary;
+    if (!ex.ok() || ex->outcome == Outcome::kError) continue;
+    if (check_expect && fx.claims.size() == 1 && fx.Expect("outcome") != nullptr) {
+      const std::string want = Str(*fx.Expect("outcome"));
+      if (want == "allocated" || want == "unschedulable") {
+        EXPECT_EQ(OutcomeName(ex->outcome), want) << path;
       }
     }
+    ++a.checked;
+    std::map<std::string, bool> usable;  // base request -> some alternative is not short
+    for (const auto& r : ex->requests) {
+      const std::string base = r.request.substr(0, r.request.find('/'));
+      usable[base] = usable[base] || !r.first_short.has_value();
+    }
+    std::string ruled_out;
+    for (const auto& [base, ok] : usable) {
+      if (!ok && ruled_out.empty()) ruled_out = base;
+    }
+    if (ex->outcome == Outcome::kUnschedulable) {
+      ++a.unschedulable;
+      if (ruled_out.empty() && ex->conflicts.empty()) {
+        ++a.silent;
+        ADD_FAILURE() << path << ": claim " << ex->claim << " does not fit on node " << ex->node
+                      << ", but explain gives no reason: " << ex->summary;
+      }
+    } else if (!ruled_out.empty() || !ex->conflicts.empty()) {
+      ++a.contradicting;
+      ADD_FAILURE() << path << ": claim " << ex->claim << " fits on node " << ex->node << ", but explain "
+                    << (ruled_out.empty() ? "names a conflict" : "rules out request " + ruled_out) << ": "
+                    << ex->summary;
+    }
   }
-  return {checked, unschedulable};
+}
+
+Agreement CheckAgreement(const std::vector<fs::path>& files, bool check_expect) {
+  Agreement a;
+  for (const fs::path& path : files) CheckAgreement(path, check_expect, a);
+  std::cout << files.size() << " files, " << a.checked << " claims (" << a.unschedulable << " do not fit): "
+            << a.silent << " without a reason, " << a.contradicting << " contradicting the allocator\n";
+  return a;
 }
 
 // Compatibility groups are checked across the claim's requests, not only against allocated devices.
 TEST(Explain, AgreesWithAllocatorOnCompatibilityGroups) {
-  const auto [checked, unschedulable] = ExpectExplainAgrees("compatibility-groups", /*one_request=*/false);
-  EXPECT_GE(checked, 10);
-  EXPECT_GE(unschedulable, 3);
+  const Agreement a = CheckAgreement(FixtureFiles("compatibility-groups"), /*check_expect=*/true);
+  EXPECT_GE(a.checked, 10);
+  EXPECT_GE(a.unschedulable, 3);
 }
 
-// matchAttribute / distinctAttribute within one request, list-typed attributes (an empty list is no
-// value) and DRAListTypeAttributes off included.
-TEST(Explain, AgreesWithAllocatorOnConstraintsOfOneRequest) {
-  const auto [checked, unschedulable] = ExpectExplainAgrees("constraints", /*one_request=*/true);
-  EXPECT_GE(checked, 20);
-  EXPECT_GE(unschedulable, 5);
+// matchAttribute / distinctAttribute, list-typed attributes (an empty list is no value) and
+// DRAListTypeAttributes off included.
+TEST(Explain, AgreesWithAllocatorOnConstraints) {
+  const Agreement a = CheckAgreement(FixtureFiles("constraints"), /*check_expect=*/true);
+  EXPECT_GE(a.checked, 20);
+  EXPECT_GE(a.unschedulable, 5);
+}
+
+// Every allocator fixture: each claim it allocates, explained alone on its node.
+TEST(Explain, AgreesWithAllocatorOnEveryFixture) {
+  const Agreement a = CheckAgreement(FixtureFiles(), /*check_expect=*/true);
+  EXPECT_GE(a.checked, 250);
+  EXPECT_GE(a.unschedulable, 60);
+}
+
+// Scenarios written by tests/alloc/explain_scenarios.py into $DRAFORGE_EXPLAIN_DUMPS (a developer
+// run: the random generator needs upstream's allocator for the allocated state).
+TEST(Explain, AgreesWithAllocatorOnDumps) {
+  const char* dir = std::getenv("DRAFORGE_EXPLAIN_DUMPS");
+  if (dir == nullptr || *dir == 0) GTEST_SKIP() << "DRAFORGE_EXPLAIN_DUMPS is not set";
+  const Agreement a = CheckAgreement(draforge::testing::FilesUnder(dir, ".yaml"), /*check_expect=*/true);
+  EXPECT_GT(a.checked, 0);
+}
+
+// Claims that do not fit although every request alone has usable devices: the conflict explain
+// names, on fixtures whose outcome upstream's allocator confirms (tests/parity/run).
+struct ConflictCase {
+  const char* fixture;
+  ConflictKind kind;
+  std::vector<std::string> requests;
+  const char* sentence_contains;
+};
+
+class ExplainConflict : public ::testing::TestWithParam<ConflictCase> {};
+
+TEST_P(ExplainConflict, NamesTheClash) {
+  const ConflictCase& c = GetParam();
+  auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / c.fixture);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Fixture& fx = **loaded;
+  ASSERT_EQ(fx.claims.size(), 1u);
+  const api::ResourceClaim& claim = *fx.claims.front();
+  auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+                    &fx.node, fx.features);
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  ASSERT_EQ(ex->outcome, Outcome::kUnschedulable);
+  for (const auto& r : ex->requests) EXPECT_FALSE(r.first_short.has_value()) << r.sentence;
+  ASSERT_FALSE(ex->conflicts.empty()) << ex->summary;
+  const ClaimConflict& first = ex->conflicts.front();
+  EXPECT_EQ(ConflictKindName(first.kind), ConflictKindName(c.kind)) << first.sentence;
+  EXPECT_EQ(first.requests, c.requests) << first.sentence;
+  EXPECT_TRUE(absl::StrContains(first.sentence, c.sentence_contains))
+      << "sentence: " << first.sentence << "\nwant part: " << c.sentence_contains;
+  EXPECT_TRUE(absl::StrContains(ex->summary, first.sentence)) << ex->summary;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, ExplainConflict,
+    ::testing::Values(
+        ConflictCase{"basic/two-requests-one-free-device.yaml", ConflictKind::kSameDevice, {"req-0", "req-1"},
+                     "requests req-0 and req-1 both need device gpu.example.com/node-1/gpu-1"},
+        ConflictCase{"admin-access/admin-all-after-admin-count.yaml", ConflictKind::kSameDevice,
+                     {"admin-0", "monitor-all"}, "need 3 devices together, only 2 of them usable"},
+        ConflictCase{"pruning/too-few-candidates.yaml", ConflictKind::kSameDevice, {"a", "b"},
+                     "requests a and b need 13 devices together, only 12 of them usable"},
+        ConflictCase{"partitionable/counters-added-up-across-requests.yaml", ConflictKind::kCounters,
+                     {"train", "infer"},
+                     "counter set gpu.example.com/node-1/gpu-0-counters: requests train and infer need at least 40Gi "
+                     "of counter memory, 30Gi available"},
+        ConflictCase{"consumable-capacity/all-mode-after-share-in-same-claim-full.yaml", ConflictKind::kCapacity,
+                     {"one", "every"}, "not enough capacity left for all their shares"},
+        ConflictCase{"constraints/distinct-across-requests-not-enough.yaml", ConflictKind::kConstraint,
+                     {"pair", "extra"}, "need 3 devices with distinct values, their devices have 2 distinct values"},
+        ConflictCase{"constraints/distinct-one-shared-device.yaml", ConflictKind::kConstraint, {"a", "b"},
+                     "distinctAttribute gpu.example.com/model"},
+        ConflictCase{"constraints/list-match-disjoint-lists.yaml", ConflictKind::kConstraint, {"left", "right"},
+                     "matchAttribute nic.example.com/pciRoot: no value is held by enough distinct devices"},
+        ConflictCase{"pruning/identical-devices-unsatisfiable.yaml", ConflictKind::kConstraint, {"gpus", "nic"},
+                     "(gpus: pci0000:00; nic: pci0000:40)"},
+        ConflictCase{"compatibility-groups/clash-across-three-devices.yaml", ConflictKind::kCompatibility,
+                     {"whole", "pair"}, "requests whole and pair: no choice of their devices is compatible"}),
+    [](const ::testing::TestParamInfo<ConflictCase>& info) {
+      std::string n = fs::path(info.param.fixture).stem().string();
+      for (char& ch : n) {
+        if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      }
+      return n;
+    });
+
+// A pool whose newer generation is published for another node only: on node-1 the allocator uses
+// the older, complete generation, and so does explain (it took the newest one cluster-wide and
+// said "does not fit" for a claim that fits).
+TEST(Explain, UsesThePoolGenerationTheAllocatorUsesOnTheNode) {
+  for (const char* name : {"multi-host-complete-update-to-other-node.yaml", "multi-host-incomplete-update-to-other-node.yaml"}) {
+    auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / "pools" / name);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    Fixture& fx = **loaded;
+    ASSERT_EQ(fx.claims.size(), 1u);
+    const api::ResourceClaim& claim = *fx.claims.front();
+    auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+                      &fx.node, fx.features);
+    ASSERT_TRUE(ex.ok()) << ex.status();
+    EXPECT_EQ(ex->outcome, Outcome::kAllocated) << name;
+    for (const auto& r : ex->requests) {
+      EXPECT_FALSE(r.first_short.has_value()) << name << ": " << r.sentence;
+      ASSERT_FALSE(r.steps.empty());
+      EXPECT_EQ(r.steps.back().step, FunnelStep::kNode);
+      EXPECT_GE(r.steps.back().remaining, r.needed) << name << ": " << r.steps.back().detail;
+    }
+  }
+}
+
+// allocationMode All must take every device its selectors match on the node: one tainted device
+// fails it, although others are left.
+TEST(Explain, AllModeFallsShortWhenOneDeviceIsUnusable) {
+  auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / "taints" /
+                            "all-with-tainted-device.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Fixture& fx = **loaded;
+  auto ex = Explain(*fx.snapshot, "default", "claim-0", &fx.node, fx.features);
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  EXPECT_EQ(ex->outcome, Outcome::kUnschedulable);
+  ASSERT_EQ(ex->requests.size(), 1u);
+  const RequestFunnel& f = ex->requests.front();
+  ASSERT_TRUE(f.first_short.has_value()) << f.sentence;
+  EXPECT_EQ(*f.first_short, FunnelStep::kTaints);
+  EXPECT_FALSE(f.first_empty.has_value());
+  EXPECT_TRUE(absl::StrContains(f.sentence, "allocationMode All takes all 2 devices of class class-a that node node-1 "
+                                            "reaches, step \"taints\" leaves 1 of them"))
+      << f.sentence;
 }
 
 TEST(Explain, UnknownClaim) {
