@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "alloc/allocator.h"
 #include "alloc/explain.h"
+#include "alloc/explanation_json.h"
 #include "alloc/features.h"
 #include "api/codec.h"
 #include "capi/internal.h"
@@ -86,39 +87,8 @@ rapidjson::Value Str(std::string_view s, rapidjson::Document::AllocatorType& a) 
 }
 
 std::string ExplanationJson(const alloc::Explanation& ex) {
-  rapidjson::Document d(rapidjson::kObjectType);
-  auto& a = d.GetAllocator();
-  d.AddMember("claim", Str(ex.claim, a), a);
-  if (!ex.node.empty()) {
-    d.AddMember("node", Str(ex.node, a), a);
-    d.AddMember("outcome", Str(alloc::OutcomeName(ex.outcome), a), a);
-    if (!ex.outcome_detail.empty()) d.AddMember("outcomeDetail", Str(ex.outcome_detail, a), a);
-  }
-  d.AddMember("summary", Str(ex.summary, a), a);
-  rapidjson::Value reqs(rapidjson::kArrayType);
-  for (const auto& r : ex.requests) {
-    rapidjson::Value o(rapidjson::kObjectType);
-    o.AddMember("request", Str(r.request, a), a);
-    o.AddMember("deviceClass", Str(r.device_class, a), a);
-    o.AddMember("needed", rapidjson::Value(r.needed), a);
-    o.AddMember("allMode", r.all_mode, a);
-    o.AddMember("adminAccess", r.admin_access, a);
-    rapidjson::Value steps(rapidjson::kArrayType);
-    for (const auto& s : r.steps) {
-      rapidjson::Value so(rapidjson::kObjectType);
-      so.AddMember("step", Str(alloc::FunnelStepName(s.step), a), a);
-      so.AddMember("remaining", rapidjson::Value(s.remaining), a);
-      so.AddMember("detail", Str(s.detail, a), a);
-      steps.PushBack(so, a);
-    }
-    o.AddMember("steps", steps, a);
-    if (r.first_short) o.AddMember("firstShortStep", Str(alloc::FunnelStepName(*r.first_short), a), a);
-    if (r.first_empty) o.AddMember("firstEmptyStep", Str(alloc::FunnelStepName(*r.first_empty), a), a);
-    if (!r.first_error.empty()) o.AddMember("firstError", Str(r.first_error, a), a);
-    o.AddMember("sentence", Str(r.sentence, a), a);
-    reqs.PushBack(o, a);
-  }
-  d.AddMember("requests", reqs, a);
+  rapidjson::Document d;
+  static_cast<rapidjson::Value&>(d) = alloc::ExplanationJson(ex, d.GetAllocator());
   return api::WriteJson(d, false);
 }
 

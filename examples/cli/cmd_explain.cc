@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "alloc/explain.h"
+#include "alloc/explanation_json.h"
 #include "alloc/features.h"
 #include "commands.h"
 #include "output.h"
@@ -65,37 +66,7 @@ int RunExplain(const Args& args, Io io) {
   }
   std::vector<rapidjson::Document> docs(1);
   rapidjson::Document& d = docs.front();
-  d.SetObject();
-  auto& a = d.GetAllocator();
-  auto str = [&](std::string_view s) { return JsonString(s, a); };
-  d.AddMember("claim", str(ex->claim), a);
-  if (!ex->node.empty()) {
-    d.AddMember("node", str(ex->node), a);
-    d.AddMember("outcome", str(alloc::OutcomeName(ex->outcome)), a);
-  }
-  d.AddMember("summary", str(ex->summary), a);
-  rapidjson::Value reqs(rapidjson::kArrayType);
-  for (const auto& r : ex->requests) {
-    rapidjson::Value o(rapidjson::kObjectType);
-    o.AddMember("request", str(r.request), a);
-    o.AddMember("deviceClass", str(r.device_class), a);
-    o.AddMember("needed", rapidjson::Value(static_cast<int64_t>(r.needed)), a);
-    rapidjson::Value steps(rapidjson::kArrayType);
-    for (const auto& s : r.steps) {
-      rapidjson::Value so(rapidjson::kObjectType);
-      so.AddMember("step", str(alloc::FunnelStepName(s.step)), a);
-      so.AddMember("remaining", rapidjson::Value(static_cast<int64_t>(s.remaining)), a);
-      so.AddMember("detail", str(s.detail), a);
-      steps.PushBack(so, a);
-    }
-    o.AddMember("steps", steps, a);
-    if (r.first_short) o.AddMember("firstShortStep", str(alloc::FunnelStepName(*r.first_short)), a);
-    if (r.first_empty) o.AddMember("firstEmptyStep", str(alloc::FunnelStepName(*r.first_empty)), a);
-    if (!r.first_error.empty()) o.AddMember("firstError", str(r.first_error), a);
-    o.AddMember("sentence", str(r.sentence), a);
-    reqs.PushBack(o, a);
-  }
-  d.AddMember("requests", reqs, a);
+  static_cast<rapidjson::Value&>(d) = alloc::ExplanationJson(*ex, d.GetAllocator());
   if (absl::Status s = WriteDocuments(docs, format, io.out); !s.ok()) {
     io.err << "error: " << s.message() << "\n";
     return kExitBadInput;

@@ -560,6 +560,22 @@ absl::StatusOr<std::string> RenderDiagnostics(const store::Snapshot& snapshot, c
       }
     }
     w.EndArray();
+    Key(w, "conflicts");
+    w.StartArray();
+    if (e) {
+      for (const auto& c : e->conflicts) {
+        w.StartObject();
+        KeyStr(w, "kind", alloc::ConflictKindName(c.kind));
+        Key(w, "requests");
+        w.StartArray();
+        for (const auto& r : c.requests) w.String(r.data(), static_cast<rapidjson::SizeType>(r.size()));
+        w.EndArray();
+        KeyStr(w, "subject", c.subject);
+        KeyStr(w, "sentence", c.sentence);
+        w.EndObject();
+      }
+    }
+    w.EndArray();
     w.EndObject();
   }
   w.EndArray();

@@ -1503,7 +1503,8 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
       f.sentence = absl::StrCat("request ", v.name, ": device class ", v.class_name, " does not exist");
     } else if (!f.first_short) {
       f.sentence = absl::StrCat("request ", v.name, ": ", Devices(cur.size()), " of class ", v.class_name,
-                                " are usable", node ? absl::StrCat(" on node ", node->name) : "");
+                                cur.size() == 1 ? " is usable" : " are usable",
+                                node ? absl::StrCat(" on node ", node->name) : "");
     } else {
       const FunnelStep s = *f.first_short;
       const auto& st = *std::find_if(f.steps.begin(), f.steps.end(), [&](const FunnelCount& c) { return c.step == s; });

@@ -310,6 +310,28 @@ class Cel(unittest.TestCase):
         self.assertIn("attribute gpu.example.com/modle exists on 0 of 17 devices", out)
 
 
+class ExplainConflicts(unittest.TestCase):
+    SCENARIO = os.path.join(ROOT, "tests", "cli", "data", "claim-conflict.yaml")
+
+    def test_json_names_the_requests_that_need_the_same_device(self):
+        code, out, err = run("explain", "--claim", "default/pair", "-f", self.SCENARIO, "--node", "node-1",
+                             "-o", "json")
+        self.assertEqual(code, 0, err)
+        ex = json.loads(out)
+        self.assertEqual(ex["outcome"], "unschedulable")
+        self.assertEqual(ex["conflicts"], [{
+            "kind": "same-device", "requests": ["first", "second"], "subject": "gpu.example.com/node-1/gpu-0",
+            "sentence": "requests first and second both need device gpu.example.com/node-1/gpu-0"}])
+        # Each request alone has its device: the funnels show no shortfall.
+        self.assertTrue(all("firstShortStep" not in r for r in ex["requests"]))
+
+    def test_text_says_it_in_the_summary(self):
+        code, out, err = run("explain", "--claim", "default/pair", "-f", self.SCENARIO, "--node", "node-1")
+        self.assertEqual(code, 0, err)
+        self.assertIn("request first: 1 device of class gpu is usable on node node-1", out)
+        self.assertIn("requests first and second both need device gpu.example.com/node-1/gpu-0", out.splitlines()[0])
+
+
 class Demo(unittest.TestCase):
     def test_demo_report(self):
         code, out, err = run("demo")

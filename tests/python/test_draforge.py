@@ -302,6 +302,20 @@ def test_explain_pending_claim(cluster):
     assert cluster.explain("team-a/two", "node-1").summary == "claim team-a/two fits on node node-1"
 
 
+def test_explain_names_a_claim_level_conflict():
+    # Both requests fit alone but need the same device (tests/cli/data/claim-conflict.yaml).
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "data", "claim-conflict.yaml")
+    with open(path, encoding="utf-8") as f:
+        ex = draforge.Cluster.from_yaml(f.read()).explain("default/pair", "node-1")
+    assert ex.outcome == "unschedulable"
+    assert all(r.first_short is None for r in ex.requests)
+    [c] = ex.conflicts
+    assert isinstance(c, draforge.ClaimConflict)
+    assert (c.kind, c.requests, c.subject) == ("same-device", ["first", "second"], "gpu.example.com/node-1/gpu-0")
+    assert c.sentence in ex.summary
+    assert ex.to_dict()["conflicts"][0]["kind"] == "same-device"
+
+
 def test_gil_is_released_and_threads_agree(cluster):
     snap = cluster.snapshot()
     results = []

@@ -18,11 +18,12 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _draforge
 from ._errors import (Error, InternalError, InvalidInputError, LimitError, NotFoundError, UnsupportedError)
-from ._results import (AllocatedDevice, AllocationResult, Explanation, FunnelStep, Graph, Pool, RequestFunnel)
+from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph, Pool,
+                       RequestFunnel)
 from . import cdi, cel
 
 __all__ = [
-    "AllocatedDevice", "AllocationResult", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
+    "AllocatedDevice", "AllocationResult", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
     "InternalError", "InvalidInputError", "LimitError", "NotFoundError", "Pool", "RequestFunnel", "Snapshot",
     "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
 ]

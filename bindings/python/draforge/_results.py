@@ -107,6 +107,17 @@ class RequestFunnel:
 
 
 @dataclass(frozen=True)
+class ClaimConflict:
+    """Why a claim does not fit when every request alone could: kind is "same-device", "counters",
+    "capacity", "constraint" or "compatibility"."""
+
+    kind: str
+    requests: List[str]
+    sentence: str
+    subject: str = ""
+
+
+@dataclass(frozen=True)
 class Explanation:
     """Why a claim is pending (:meth:`Snapshot.explain`)."""
 
@@ -115,6 +126,7 @@ class Explanation:
     requests: List[RequestFunnel]
     node: Optional[str] = None
     outcome: Optional[str] = None
+    conflicts: List[ClaimConflict] = field(default_factory=list)
 
     def __str__(self) -> str:
         return self.summary
@@ -137,8 +149,10 @@ class Explanation:
                               sentence=r["sentence"], first_short=r.get("firstShortStep"),
                               first_empty=r.get("firstEmptyStep"), first_error=r.get("firstError"))
                 for r in d.get("requests", [])]
+        conflicts = [ClaimConflict(kind=c["kind"], requests=list(c["requests"]), sentence=c["sentence"],
+                                   subject=c.get("subject", "")) for c in d.get("conflicts", [])]
         return cls(claim=d["claim"], summary=d["summary"], requests=reqs, node=d.get("node"),
-                   outcome=d.get("outcome"))
+                   outcome=d.get("outcome"), conflicts=conflicts)
 
 
 @dataclass(frozen=True)

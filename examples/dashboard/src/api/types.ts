@@ -263,6 +263,16 @@ export interface PendingClaim {
   nodesTried: number;
   fitsOn: string[];
   requests: RequestFunnel[];
+  /** Why the claim does not fit when every request alone could (openapi.json ClaimConflict). */
+  conflicts: ClaimConflict[];
+}
+
+export interface ClaimConflict {
+  /** "same-device" | "counters" | "capacity" | "constraint" | "compatibility". */
+  kind: string;
+  requests: string[];
+  subject: string;
+  sentence: string;
 }
 
 export interface Anomaly {
