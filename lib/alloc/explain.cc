@@ -155,6 +155,39 @@ std::optional<api::Quantity> CounterLeft(const PoolView& pool, const std::string
   return left;
 }
 
+// One device per slot (a slot: a request view and the index of the device it takes), depth
+// first; the slots of one request take devices in list order, so that a set of them is tried once.
+// `take(vi, c)` says whether `c` can join the devices chosen so far and, if so, records it (undoing
+// its own partial work when it cannot); `release(vi, c)` undoes a take. At most 20000 steps (devices
+// looked at) of what is left of `search_budget`, which is charged what was used. Returns 1 when
+// every slot got a device, 0 when no choice does, -1 when the budget ran out (undecided).
+template <typename Take, typename Release>
+int BoundedSlotSearch(const std::vector<std::pair<size_t, int64_t>>& slots,
+                      const std::vector<std::vector<const Candidate*>>& usable, int64_t& search_budget, Take take,
+                      Release release) {
+  const int64_t granted = std::min<int64_t>(20000, search_budget);
+  if (granted <= 0) return -1;
+  int64_t budget = granted;
+  auto search = [&](auto& self, size_t slot, size_t from) -> int {
+    if (slot == slots.size()) return 1;
+    const size_t vi = slots[slot].first;
+    const std::vector<const Candidate*>& list = usable[vi];
+    const size_t start = slots[slot].second == 0 ? 0 : from;
+    for (size_t i = start; i < list.size(); ++i) {
+      if (--budget < 0) return -1;
+      const Candidate* c = list[i];
+      if (!take(vi, c)) continue;
+      const int r = self(self, slot + 1, i + 1);
+      release(vi, c);
+      if (r != 0) return r;
+    }
+    return 0;
+  };
+  const int r = search(search, 0, 0);
+  search_budget -= granted - std::max<int64_t>(budget, 0);
+  return r;
+}
+
 // `compatible` (null without DRADeviceCompatibilityGroups) says whether two devices' compatibility
 // groups let them be allocated together.
 using PairCheck = std::function<bool(const Candidate*, const Candidate*)>;
@@ -459,34 +492,18 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
         for (int64_t n = 0; n < needed(vi); ++n) slots.push_back({vi, n});
       }
       std::vector<std::pair<const Candidate*, std::vector<std::string>>> chosen;
-      const int64_t granted = std::min<int64_t>(20000, search_budget);
-      int64_t budget = granted;
-      auto search = [&](auto& self, size_t slot, size_t from) -> int {  // 1 found, 0 none, -1 budget
-        if (slot == slots.size()) return 1;
-        const size_t vi = slots[slot].first;
-        const std::vector<const Candidate*>& list = usable[vi];
-        // Devices of one request in list order, so that a set of them is tried once.
-        const size_t start = slots[slot].second == 0 ? 0 : from;
-        for (size_t i = start; i < list.size(); ++i) {
-          if (--budget < 0) return -1;
-          const Candidate* c = list[i];
-          std::vector<std::string> vs = values_of(c);
-          if (vs.empty()) continue;
-          bool apart = true;
-          for (const auto& [other, ovs] : chosen) {
-            apart = apart && other != c && !internal::SortedIntersects(ovs, vs);
-          }
-          if (!apart) continue;
-          chosen.push_back({c, std::move(vs)});
-          const int r = self(self, slot + 1, i + 1);
-          chosen.pop_back();
-          if (r != 0) return r;
+      auto take = [&](size_t, const Candidate* c) {
+        std::vector<std::string> vs = values_of(c);
+        if (vs.empty()) return false;
+        for (const auto& [other, ovs] : chosen) {
+          if (other == c || internal::SortedIntersects(ovs, vs)) return false;
         }
-        return 0;
+        chosen.push_back({c, std::move(vs)});
+        return true;
       };
-      if (slots.size() > 64 || granted <= 0) continue;
-      const int found = search(search, 0, 0);
-      search_budget -= granted - std::max<int64_t>(budget, 0);
+      auto release = [&](size_t, const Candidate*) { chosen.pop_back(); };
+      if (slots.size() > 64) continue;
+      const int found = BoundedSlotSearch(slots, usable, search_budget, take, release);
       if (found != 0) continue;
       out.push_back({ConflictKind::kConstraint, request_names(scope), attr,
                      absl::StrCat("distinctAttribute ", attr, ": no choice of distinct devices for ",
@@ -627,7 +644,6 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
     };
     std::map<CounterKey, api::Quantity> used;
     std::vector<std::pair<size_t, const Candidate*>> chosen;
-    int64_t budget = 0;
     bool with_groups = false;
     // Charges `c`'s counters (sign +1) or gives them back (-1); false when one no longer fits.
     auto charge = [&](const Candidate* c, int sign) {
@@ -704,48 +720,36 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       }
       return true;
     };
-    auto search = [&](auto& self, size_t slot, size_t from) -> int {  // 1 found, 0 none, -1 budget
-      if (slot == slots.size()) return 1;
-      const size_t vi = slots[slot].first;
-      const std::vector<const Candidate*>& list = usable[vi];
-      const size_t start = slots[slot].second == 0 ? 0 : from;
-      for (size_t i = start; i < list.size(); ++i) {
-        if (--budget < 0) return -1;
-        const Candidate* c = list[i];
-        bool ok = true, again = false;
-        for (const auto& [other_view, d] : chosen) {
-          if (d == c) {
-            ok = ok && shareable(c) && other_view != vi;
-            again = true;
-          } else if (with_groups) {
-            ok = ok && compatible(c, d) && compatible(d, c);
-          }
+    // Whether `c` was charged counters when taken (so that its release gives them back).
+    std::vector<bool> charged_stack;
+    auto take = [&](size_t vi, const Candidate* c) {
+      bool ok = true, again = false;
+      for (const auto& [other_view, d] : chosen) {
+        if (d == c) {
+          ok = ok && shareable(c) && other_view != vi;
+          again = true;
+        } else if (with_groups) {
+          ok = ok && compatible(c, d) && compatible(d, c);
         }
-        if (!ok || !constraints_allow(vi, c)) continue;
-        // Counters are charged once per device, and not again for a share of one in use.
-        const bool charged = !again && !(shareable(c) && state.aggregated_capacity.contains(c->id)) &&
-                             features.partitionable_devices;
-        const bool fits = !charged || charge(c, +1);
-        int r = 0;
-        if (fits) {
-          chosen.push_back({vi, c});
-          r = self(self, slot + 1, i + 1);
-          chosen.pop_back();
-        }
-        if (charged) charge(c, -1);
-        if (r != 0) return r;
       }
-      return 0;
+      if (!ok || !constraints_allow(vi, c)) return false;
+      // Counters are charged once per device, and not again for a share of one in use.
+      const bool charged = !again && !(shareable(c) && state.aggregated_capacity.contains(c->id)) &&
+                           features.partitionable_devices;
+      if (charged && !charge(c, +1)) {
+        charge(c, -1);
+        return false;
+      }
+      chosen.push_back({vi, c});
+      charged_stack.push_back(charged);
+      return true;
     };
-    // Runs the search on at most 20000 steps of what is left of `search_budget`.
-    auto bounded = [&]() {
-      const int64_t steps = std::min<int64_t>(20000, search_budget);
-      if (steps <= 0) return -1;
-      budget = steps;
-      const int r = search(search, 0, 0);
-      search_budget -= steps - std::max<int64_t>(budget, 0);
-      return r;
+    auto release = [&](size_t, const Candidate* c) {
+      chosen.pop_back();
+      if (charged_stack.back()) charge(c, -1);
+      charged_stack.pop_back();
     };
+    auto bounded = [&]() { return BoundedSlotSearch(slots, usable, search_budget, take, release); };
     if (slots.size() <= 64) {
       if (bounded() == 0) {
         const bool any_counters = !left.empty();
