@@ -214,7 +214,7 @@ class Checker {
       Check(value);
       const int32_t at = e.field_offsets[i];
       const MessageField* f = c ? c->fields_of->FindField(e.field_names[i]) : nullptr;
-      std::optional<Type> ft = f != nullptr ? FieldType(*c->fields_of, *f) : std::nullopt;
+      std::optional<Type> ft = f != nullptr ? std::optional<Type>(FieldType(*f)) : std::nullopt;
       if (!ft) errors_.push_back({at, Cat("undefined field '", e.field_names[i], "'")});
       // Unresolved, as cel-go checks it: a literal's type parameter can still widen to the field's type.
       Type vt = value.type;

@@ -368,8 +368,7 @@ std::optional<MessageConstruction> ResolveMessageConstruction(std::string_view n
   return std::nullopt;
 }
 
-std::optional<Type> FieldType(const MessageType& m, const MessageField& f) {
-  (void)m;
+Type FieldType(const MessageField& f) {
   if (f.shape == MessageField::kMap) return Type::Map(Type::String(), Type::Dyn());
   if (f.shape == MessageField::kRepeated) return Type::List(Type::Dyn());
   switch (f.native) {
@@ -389,7 +388,7 @@ std::optional<Type> FieldType(const MessageType& m, const MessageField& f) {
     case NativeType::kJsonList:
     case NativeType::kJsonValueList: return Type::List(Type::Dyn());
   }
-  return std::nullopt;
+  return Type::Dyn();
 }
 
 Value NewMessage(const MessageType& m, const MessageField* const* fields, const Value* values, size_t n,

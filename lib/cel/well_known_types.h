@@ -66,9 +66,9 @@ struct MessageConstruction {
 // "'int' is not a message type") and false for an undeclared name.
 std::optional<MessageConstruction> ResolveMessageConstruction(std::string_view name, bool* not_a_message);
 
-// The checked type of field `field` of `m` (ints for all integer kinds, double for floats, an
-// enum as int, JSON fields as dyn, list(dyn) and map(string, dyn)), or nullopt when undefined.
-std::optional<Type> FieldType(const MessageType& m, const MessageField& field);
+// The checked type of a message field (ints for all integer kinds, double for floats, an enum as
+// int, JSON fields as dyn, list(dyn) and map(string, dyn)).
+Type FieldType(const MessageField& field);
 
 // Builds message `m` from the fields set (`fields[i]` of `m` to `values[i]`; at most one value per
 // field) and returns what cel-go's registry gives for it: the wrappers, Value, Struct, ListValue,
