@@ -879,6 +879,11 @@ class Search {
     return firsts[start.slice] + start.device;
   }
 
+  // Whether at least `needed` devices from `start` on could be picked for the request. "No" lets the
+  // search stop early; "yes" is always safe. Any candidate whose check would end the search with an
+  // error (a selector's, a capacity's, or a derived attribute a constraint of this request reads)
+  // answers "yes", so that the search reaches that error in upstream's order instead of reporting
+  // the claim unschedulable.
   bool EnoughCandidates(int ci, int ri, int si, const RequestData& rd, Loc start, int needed) {
     int found = 0;
     for (int d = DevIndex(start); d < static_cast<int>(devs_.size()); ++d) {
@@ -893,6 +898,13 @@ class Search {
         auto check = CheckCapacity(claims_[ci], rd, d);
         if (!check.ok()) return true;
         if (*check != internal::CapacityCheck::kFits) continue;
+      }
+      if (!rd.derived->empty()) {
+        for (const auto& c : claims_[ci].constraints) {
+          if (c->AppliesTo(rd.BaseName(), rd.SubName()) && !ConstraintAttribute(rd, d, c->attribute()).ok()) {
+            return true;
+          }
+        }
       }
       if (++found >= needed) return true;
     }
