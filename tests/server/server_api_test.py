@@ -77,6 +77,12 @@ class Server:
         finally:
             c.close()
 
+    def stderr_text(self):
+        """What the server wrote to stderr so far. pread: the server shares the file's offset, and
+        moving it would make the server overwrite its own log."""
+        fd = self.log.fileno()
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode("utf-8", "replace")
+
     def get_json(self, path):
         status, headers, data = self.request("GET", path)
         assert status == 200, (path, status, data[:300])
