@@ -49,7 +49,9 @@ async function startOnce(binary, args, { port, timeoutMs, waitReady }) {
         resolve(m[1].replace(/\/$/, ''));
       }
     });
-    child.on('exit', (code) => {
+    // 'close', not 'exit': by then stderr is read to the end, so the message (and the bind-clash
+    // retry above, which looks for it) sees why the server stopped.
+    child.on('close', (code) => {
       clearTimeout(timer);
       reject(new Error(`draforge-server exited with ${code} before listening; stderr:\n${stderr}`));
     });
