@@ -908,8 +908,8 @@ class PriorityAndFairness : public ::testing::Test {
   // status write says when (it holds back the Dangling condition for 30-75 s when one FlowSchema
   // name changes often, as it does here), so a holder that arrived earlier executes in another
   // level; it is then released and replaced.
-  // Each holder gets 10 s to show up there (its TLS handshake and headers can take seconds on a
-  // loaded machine; 3 s made every attempt give up too early).
+  // Each holder gets 10 s to show up there: its TLS handshake and headers can take seconds on a
+  // loaded machine, and 3 s could give up on a holder that was merely slow.
   void OccupyTheLevel(const std::string& holder_name) {
     absl::Time deadline = absl::Now() + absl::Seconds(120);
     for (int attempt = 1; absl::Now() < deadline; ++attempt) {
