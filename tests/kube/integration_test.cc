@@ -1502,7 +1502,9 @@ TEST(Cli, DumpWritesWhatTheOfflineCommandsReadAndOnlineGetMatchesIt) {
   // (the same nodes and claims listed before and after it), dumping again until it holds still.
   std::map<api::Kind, std::set<std::string>> dumped, want;
   bool still = false;
+  int dumps = 0;
   for (absl::Time deadline = absl::Now() + absl::Seconds(60); !still && absl::Now() < deadline;) {
+    ++dumps;
     want = {{api::Kind::kNode, server_names(api::Kind::kNode)},
             {api::Kind::kResourceClaim, server_names(api::Kind::kResourceClaim)}};
     CliRun d = Cli(absl::StrCat("dump --kubeconfig ", kubeconfig, " -o ", dump.string()));
@@ -1522,6 +1524,7 @@ TEST(Cli, DumpWritesWhatTheOfflineCommandsReadAndOnlineGetMatchesIt) {
             want[api::Kind::kResourceClaim] == server_names(api::Kind::kResourceClaim);
   }
   ASSERT_TRUE(still) << "the cluster's nodes or claims kept changing for 60 s";
+  std::cout << "[cli] dumps until the cluster held still: " << dumps << "\n";
   EXPECT_EQ(dumped[api::Kind::kNode], want[api::Kind::kNode]);
   EXPECT_EQ(dumped[api::Kind::kResourceClaim], want[api::Kind::kResourceClaim]);
   EXPECT_TRUE(want[api::Kind::kResourceClaim].count("kube-cli/cli-claim"));
