@@ -54,6 +54,9 @@ const shot = (p, name) => h.shot(p, shotDir, name);
 const text = (p, sel) => p.locator(sel).innerText();
 
 // ---- the tests ----------------------------------------------------------------------------------
+// Waits bound a hang and measure nothing: 30 s covers a change going through the server, the event
+// stream, a fetch and a render on a loaded 2-core CI machine.
+
 
 test('the dashboard loads and the live stream connects', async () => {
   await goto(page, 'overview');

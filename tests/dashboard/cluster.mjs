@@ -187,6 +187,9 @@ const claimRow = (p, name) => p.locator('[data-testid="claims-table"] > tbody > 
 const poolEntry = (p, pool) => p.locator('[data-testid="pool-list"] li', { has: p.locator('.pool-name', { hasText: new RegExp(`^${escapeRe(pool)}$`) }) }).filter({ hasText: DRIVER });
 
 // ---- the tests ----------------------------------------------------------------------------------
+// Waits bound a hang and measure nothing: 30 s covers a change going through the server, the event
+// stream, a fetch and a render on a loaded 2-core CI machine.
+
 
 test('cluster: the dashboard loads from draforge-server --kubeconfig and the live stream connects', async () => {
   await goto(page, 'overview');
