@@ -54,6 +54,9 @@ const shot = (p, name) => h.shot(p, shotDir, name);
 const text = (p, sel) => p.locator(sel).innerText();
 
 // ---- the tests ----------------------------------------------------------------------------------
+// Waits bound a hang and measure nothing: 30 s covers a change going through the server, the event
+// stream, a fetch and a render on a loaded 2-core CI machine.
+
 
 test('the dashboard loads and the live stream connects', async () => {
   await goto(page, 'overview');
@@ -99,7 +102,7 @@ test('pools view lists every pool of the scenario with its utilisation', async (
   const pools = (await api(server.url, 'pools')).items;
   await goto(page, 'pools');
   const list = page.locator('[data-testid="pool-list"] li');
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="pool-list"] li').length === n, pools.length + 1, { timeout: 10000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="pool-list"] li').length === n, pools.length + 1, { timeout: 30000 });
   for (const p of pools) {
     const item = list.filter({ has: page.locator('.pool-name', { hasText: new RegExp(`^${p.pool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).filter({ hasText: p.driver });
     assertEq(await item.count(), 1, `entries for pool ${p.driver}/${p.pool}`);
@@ -165,7 +168,7 @@ test('device search and the free/allocated filter narrow the list', async () => 
   const target = all[all.length - 1];
   await page.getByRole('searchbox', { name: 'Search devices' }).fill(target.name);
   const want = all.filter((d) => [d.name, d.pool, d.driver, d.node, d.resourceSlice].join(' ').toLowerCase().includes(target.name.toLowerCase())).length;
-  await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent === `${n} shown`, want, { timeout: 5000 }).catch(async () => {
+  await page.waitForFunction((n) => document.querySelector('[data-testid="device-count"]')?.textContent === `${n} shown`, want, { timeout: 30000 }).catch(async () => {
     throw new AssertionError(`search for ${target.name}: ${await text(page, '[data-testid="device-count"]')}, want ${want} shown`);
   });
   assert(await page.locator('[role="option"]', { hasText: target.name }).count() >= 1, `the searched device ${target.name} is listed`);
@@ -175,7 +178,7 @@ test('claims view shows every claim with its state', async () => {
   const claims = (await api(server.url, 'claims')).items;
   await goto(page, 'claims');
   const rows = page.locator('[data-testid="claims-table"] > tbody > tr');
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="claims-table"] > tbody > tr').length === n, claims.length, { timeout: 10000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="claims-table"] > tbody > tr').length === n, claims.length, { timeout: 30000 });
   for (const c of claims) {
     const row = rows.filter({ hasText: `${c.namespace}/${c.name}` });
     assertEq(await row.count(), 1, `rows for ${c.namespace}/${c.name}`);
@@ -191,7 +194,7 @@ test('a pending claim says why it is pending', async () => {
   const p = diag.pending[0];
   await goto(page, `claims?claim=${encodeURIComponent(`${p.namespace}/${p.name}`)}`);
   const why = page.locator('[data-testid="why-pending"]');
-  await why.waitFor({ timeout: 10000 });
+  await why.waitFor({ timeout: 30000 });
   assertEq(await why.innerText(), p.summary || p.outcomeDetail || p.outcome, 'why-pending text');
   for (const r of p.requests) assert((await page.locator('[data-testid="claim-detail"]').innerText()).includes(r.sentence), `request ${r.request} sentence shown`);
   await shot(page, 'claims-pending-light');
@@ -209,7 +212,7 @@ test('graph draws every object of /api/v1/graph and filters by namespace, node a
     if (!value) continue;
     const want = await api(server.url, `graph?${param}=${encodeURIComponent(value)}`);
     await page.getByLabel(label, { exact: true }).selectOption(value);
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="graph-svg"] g[data-node-id]').length === n, new Set(want.nodes.map((n) => n.id)).size, { timeout: 10000 }).catch(async () => {
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="graph-svg"] g[data-node-id]').length === n, new Set(want.nodes.map((n) => n.id)).size, { timeout: 30000 }).catch(async () => {
       throw new AssertionError(`${param}=${value}: ${await count()} objects drawn, want ${want.nodes.length}`);
     });
     assert(want.nodes.length < g.nodes.length, `filter ${param}=${value} narrows the graph`);
@@ -224,16 +227,26 @@ test('graph pans, zooms and shows what a selected object links to', async () => 
   await svg.waitFor();
   const transform = () => page.locator('[data-testid="graph-svg"] > g').getAttribute('transform');
   const scale = async () => Number(/scale\(([^)]+)\)/.exec(await transform())[1]);
+  // The view fits itself to the graph once its data is drawn (an effect after that render): read
+  // the starting zoom only then, or the fit could land after it and undo the zoom-in being checked.
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="graph-svg"] g[data-node-id]').length === n, new Set(g.nodes.map((n) => n.id)).size, { timeout: 30000 });
+  await settled(page);
   const s0 = await scale();
   await page.getByRole('button', { name: 'Zoom in' }).click();
-  assert((await scale()) > s0, 'zoom in enlarges');
+  await page.waitForFunction((before) => Number(/scale\(([^)]+)\)/.exec(document.querySelector('[data-testid="graph-svg"] > g')?.getAttribute('transform') ?? '')?.[1]) > before, s0, { timeout: 30000 }).catch(async () => {
+    throw new AssertionError(`zoom in enlarges: scale ${await scale()}, was ${s0}`);
+  });
+  await settled(page);
   const t1 = await transform();
   const box = await svg.boundingBox();
   await page.mouse.move(box.x + 30, box.y + box.height - 60);
   await page.mouse.down();
   await page.mouse.move(box.x + 130, box.y + box.height - 20, { steps: 5 });
   await page.mouse.up();
-  assert((await transform()) !== t1, 'dragging pans');
+  // Pointer moves are rendered at React's continuous priority, not before mouse.up() returns.
+  await page.waitForFunction((before) => document.querySelector('[data-testid="graph-svg"] > g')?.getAttribute('transform') !== before, t1, { timeout: 30000 }).catch(() => {
+    throw new AssertionError('dragging pans');
+  });
   await svg.focus();
   await page.keyboard.press('0');
   const claim = g.nodes.find((n) => n.kind === 'ResourceClaim' && g.edges.some((e) => e.from === n.id || e.to === n.id));
@@ -261,7 +274,7 @@ test('diagnostics lists pending claims and anomalies of /api/v1/diagnostics', as
     // An anomaly's object opens the graph centred on it, selected.
     const a = diag.anomalies[0];
     await page.locator('[data-testid="anomalies-table"] a', { hasText: a.object }).first().click();
-    await page.locator('[data-testid="graph-info"]').waitFor({ timeout: 10000 });
+    await page.locator('[data-testid="graph-info"]').waitFor({ timeout: 30000 });
     assertEq(await page.locator(`g[data-node-id="${a.object}"]`).getAttribute('aria-pressed'), 'true', `graph selects ${a.object}`);
     return;
   } else {
@@ -269,6 +282,11 @@ test('diagnostics lists pending claims and anomalies of /api/v1/diagnostics', as
   }
   await shot(page, 'diagnostics-light');
 });
+
+/** Resolves after two animation frames: whatever the last render scheduled has been painted. */
+async function settled(p) {
+  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
 
 const liveClaim = (name) => `apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -292,7 +310,7 @@ test('a claim added to the cluster appears without a page reload', async () => {
   });
   const before = (await api(server.url, 'claims')).items.length;
   writeLive('claim.yaml', liveClaim('live-claim-1'));
-  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-1' }).waitFor({ timeout: 10000 });
+  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-1' }).waitFor({ timeout: 30000 });
   assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
   assertEq((await api(server.url, 'claims')).items.length, before + 1, 'server has the new claim');
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="claims-table"] > tbody > tr').length === n, before + 1);
@@ -311,8 +329,8 @@ test('the overview counts and change log follow a change without reload', async 
     const cards = [...document.querySelectorAll('dl.cards .card')];
     const c = cards.find((x) => x.querySelector('dt')?.textContent === 'Claims');
     return c && Number(c.querySelector('dd')?.textContent?.split(/\s/)[0]) === n;
-  }, before + 1, { timeout: 10000 });
-  await page.locator('[data-testid="recent-changes"] li', { hasText: 'live-claim-2' }).waitFor({ timeout: 5000 });
+  }, before + 1, { timeout: 30000 });
+  await page.locator('[data-testid="recent-changes"] li', { hasText: 'live-claim-2' }).waitFor({ timeout: 30000 });
   assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
   await shot(page, 'overview-after-change-light');
 });
@@ -336,14 +354,14 @@ spec:
     attributes:
       model: {string: A100}
 `);
-  await page.locator('[data-testid="pool-list"] .pool-name', { hasText: /^live-pool$/ }).waitFor({ timeout: 10000 });
+  await page.locator('[data-testid="pool-list"] .pool-name', { hasText: /^live-pool$/ }).waitFor({ timeout: 30000 });
   await goto(page, 'claims');
   await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-2' }).waitFor();
   await page.evaluate(() => {
     window.__sameDocument = 'yes';
   });
   writeLive('claim.yaml', liveClaim('live-claim-1'));
-  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-2' }).waitFor({ state: 'detached', timeout: 10000 });
+  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-2' }).waitFor({ state: 'detached', timeout: 30000 });
   assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
 });
 
@@ -355,18 +373,21 @@ test('after the server restarts the page reconnects by itself and shows the pres
   });
   const port = server.port;
   await server.stop();
-  await page.waitForFunction(() => document.querySelector('.live')?.getAttribute('data-state') !== 'live', null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('.live')?.getAttribute('data-state') !== 'live', null, { timeout: 30000 });
   // While the server is down the cluster changes: the page must pick that up after reconnecting.
   writeLive('claim.yaml', liveClaim('live-claim-3').replace('555555555555', '555555555557'));
+  // The same port (the page reconnects to its own URL); retried while the old server lets it go.
   server = await startServer(serverBin, serverArgs(), { port });
   await waitLive(page, 30000);
-  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-3' }).waitFor({ timeout: 10000 });
+  await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-3' }).waitFor({ timeout: 30000 });
   assertEq(await page.locator('[data-testid="claims-table"] tbody tr', { hasText: 'team-live/live-claim-1' }).count(), 0, 'claim removed while away is gone');
   assertEq(await page.evaluate(() => window.__sameDocument), 'yes', 'same document (no reload)');
 });
 
 test('a page opened before the server is ready fills in by itself once the store syncs', async () => {
-  const late = await startServer(serverBin, ['--demo', '--static-dir', staticDir, '--ready-delay-ms', '4000'], { waitReady: false });
+  // 10 s before the store syncs: the 503 and the page load below must fit in (4 s did not always,
+  // with Chromium opening a page on a loaded machine).
+  const late = await startServer(serverBin, ['--demo', '--static-dir', staticDir, '--ready-delay-ms', '10000'], { waitReady: false });
   try {
     const ready = await fetch(`${late.url}/readyz`);
     assertEq(ready.status, 503, '/readyz before sync');
@@ -377,7 +398,7 @@ test('a page opened before the server is ready fills in by itself once the store
     await p.evaluate(() => {
       window.__sameDocument = 'yes';
     });
-    for (let i = 0; i < 200 && (await fetch(`${late.url}/readyz`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && (await fetch(`${late.url}/readyz`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     const claims = (await api(late.url, 'claims')).items;
     assert(claims.length > 0, 'claims after sync');
     await p.waitForFunction((n) => document.querySelectorAll('[data-testid="claims-table"] > tbody > tr').length === n, claims.length, { timeout: 30000 });
@@ -562,7 +583,8 @@ h.runTap(selected, {
   shotDir,
   failPage: () => failPage ?? page,
   async setup() {
-    server = await startServer(serverBin, serverArgs());
+    // A port the restart case can take again (see stablePort in server.mjs).
+    server = await startServer(serverBin, serverArgs(), { port: 'stable' });
     browser = await h.launchBrowser(chromiumPath);
     pages = h.pageFactory(browser);
     ({ ctx: context, p: page } = await newPage('light'));
