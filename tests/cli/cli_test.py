@@ -375,17 +375,21 @@ class Demo(unittest.TestCase):
             with urllib.request.urlopen(url + "healthz", timeout=30) as r:
                 self.assertEqual(r.status, 200)
                 self.assertEqual(json.load(r), {"status": "ok"})
-            # It serves the demo scenario (the same 17 devices the report counts).
+            # It serves the demo scenario (the same 17 devices the report counts) once it has loaded
+            # it: before that /readyz is 503 and the API answers from an empty generation-0 snapshot.
             deadline = time.time() + 30
             while True:
                 try:
-                    with urllib.request.urlopen(url + "api/v1/summary", timeout=30) as r:
-                        summary = json.load(r)
-                    break
+                    with urllib.request.urlopen(url + "readyz", timeout=30) as r:
+                        if json.load(r).get("status") == "ready":
+                            break
                 except urllib.error.HTTPError:
-                    if time.time() > deadline:
-                        raise
-                    time.sleep(0.1)
+                    pass
+                if time.time() > deadline:
+                    self.fail("draforge-server never became ready")
+                time.sleep(0.1)
+            with urllib.request.urlopen(url + "api/v1/summary", timeout=30) as r:
+                summary = json.load(r)
             self.assertEqual(summary["counts"]["devices"], 17)
         finally:
             p.terminate()
