@@ -17,6 +17,7 @@
 #include "alloc/internal/constraints.h"
 #include "alloc/internal/derived_attributes.h"
 #include "alloc/internal/explain_views.h"
+#include "alloc/internal/node_verdicts.h"
 #include "alloc/internal/optional_node_operations.h"
 #include "alloc/internal/pools.h"
 #include "alloc/internal/selectors.h"
@@ -101,17 +102,9 @@ std::optional<std::vector<size_t>> DisjointFamily(const std::vector<std::vector<
 }
 
 
-}  // namespace
-
-absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
-                                    const NodeInfo* node, const Features& features) {
-  const api::ResourceClaim* claim = snapshot.GetResourceClaim(ns, name);
-  if (claim == nullptr) {
-    return absl::NotFoundError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), " not found"));
-  }
-  if (!claim->spec || !claim->spec->devices) {
-    return absl::InvalidArgumentError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), ": spec.devices is not set"));
-  }
+// The funnel (and, with a node, the outcome and the conflicts) of `claim`, stored as ns/name.
+Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* claim, std::string_view ns,
+                   std::string_view name, const NodeInfo* node, const Features& features) {
   Explanation ex;
   ex.claim = absl::StrCat(AV(ns), "/", AV(name));
   if (node != nullptr) {
@@ -867,6 +860,31 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
     for (const auto& c : ex.conflicts) s.push_back(c.sentence);
     ex.summary = absl::StrJoin(s, "; ");
     if (ex.outcome == Outcome::kError) absl::StrAppend(&ex.summary, "; allocation error: ", ex.outcome_detail);
+  }
+  return ex;
+}
+
+}  // namespace
+
+absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
+                                    const NodeInfo* node, const Features& features) {
+  ExplainOptions options;
+  options.features = features;
+  return Explain(snapshot, ns, name, node, options);
+}
+
+absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
+                                    const NodeInfo* node, const ExplainOptions& options) {
+  const api::ResourceClaim* claim = snapshot.GetResourceClaim(ns, name);
+  if (claim == nullptr) {
+    return absl::NotFoundError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), " not found"));
+  }
+  if (!claim->spec || !claim->spec->devices) {
+    return absl::InvalidArgumentError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), ": spec.devices is not set"));
+  }
+  Explanation ex = Funnel(snapshot, claim, ns, name, node, options.features);
+  if (node == nullptr && options.max_nodes > 0) {
+    RETURN_IF_ERROR(internal::AddNodeVerdicts(snapshot, *claim, options.features, options.max_nodes, ex));
   }
   return ex;
 }
