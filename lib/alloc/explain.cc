@@ -60,6 +60,9 @@ using internal::PairCheck;
 using internal::PoolView;
 using internal::ReqView;
 
+// "1 device matches", "3 devices match".
+std::string DevicesMatch(int64_t n) { return absl::StrCat(Devices(n), n == 1 ? " matches" : " match"); }
+
 // "[groups: mig, mps]" or "[no groups]": what `device` declares on counter set `set`.
 std::string GroupsOn(const api::Device& device, const std::string& set) {
   for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
@@ -103,8 +106,9 @@ std::optional<std::vector<size_t>> DisjointFamily(const std::vector<std::vector<
 
 
 // The funnel (and, with a node, the outcome and the conflicts) of `claim`, stored as ns/name.
+// only_node_devices: ExplainOptions::only_node_devices.
 Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* claim, std::string_view ns,
-                   std::string_view name, const NodeInfo* node, const Features& features) {
+                   std::string_view name, const NodeInfo* node, const Features& features, bool only_node_devices) {
   Explanation ex;
   ex.claim = absl::StrCat(AV(ns), "/", AV(name));
   if (node != nullptr) {
@@ -214,6 +218,11 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
     }
     return Reach::kYes;
   };
+  if (node != nullptr && only_node_devices) {
+    // Before any pointer into `all` is taken: the node's devices only, so that each step counts
+    // what this node has. Devices of its incomplete pools stay, for the node step to name.
+    std::erase_if(all, [&](const Candidate& c) { return reach(&c) == Reach::kNo; });
+  }
 
   // The steps up to "capacity" look at one request at a time. What is left there then meets the
   // other requests of the claim (compatibility groups), and the later steps run on the rest.
@@ -290,7 +299,7 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
                                                              absl::StrJoin(drivers, ", ")));
     cur = class_match;
     push(FunnelStep::kClass, klass == nullptr ? absl::StrCat("device class ", v.class_name, " does not exist")
-                                              : absl::StrCat(Devices(cur.size()), " match class ", v.class_name));
+                                              : absl::StrCat(DevicesMatch(cur.size()), " class ", v.class_name));
     // request selectors
     {
       std::vector<const Candidate*> next;
@@ -797,15 +806,17 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
       switch (s) {
         case FunnelStep::kDriver:
         case FunnelStep::kClass:
-          // The class step can leave some devices that are still too few for the count.
-          f.sentence = st.remaining > 0
-                           ? absl::StrCat(head, "only ", Devices(st.remaining), " match class ", v.class_name,
+          // The class step can leave some devices that are still too few for the count. Counted at
+          // the class step even when the driver step already fell short: that step counts every
+          // device of the drivers (all devices when no device matches the class).
+          f.sentence = matching > 0
+                           ? absl::StrCat(head, "only ", DevicesMatch(matching), " class ", v.class_name,
                                           ", ", f.needed, " needed")
                            : absl::StrCat(head, "no device matches class ", v.class_name,
                                           f.first_error.empty() ? "" : absl::StrCat(" (CEL error: ", f.first_error, ")"));
           break;
         case FunnelStep::kAllocated:
-          f.sentence = absl::StrCat(head, Devices(before), " match class ", v.class_name, ", ",
+          f.sentence = absl::StrCat(head, DevicesMatch(before), " class ", v.class_name, ", ",
                                     st.remaining == 0 ? (before == 1 ? "it is" : absl::StrCat("all ", before, " are"))
                                                       : absl::StrCat(before - st.remaining, " are"),
                                     st.detail.substr(st.detail.find(" allocated")));
@@ -828,7 +839,7 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
             if (!f.first_error.empty()) absl::StrAppend(&f.sentence, "; CEL error: ", f.first_error);
             break;
           }
-          f.sentence = absl::StrCat(head, Devices(matching), " match class ", v.class_name, ", ", st.remaining,
+          f.sentence = absl::StrCat(head, DevicesMatch(matching), " class ", v.class_name, ", ", st.remaining,
                                     " left after step \"", AV(FunnelStepName(s)), "\" (", st.detail, "), ", f.needed,
                                     " needed");
           if (!f.first_error.empty()) absl::StrAppend(&f.sentence, "; CEL error: ", f.first_error);
@@ -882,7 +893,7 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   if (!claim->spec || !claim->spec->devices) {
     return absl::InvalidArgumentError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), ": spec.devices is not set"));
   }
-  Explanation ex = Funnel(snapshot, claim, ns, name, node, options.features);
+  Explanation ex = Funnel(snapshot, claim, ns, name, node, options.features, options.only_node_devices);
   if (node == nullptr && options.max_nodes > 0) {
     RETURN_IF_ERROR(internal::AddNodeVerdicts(snapshot, *claim, options.features, options.max_nodes, ex));
   }

@@ -149,6 +149,12 @@ struct ExplainOptions {
   Features features;
   // Without a node: how many nodes get a verdict (0: none, only the funnel). See kMaxExplainNodes.
   int64_t max_nodes = kMaxExplainNodes;
+  // With a node: the funnel starts from the devices the node can reach (its node-local slices and
+  // the devices whose node fields select it), so that each step counts only the node's devices and
+  // the first step that falls short says what this node lacks ("1 device tainted ... and not
+  // tolerated") rather than "not reachable from node N". Off: the funnel starts from every device
+  // of the cluster, as `draforge explain --node` shows it. The per-node verdicts use it.
+  bool only_node_devices = false;
 };
 
 // Explains claim `ns/name` of `snapshot` on `node` (null: no node). With a node, the devices are

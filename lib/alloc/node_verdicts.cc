@@ -198,6 +198,7 @@ absl::Status AddNodeVerdicts(const store::Snapshot& snapshot, const api::Resourc
         // The funnel on this node; without a node-specific sentence, the allocator's own reasons.
         ExplainOptions on_node;
         on_node.features = features;
+        on_node.only_node_devices = true;
         auto node_ex = Explain(snapshot, ns, name, &node, on_node);
         if (node_ex.ok()) v.reason = FirstBlockingReason(*node_ex);
         if (v.reason.empty()) {

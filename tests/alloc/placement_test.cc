@@ -482,6 +482,27 @@ spec:
   }
 }
 
+// A claim whose requests each fit alone but need the same device: Place's why names the clash (it
+// said only "every request has enough devices on its own, but not all together").
+TEST(Place, WhyNamesTheClaimLevelConflict) {
+  Loaded l;
+  l.Add(draforge::testing::ReadFile(draforge::testing::SourceRoot() / "tests" / "cli" / "data" /
+                                    "claim-conflict.yaml"));
+  api::Pod pod;
+  pod.metadata.name = "pair-user";
+  pod.spec.emplace();
+  api::PodResourceClaim rc;
+  rc.name = "c";
+  rc.resource_claim_name = "pair";
+  pod.spec->resource_claims.push_back(rc);
+  auto p = Place(*l.snapshot(), pod);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->nodes.size(), 1u);
+  EXPECT_FALSE(p->nodes[0].fits());
+  EXPECT_EQ(p->nodes[0].why,
+            "claim default/pair: requests first and second both need device gpu.example.com/node-1/gpu-0");
+}
+
 TEST(Place, AllocatorErrorIsPerNodeError) {
   Loaded l;
   l.Add(ThreeNodesYaml());
