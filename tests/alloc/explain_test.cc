@@ -290,6 +290,14 @@ std::shared_ptr<const store::Snapshot> LoadCliData(const char* name, std::unique
   return cluster->snapshot();
 }
 
+// Explains default/`claim` of tests/cli/data/`file` without a node.
+absl::StatusOr<Explanation> ExplainEverywhere(const char* file, std::string_view claim,
+                                              const ExplainOptions& options = {}) {
+  std::unique_ptr<store::Cluster> cluster;
+  auto snapshot = LoadCliData(file, cluster);
+  return Explain(*snapshot, "default", claim, nullptr, options);
+}
+
 const NodeVerdict* VerdictOf(const Explanation& ex, std::string_view node) {
   for (const NodeVerdict& v : ex.nodes) {
     if (v.node == node) return &v;
@@ -301,9 +309,7 @@ const NodeVerdict* VerdictOf(const Explanation& ex, std::string_view node) {
 // Both requests need the only a100: without a node the funnel sees one usable device per request,
 // but the verdict on node-1 names the claim-level conflict.
 TEST(ExplainNodes, ClaimLevelConflictMakesTheOnlyNodeFail) {
-  std::unique_ptr<store::Cluster> cluster;
-  auto snapshot = LoadCliData("claim-conflict.yaml", cluster);
-  auto ex = Explain(*snapshot, "default", "pair", nullptr);
+  auto ex = ExplainEverywhere("claim-conflict.yaml", "pair");
   ASSERT_TRUE(ex.ok()) << ex.status();
   ASSERT_EQ(ex->nodes.size(), 1u);
   EXPECT_EQ(ex->nodes_total, 1);
@@ -319,9 +325,7 @@ TEST(ExplainNodes, ClaimLevelConflictMakesTheOnlyNodeFail) {
 // One claim, four nodes: it fits on node-d only; on each other node the first step that falls short
 // is that node's own problem (request selector, taint, shared counters), not "not reachable".
 TEST(ExplainNodes, EachNodeGetsItsOwnReason) {
-  std::unique_ptr<store::Cluster> cluster;
-  auto snapshot = LoadCliData("explain-nodes.yaml", cluster);
-  auto ex = Explain(*snapshot, "default", "train", nullptr);
+  auto ex = ExplainEverywhere("explain-nodes.yaml", "train");
   ASSERT_TRUE(ex.ok()) << ex.status();
   ASSERT_EQ(ex->nodes.size(), 4u);
   EXPECT_EQ(ex->FittingNodes(), std::vector<std::string>{"node-d"});
@@ -342,9 +346,7 @@ TEST(ExplainNodes, EachNodeGetsItsOwnReason) {
 
 // An allocated claim fits where its allocation's nodeSelector selects the node.
 TEST(ExplainNodes, AllocatedClaimFitsWhereItsNodeSelectorPoints) {
-  std::unique_ptr<store::Cluster> cluster;
-  auto snapshot = LoadCliData("explain-nodes.yaml", cluster);
-  auto ex = Explain(*snapshot, "default", "other", nullptr);
+  auto ex = ExplainEverywhere("explain-nodes.yaml", "other");
   ASSERT_TRUE(ex.ok()) << ex.status();
   EXPECT_EQ(ex->FittingNodes(), std::vector<std::string>{"node-c"});
   const NodeVerdict* a = VerdictOf(*ex, "node-a");
@@ -354,11 +356,9 @@ TEST(ExplainNodes, AllocatedClaimFitsWhereItsNodeSelectorPoints) {
 
 // More nodes than the cap: the first ones are examined, the rest counted and reported.
 TEST(ExplainNodes, CapIsReportedNotSilent) {
-  std::unique_ptr<store::Cluster> cluster;
-  auto snapshot = LoadCliData("explain-nodes.yaml", cluster);
   ExplainOptions options;
   options.max_nodes = 2;
-  auto ex = Explain(*snapshot, "default", "train", nullptr, options);
+  auto ex = ExplainEverywhere("explain-nodes.yaml", "train", options);
   ASSERT_TRUE(ex.ok()) << ex.status();
   ASSERT_EQ(ex->nodes.size(), 2u);
   EXPECT_EQ(ex->nodes[0].node, "node-a");
@@ -369,7 +369,7 @@ TEST(ExplainNodes, CapIsReportedNotSilent) {
                                "claim default/train fits on no node (0 of the first 2 nodes, 2 more not examined): "))
       << ex->nodes_summary;
   options.max_nodes = 0;
-  ex = Explain(*snapshot, "default", "train", nullptr, options);
+  ex = ExplainEverywhere("explain-nodes.yaml", "train", options);
   ASSERT_TRUE(ex.ok());
   EXPECT_TRUE(ex->nodes.empty());
   EXPECT_TRUE(ex->nodes_summary.empty());
