@@ -167,6 +167,11 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
   }
   std::vector<Candidate> all;
   for (const PoolView& p : pool_views) {
+    // A pool the node cannot allocate from holds no device it reaches (see `reach` below): with
+    // only_node_devices none of them is a candidate, which keeps one node's funnel to that node's size.
+    if (node != nullptr && only_node_devices && !node_pools.contains({std::string(p.driver), std::string(p.pool)})) {
+      continue;
+    }
     for (const api::ResourceSlice* s : p.slices) {
       if (!s->spec) continue;
       for (const api::Device& d : s->spec->devices) {
