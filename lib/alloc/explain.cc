@@ -900,7 +900,7 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   }
   Explanation ex = Funnel(snapshot, claim, ns, name, node, options.features, options.only_node_devices);
   if (node == nullptr && options.max_nodes > 0) {
-    RETURN_IF_ERROR(internal::AddNodeVerdicts(snapshot, *claim, options.features, options.max_nodes, ex));
+    internal::AddNodeVerdicts(snapshot, *claim, options.features, options.max_nodes, ex);
   }
   return ex;
 }

@@ -162,9 +162,9 @@ struct ExplainOptions {
 // claim alone, and `conflicts` is filled when it does not fit although no request falls short. The
 // result owns all its strings. Without a node, the funnel covers every device whatever its node, no
 // conflicts are looked for, and `nodes` holds the per-node verdicts (one Allocate per node examined,
-// and one explain with that node per node that does not fit). Errors: NotFound for an unknown claim,
-// InvalidArgument for a claim without spec.devices; an allocated claim whose
-// status.allocation.nodeSelector does not parse: InvalidArgument naming it (without a node only).
+// and one explain with that node per node that does not fit; an allocated claim whose
+// status.allocation.nodeSelector does not parse gets an error verdict naming it on every node).
+// Errors: NotFound for an unknown claim, InvalidArgument for a claim without spec.devices.
 absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
                                     const NodeInfo* node, const Features& features = Features{});
 // Same, with the per-node cap of ExplainOptions.

@@ -141,8 +141,8 @@ std::string FirstBlockingReason(const Explanation& ex) {
 
 namespace internal {
 
-absl::Status AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& claim, const Features& features,
-                             int64_t max_nodes, Explanation& ex) {
+void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& claim, const Features& features,
+                     int64_t max_nodes, Explanation& ex) {
   std::string source;
   const std::vector<NodeInfo> all_nodes = PlacementNodes(snapshot, &source);
   const size_t examined = std::min<size_t>(all_nodes.size(), static_cast<size_t>(std::max<int64_t>(max_nodes, 0)));
@@ -153,20 +153,25 @@ absl::Status AddNodeVerdicts(const store::Snapshot& snapshot, const api::Resourc
       claim.status && claim.status->allocation ? &*claim.status->allocation : nullptr;
   if (allocation != nullptr) {
     AllocatedClaimCheck check;
+    std::string bad_selector;  // the selector does not parse: an error on every node, as Place() says
     if (allocation->node_selector) {
       auto compiled = api::CompileNodeSelector(*allocation->node_selector);
-      if (!compiled.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("resourceclaim ", ex.claim, ": status.allocation.nodeSelector: ",
-                                                       compiled.status().message()));
+      if (compiled.ok()) {
+        check.selector = *std::move(compiled);
+      } else {
+        bad_selector = absl::StrCat("resourceclaim ", ex.claim, ": status.allocation.nodeSelector: ",
+                                    compiled.status().message());
       }
-      check.selector = *std::move(compiled);
     }
     check.requires_node_operations = RequiresOptionalNodeOperations(*allocation);
     for (size_t i = 0; i < examined; ++i) {
       const NodeInfo& node = all_nodes[i];
       NodeVerdict v;
       v.node = node.name;
-      if (check.selector && !check.selector->Matches(node.labels, node.name)) {
+      if (!bad_selector.empty()) {
+        v.outcome = Outcome::kError;
+        v.reason = bad_selector;
+      } else if (check.selector && !check.selector->Matches(node.labels, node.name)) {
         v.reason = absl::StrCat("the claim is already allocated and the allocation's node selector does not select node ",
                                 node.name);
       } else if (check.requires_node_operations && !DeclaresOptionalNodeOperations(node, snapshot)) {
@@ -213,7 +218,6 @@ absl::Status AddNodeVerdicts(const store::Snapshot& snapshot, const api::Resourc
   ex.nodes_total = static_cast<int64_t>(all_nodes.size());
   ex.node_source = std::move(source);
   ex.nodes_summary = NodesSummary(ex);
-  return absl::OkStatus();
 }
 
 }  // namespace internal

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 
-#include "absl/status/status.h"
 #include "alloc/explain.h"
 #include "alloc/features.h"
 #include "api/resource_claim.h"
@@ -18,10 +17,10 @@ namespace draforge::alloc::internal {
 // order. A pending claim is allocated alone on each node with alloc::Allocate against the snapshot's
 // allocated state, and explained on the nodes where it does not fit; an allocated claim fits where
 // its allocation's nodeSelector selects the node (and, for devices that skip node operations, the
-// node declares DRAOptionalNodeOperations), as Place() judges it. Errors: InvalidArgument when an
-// allocated claim's status.allocation.nodeSelector does not parse; `ex` is then left unchanged.
-absl::Status AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& claim, const Features& features,
-                             int64_t max_nodes, Explanation& ex);
+// node declares DRAOptionalNodeOperations), as Place() judges it; a nodeSelector that does not parse
+// is an error verdict (kError, the message) on every node, as in Place().
+void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& claim, const Features& features,
+                     int64_t max_nodes, Explanation& ex);
 
 }  // namespace draforge::alloc::internal
 
