@@ -273,9 +273,10 @@ TEST(Explain, AllModeFallsShortWhenOneDeviceIsUnusable) {
 
 // --- without a node: the verdict per node ------------------------------------------------------------
 
-// A cluster loaded from YAML text (plain manifests, no AllocatorTestCase).
-std::shared_ptr<const store::Snapshot> LoadYaml(const std::string& text, const std::string& name,
-                                                std::unique_ptr<store::Cluster>& cluster) {
+// A cluster loaded from a YAML file of tests/cli/data (plain manifests, no AllocatorTestCase).
+std::shared_ptr<const store::Snapshot> LoadCliData(const char* name, std::unique_ptr<store::Cluster>& cluster) {
+  const std::string text =
+      draforge::testing::ReadFile(draforge::testing::SourceRoot() / "tests" / "cli" / "data" / name);
   auto decoded = api::DecodeStream(text, api::DecodeOptions{});
   EXPECT_TRUE(decoded.ok()) << decoded.status();
   cluster = std::make_unique<store::Cluster>();
@@ -287,12 +288,6 @@ std::shared_ptr<const store::Snapshot> LoadYaml(const std::string& text, const s
     }
   }
   return cluster->snapshot();
-}
-
-// A cluster loaded from a YAML file of tests/cli/data.
-std::shared_ptr<const store::Snapshot> LoadCliData(const char* name, std::unique_ptr<store::Cluster>& cluster) {
-  return LoadYaml(draforge::testing::ReadFile(draforge::testing::SourceRoot() / "tests" / "cli" / "data" / name), name,
-                  cluster);
 }
 
 // Explains default/`claim` of tests/cli/data/`file` without a node.
@@ -363,31 +358,7 @@ TEST(ExplainNodes, AllocatedClaimFitsWhereItsNodeSelectorPoints) {
 // gets an error verdict naming the claim and the field (no node silently "fits" or vanishes).
 TEST(ExplainNodes, AllocatedClaimWithABadNodeSelectorIsAnErrorOnEveryNode) {
   std::unique_ptr<store::Cluster> cluster;
-  auto snapshot = LoadYaml(R"(
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-2}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: odd, namespace: default}
-spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu}}]}}
-status:
-  allocation:
-    devices: {results: [{request: g, driver: gpu.example.com, pool: node-1, device: gpu-0}]}
-    nodeSelector:
-      nodeSelectorTerms:
-      - matchExpressions: [{key: kubernetes.io/hostname, operator: Sometimes, values: [node-1]}]
-)", "inline", cluster);
+  auto snapshot = LoadCliData("allocated-bad-node-selector.yaml", cluster);
   auto ex = Explain(*snapshot, "default", "odd", nullptr);
   ASSERT_TRUE(ex.ok()) << ex.status();
   ASSERT_EQ(ex->nodes.size(), 2u);

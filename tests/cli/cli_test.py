@@ -386,6 +386,17 @@ class ExplainWithoutNode(unittest.TestCase):
         code, out, _ = run("explain", "--claim", "default/train", "-f", self.NODES, "--node", "node-d")
         self.assertEqual(out.splitlines()[0], "claim default/train fits on node node-d")
 
+    def test_allocated_claim_with_a_bad_node_selector_is_an_error_on_every_node(self):
+        path = os.path.join(ROOT, "tests", "cli", "data", "allocated-bad-node-selector.yaml")
+        code, out, err = run("explain", "--claim", "odd", "-f", path, "-o", "json")
+        self.assertEqual(code, 0, err)
+        nodes = json.loads(out)["nodes"]
+        self.assertEqual([(v["node"], v["fits"], v["outcome"]) for v in nodes],
+                         [("node-1", False, "error"), ("node-2", False, "error")])
+        for v in nodes:
+            self.assertTrue(v["reason"].startswith("resourceclaim default/odd: status.allocation.nodeSelector: "),
+                            v["reason"])
+
     def test_many_nodes_are_grouped_by_reason(self):
         with tempfile.TemporaryDirectory() as tmp:
             docs = ["apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}"]
