@@ -60,6 +60,33 @@ using internal::PairCheck;
 using internal::PoolView;
 using internal::ReqView;
 
+// The base request name of a funnel entry ("gpus/four" -> "gpus").
+std::string_view BaseRequest(std::string_view request) { return request.substr(0, request.find('/')); }
+
+// Whether `c` can be part of a node name (RFC 1123 subdomain characters).
+bool NameChar(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
+
+// `reason` with "node <name>" replaced by "the node", where <name> is a whole name.
+std::string WithoutNodeName(const std::string& reason, const std::string& name) {
+  const std::string needle = absl::StrCat("node ", name);
+  std::string out;
+  size_t from = 0;
+  while (true) {
+    size_t at = reason.find(needle, from);
+    while (at != std::string::npos) {
+      const size_t end = at + needle.size();
+      const bool whole = (end == reason.size() || !NameChar(reason[end])) && (at == 0 || !NameChar(reason[at - 1]));
+      if (whole) break;
+      at = reason.find(needle, at + 1);
+    }
+    if (at == std::string::npos) break;
+    absl::StrAppend(&out, reason.substr(from, at - from), "the node");
+    from = at + needle.size();
+  }
+  absl::StrAppend(&out, reason.substr(from));
+  return out;
+}
+
 // "1 device matches", "3 devices match".
 std::string DevicesMatch(int64_t n) { return absl::StrCat(Devices(n), n == 1 ? " matches" : " match"); }
 
@@ -881,6 +908,46 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
 }
 
 }  // namespace
+
+std::vector<std::string> Explanation::FittingNodes() const {
+  std::vector<std::string> out;
+  for (const NodeVerdict& v : nodes) {
+    if (v.fits()) out.push_back(v.node);
+  }
+  return out;
+}
+
+std::vector<NodeReasonGroup> GroupNodesByReason(const std::vector<NodeVerdict>& verdicts) {
+  std::vector<NodeReasonGroup> out;
+  std::map<std::string, size_t> index;
+  for (const NodeVerdict& v : verdicts) {
+    if (v.fits()) continue;
+    std::string reason = WithoutNodeName(v.reason, v.node);
+    auto [it, inserted] = index.emplace(reason, out.size());
+    if (inserted) out.push_back(NodeReasonGroup{std::move(reason), {}});
+    out[it->second].nodes.push_back(v.node);
+  }
+  return out;
+}
+
+std::string FirstBlockingReason(const Explanation& ex) {
+  size_t i = 0;
+  while (i < ex.requests.size()) {
+    const std::string_view base = BaseRequest(ex.requests[i].request);
+    size_t j = i;
+    bool all_short = true;
+    std::vector<std::string> sentences;
+    while (j < ex.requests.size() && BaseRequest(ex.requests[j].request) == base) {
+      all_short = all_short && ex.requests[j].first_short.has_value();
+      sentences.push_back(ex.requests[j].sentence);
+      ++j;
+    }
+    if (all_short) return absl::StrJoin(sentences, "; ");
+    i = j;
+  }
+  if (!ex.conflicts.empty()) return ex.conflicts.front().sentence;
+  return "";
+}
 
 absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string_view ns, std::string_view name,
                                     const NodeInfo* node, const Features& features) {

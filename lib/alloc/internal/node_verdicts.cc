@@ -19,35 +19,8 @@
 #include "api/labels.h"
 #include "common/status.h"
 
-namespace draforge::alloc {
+namespace draforge::alloc::internal {
 namespace {
-
-// The base request name of a funnel entry ("gpus/four" -> "gpus").
-std::string_view BaseRequest(std::string_view request) { return request.substr(0, request.find('/')); }
-
-// Whether `c` can be part of a node name (RFC 1123 subdomain characters).
-bool NameChar(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
-
-// `reason` with "node <name>" replaced by "the node", where <name> is a whole name.
-std::string WithoutNodeName(const std::string& reason, const std::string& name) {
-  const std::string needle = absl::StrCat("node ", name);
-  std::string out;
-  size_t from = 0;
-  while (true) {
-    size_t at = reason.find(needle, from);
-    while (at != std::string::npos) {
-      const size_t end = at + needle.size();
-      const bool whole = (end == reason.size() || !NameChar(reason[end])) && (at == 0 || !NameChar(reason[at - 1]));
-      if (whole) break;
-      at = reason.find(needle, at + 1);
-    }
-    if (at == std::string::npos) break;
-    absl::StrAppend(&out, reason.substr(from, at - from), "the node");
-    from = at + needle.size();
-  }
-  absl::StrAppend(&out, reason.substr(from));
-  return out;
-}
 
 // The verdict for an allocated claim: its allocation decides the node, it is not allocated again.
 struct AllocatedClaimCheck {
@@ -55,7 +28,7 @@ struct AllocatedClaimCheck {
   bool requires_node_operations = false;
 };
 
-// "1 of 3 nodes" ("0 of 3" with `noun` false); "2 of the first 1000 nodes (500 more not examined)".
+// "1 of 3 nodes" ("0 of 3" with `noun` false); "2 of the first 1000 nodes, 500 more not examined".
 std::string OfNodes(int64_t fitting, const Explanation& ex, bool noun) {
   const int64_t examined = static_cast<int64_t>(ex.nodes.size());
   if (!ex.NodesTruncated()) {
@@ -73,7 +46,7 @@ std::string NodesSummary(const Explanation& ex) {
   const std::vector<std::string> fitting = ex.FittingNodes();
   if (!fitting.empty()) {
     return absl::StrCat("claim ", ex.claim, " fits on ", OfNodes(static_cast<int64_t>(fitting.size()), ex, true), ": ",
-                        internal::JoinNames(fitting));
+                        JoinNames(fitting));
   }
   // The scheduler lists every reason with its count; a sentence holds a few.
   constexpr size_t kGroupsShown = 3;
@@ -86,7 +59,7 @@ std::string NodesSummary(const Explanation& ex) {
                                                    [&](const NodeVerdict& v) { return v.node == groups[i].nodes[0]; })
                                           ->reason
                                     : groups[i].reason;
-    parts.push_back(absl::StrCat(internal::JoinNames(groups[i].nodes), ": ", reason));
+    parts.push_back(absl::StrCat(JoinNames(groups[i].nodes), ": ", reason));
   }
   if (groups.size() > kGroupsShown) {
     size_t rest = 0;
@@ -99,47 +72,6 @@ std::string NodesSummary(const Explanation& ex) {
 
 }  // namespace
 
-std::vector<std::string> Explanation::FittingNodes() const {
-  std::vector<std::string> out;
-  for (const NodeVerdict& v : nodes) {
-    if (v.fits()) out.push_back(v.node);
-  }
-  return out;
-}
-
-std::vector<NodeReasonGroup> GroupNodesByReason(const std::vector<NodeVerdict>& verdicts) {
-  std::vector<NodeReasonGroup> out;
-  std::map<std::string, size_t> index;
-  for (const NodeVerdict& v : verdicts) {
-    if (v.fits()) continue;
-    std::string reason = WithoutNodeName(v.reason, v.node);
-    auto [it, inserted] = index.emplace(reason, out.size());
-    if (inserted) out.push_back(NodeReasonGroup{std::move(reason), {}});
-    out[it->second].nodes.push_back(v.node);
-  }
-  return out;
-}
-
-std::string FirstBlockingReason(const Explanation& ex) {
-  size_t i = 0;
-  while (i < ex.requests.size()) {
-    const std::string_view base = BaseRequest(ex.requests[i].request);
-    size_t j = i;
-    bool all_short = true;
-    std::vector<std::string> sentences;
-    while (j < ex.requests.size() && BaseRequest(ex.requests[j].request) == base) {
-      all_short = all_short && ex.requests[j].first_short.has_value();
-      sentences.push_back(ex.requests[j].sentence);
-      ++j;
-    }
-    if (all_short) return absl::StrJoin(sentences, "; ");
-    i = j;
-  }
-  if (!ex.conflicts.empty()) return ex.conflicts.front().sentence;
-  return "";
-}
-
-namespace internal {
 
 void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& claim, const Features& features,
                      int64_t max_nodes, Explanation& ex) {
@@ -220,5 +152,4 @@ void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& 
   ex.nodes_summary = NodesSummary(ex);
 }
 
-}  // namespace internal
-}  // namespace draforge::alloc
+}  // namespace draforge::alloc::internal
