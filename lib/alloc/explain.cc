@@ -670,9 +670,7 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
         const bool match = c.match_attribute.has_value();
         const std::string attr = match ? *c.match_attribute : c.distinct_attribute.value_or("");
         if (attr.empty()) continue;
-        bool applies = c.requests.empty();
-        for (const auto& r : c.requests) applies = applies || r == v.base || r == v.name;
-        if (!applies) continue;
+        if (!v.InScope(c.requests)) continue;
         // Devices per value. With DRAListTypeAttributes the values are the elements of each
         // device's set (a device is in several groups); without, the scalar value, and a value the
         // scalar comparison cannot read (a list) is its own group for matchAttribute: upstream takes
@@ -684,7 +682,7 @@ Explanation Funnel(const store::Snapshot& snapshot, const api::ResourceClaim* cl
         bool derived = false;
         for (const Candidate* d : cur) {
           const api::DeviceAttribute* a = nullptr;
-          if (features.derived_attributes && v.derived != nullptr && !v.derived->empty()) {
+          if (v.Derives(features)) {
             auto looked_up = derived_cache.Lookup(*v.derived, attr, static_cast<int>(d - all.data()), *d->device,
                                                   d->id.driver, d->id.String());
             if (!looked_up.ok()) {

@@ -309,11 +309,9 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
     std::vector<size_t> scope;
     bool derived = false;
     for (size_t vi : combo) {
-      bool applies = con.requests.empty();
-      for (const auto& r : con.requests) applies = applies || r == views[vi].base || r == views[vi].name;
-      if (!applies) continue;
+      if (!views[vi].InScope(con.requests)) continue;
       scope.push_back(vi);
-      derived = derived || (features.derived_attributes && views[vi].derived != nullptr && !views[vi].derived->empty());
+      derived = derived || views[vi].Derives(features);
     }
     if (scope.size() < 2 || derived) continue;
     // A device's values; empty: it has none. A scalar the comparison cannot read matches nothing
@@ -414,11 +412,9 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       if (!con.match_attribute || con.match_attribute->empty()) continue;
       Match m{*con.match_attribute, {}, {}};
       for (size_t vi : combo) {
-        bool applies = con.requests.empty();
-        for (const auto& r : con.requests) applies = applies || r == views[vi].base || r == views[vi].name;
-        if (!applies) continue;
+        if (!views[vi].InScope(con.requests)) continue;
         m.scope.push_back(vi);
-        derived = derived || (features.derived_attributes && views[vi].derived != nullptr && !views[vi].derived->empty());
+        derived = derived || views[vi].Derives(features);
       }
       if (!m.scope.empty()) matches.push_back(std::move(m));
     }
@@ -563,11 +559,9 @@ std::vector<ClaimConflict> ConflictsOf(const api::ResourceClaim& claim, const st
       if (k.attr.empty()) continue;
       bool derived = false;
       for (size_t vi : combo) {
-        bool applies = con.requests.empty();
-        for (const auto& r : con.requests) applies = applies || r == views[vi].base || r == views[vi].name;
-        if (!applies) continue;
+        if (!views[vi].InScope(con.requests)) continue;
         k.scope.insert(vi);
-        derived = derived || (features.derived_attributes && views[vi].derived != nullptr && !views[vi].derived->empty());
+        derived = derived || views[vi].Derives(features);
       }
       if (!derived && !k.scope.empty()) cons.push_back(std::move(k));
     }

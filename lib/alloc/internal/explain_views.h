@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/allocator.h"
+#include "alloc/features.h"
 #include "api/resource_claim.h"
 #include "api/resource_slice.h"
 
@@ -49,6 +50,21 @@ struct ReqView {
   bool admin = false, all = false;
   int64_t count = 1;
   const std::vector<api::DeviceDerivedAttribute>* derived = nullptr;  // DRADerivedAttributes
+
+  // Whether a constraint over `requests` (empty: every request) covers this view: its request or
+  // the subrequest itself is named.
+  bool InScope(const std::vector<std::string>& requests) const {
+    if (requests.empty()) return true;
+    for (const auto& r : requests) {
+      if (r == base || r == name) return true;
+    }
+    return false;
+  }
+  // Whether its constraints compare derived attributes (DRADerivedAttributes), which the claim-level
+  // checks do not evaluate.
+  bool Derives(const Features& features) const {
+    return features.derived_attributes && derived != nullptr && !derived->empty();
+  }
 };
 
 }  // namespace draforge::alloc::internal
