@@ -1,5 +1,6 @@
 // draforge explain: why a claim is pending (lib/alloc explain funnel).
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,42 @@
 
 namespace draforge::cli {
 
+namespace {
+
+// The scheduler's view first: the verdict per node. Up to kListed nodes one line each; past that,
+// the nodes that fit on one line and the others grouped by their reason.
+void WriteNodeVerdicts(const alloc::Explanation& ex, std::ostream& out) {
+  constexpr size_t kListed = 10;
+  out << ex.nodes_summary << "\n";
+  auto names = [](const std::vector<std::string>& nodes) {
+    std::string s;
+    for (size_t i = 0; i < nodes.size() && i < kListed; ++i) s += (i ? ", " : "") + nodes[i];
+    if (nodes.size() > kListed) s += " and " + std::to_string(nodes.size() - kListed) + " more";
+    return s;
+  };
+  if (ex.nodes.size() <= kListed) {
+    for (const alloc::NodeVerdict& v : ex.nodes) {
+      out << "  " << v.node << ": " << (v.fits() ? std::string("fits") : v.reason) << "\n";
+    }
+  } else {
+    if (const auto fitting = ex.FittingNodes(); !fitting.empty()) out << "  fits: " << names(fitting) << "\n";
+    for (const alloc::NodeReasonGroup& g : alloc::GroupNodesByReason(ex.nodes)) {
+      out << "  " << names(g.nodes) << ": " << g.reason << "\n";
+    }
+  }
+  if (ex.NodesTruncated()) {
+    out << "  (" << ex.nodes_total - static_cast<int64_t>(ex.nodes.size()) << " more nodes not examined)\n";
+  }
+}
+
+}  // namespace
+
 int RunExplain(const Args& args, Io io) {
   auto specs = InputFlags();
   specs.push_back({{"--claim"}, true, "NAMESPACE/NAME of the claim (NAME alone: namespace \"default\")"});
-  specs.push_back({{"--node"}, true, "the node to explain for (default: no node; the node step is skipped)"});
+  specs.push_back({{"--node"}, true,
+                   "the node to explain for (default: every node, at most 1000: on which ones the claim fits, and "
+                   "why not on the others; the funnel then skips the node step)"});
   specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
   specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
   int code = kExitOk;
@@ -53,6 +86,10 @@ int RunExplain(const Args& args, Io io) {
     return kExitBadInput;
   }
   if (format == "text") {
+    if (!ex->nodes_summary.empty()) {
+      WriteNodeVerdicts(*ex, io.out);
+      io.out << "\nevery device, whatever its node:\n";
+    }
     io.out << ex->summary << "\n";
     for (const auto& r : ex->requests) {
       io.out << "\nrequest " << r.request << " (class " << r.device_class << ", needs "

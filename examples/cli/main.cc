@@ -23,6 +23,7 @@ Commands:
   allocate    allocate claims on a node as kube-scheduler would:
                 draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] -f FILE... [-o json|yaml|text]
   explain     why a claim is pending:       draforge explain --claim NS/NAME -f FILE... [--node NODE] [-o text|json|yaml]
+                (no --node: on which nodes it fits, and the first reason on each other node)
   cel         DRA CEL selectors: draforge cel eval [--device FILE] [--] EXPR | cel check EXPR |
                 cel explain EXPR -f FILE...
   cdi         CDI specs for a node's claims, validation of CDI files as runtimes read them, and audit of a node's CDI directory:

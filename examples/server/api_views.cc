@@ -576,6 +576,23 @@ absl::StatusOr<std::string> RenderDiagnostics(const store::Snapshot& snapshot, c
       }
     }
     w.EndArray();
+    // Explain without a node (no consumer bound to a node): the verdict on every node.
+    KeyStr(w, "nodesSummary", e ? e->nodes_summary : "");
+    KeyInt(w, "nodesTotal", e ? e->nodes_total : 0);
+    KeyBool(w, "nodesTruncated", e != nullptr && e->NodesTruncated());
+    Key(w, "nodes");
+    w.StartArray();
+    if (e) {
+      for (const alloc::NodeVerdict& v : e->nodes) {
+        w.StartObject();
+        KeyStr(w, "node", v.node);
+        KeyBool(w, "fits", v.fits());
+        KeyStr(w, "outcome", alloc::OutcomeName(v.outcome));
+        KeyStr(w, "reason", v.reason);
+        w.EndObject();
+      }
+    }
+    w.EndArray();
     w.EndObject();
   }
   w.EndArray();

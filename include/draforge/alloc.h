@@ -112,7 +112,8 @@ DRAFORGE_API int draforge_allocation_result_json(draforge_buffer *out, const dra
 typedef struct draforge_explanation draforge_explanation;
 
 /* Explains claim `claim` ("namespace/name" or "name") of `snapshot` on node `node` (NULL or "": no
- * node; the node step is skipped). `options` may be NULL; max_steps and prune_search are not used
+ * node; the node step is skipped, and the JSON gets the verdict on every node: "nodes",
+ * "nodesSummary", "nodesTotal", "nodesTruncated", "nodeSource"; see docs/c-api.md). `options` may be NULL; max_steps and prune_search are not used
  * (explain does not search). Errors:
  * DRAFORGE_ENOTFOUND for an unknown claim, DRAFORGE_EINVALID for a claim without spec.devices or
  * bad options. */

@@ -54,6 +54,23 @@ rapidjson::Value ExplanationJson(const Explanation& ex, rapidjson::Document::All
     }
     d.AddMember("conflicts", conflicts, a);
   }
+  // Without a node: the per-node verdicts (additive fields; absent with a node).
+  if (ex.node.empty() && !ex.nodes_summary.empty()) {
+    d.AddMember("nodesSummary", str(ex.nodes_summary), a);
+    d.AddMember("nodeSource", str(ex.node_source), a);
+    d.AddMember("nodesTotal", rapidjson::Value(static_cast<int64_t>(ex.nodes_total)), a);
+    d.AddMember("nodesTruncated", ex.NodesTruncated(), a);
+    rapidjson::Value nodes(rapidjson::kArrayType);
+    for (const NodeVerdict& v : ex.nodes) {
+      rapidjson::Value o(rapidjson::kObjectType);
+      o.AddMember("node", str(v.node), a);
+      o.AddMember("fits", v.fits(), a);
+      o.AddMember("outcome", str(OutcomeName(v.outcome)), a);
+      if (!v.reason.empty()) o.AddMember("reason", str(v.reason), a);
+      nodes.PushBack(o, a);
+    }
+    d.AddMember("nodes", nodes, a);
+  }
   return d;
 }
 

@@ -78,29 +78,6 @@ std::shared_ptr<const store::Snapshot> WithClaims(const store::Snapshot& base,
   return cluster.snapshot();
 }
 
-// The base request name of a funnel entry ("gpus/four" -> "gpus").
-std::string_view BaseRequest(std::string_view request) { return request.substr(0, request.find('/')); }
-
-// The sentence for the first request of `ex` that fails: every view of the request (one for
-// `exactly`, one per subrequest for `firstAvailable`) leaves too few devices. Empty when none does.
-std::string FirstFailingRequest(const Explanation& ex) {
-  size_t i = 0;
-  while (i < ex.requests.size()) {
-    const std::string_view base = BaseRequest(ex.requests[i].request);
-    size_t j = i;
-    bool all_short = true;
-    std::vector<std::string> sentences;
-    while (j < ex.requests.size() && BaseRequest(ex.requests[j].request) == base) {
-      all_short = all_short && ex.requests[j].first_short.has_value();
-      sentences.push_back(ex.requests[j].sentence);
-      ++j;
-    }
-    if (all_short) return absl::StrJoin(sentences, "; ");
-    i = j;
-  }
-  return "";
-}
-
 // One compiled nodeSelector of an allocated claim (nullopt: the allocation has none, any node).
 struct Pin {
   const PlacedClaim* claim;
@@ -394,7 +371,7 @@ absl::StatusOr<PodPlacement> Place(const store::Snapshot& snapshot, const api::P
             np.why = absl::StrCat("claim ", key, ": ", ex.status().message());
             break;
           }
-          const std::string sentence = FirstFailingRequest(*ex);
+          const std::string sentence = FirstBlockingReason(*ex);
           if (!sentence.empty()) {
             np.why = absl::StrCat("claim ", key, ": ", sentence);
             break;
@@ -510,7 +487,7 @@ absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, c
     }
     auto ex = Explain(*final_snapshot, ns, copy.metadata.name.value_or(""), &nodes[i], options.features);
     if (!ex.ok()) continue;
-    if (std::string sentence = FirstFailingRequest(*ex); !sentence.empty()) n.why = std::move(sentence);
+    if (std::string sentence = FirstBlockingReason(*ex); !sentence.empty()) n.why = std::move(sentence);
   }
   return out;
 }

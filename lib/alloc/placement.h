@@ -90,8 +90,10 @@ struct NodePlacement {
   std::vector<std::string> reasons;
   // kUnschedulable / kError: one sentence. For an allocation that fails, the explain funnel's
   // sentence for the first request that fails ("claim team-a/c: request gpus: 4 devices match class
-  // ..., 2 needed"; for a firstAvailable request, the sentences of its subrequests joined by "; ");
-  // for a node excluded by an allocated claim, which claim; for an error, its message.
+  // ..., 2 needed"; for a firstAvailable request, the sentences of its subrequests joined by "; "),
+  // else the first claim-level conflict ("requests a and b both need device D"), as
+  // alloc::FirstBlockingReason gives it; for a node excluded by an allocated claim, which claim; for
+  // an error, its message.
   std::string why;
   absl::Status error;  // kError
   int64_t search_steps = 0;
@@ -171,8 +173,8 @@ struct NodeCount {
   // before the node was exhausted (cap, error) or never tried.
   std::vector<std::string> reasons;
   // With reasons: the explain funnel's sentence for the first request that fails on the node in the
-  // final state ("request gpus: 4 devices match class gpu, all 4 are allocated to claims ..."), or
-  // the reasons joined when no single request is short.
+  // final state ("request gpus: 4 devices match class gpu, all 4 are allocated to claims ..."), else
+  // the first claim-level conflict (alloc::FirstBlockingReason), or the reasons joined when neither.
   std::string why;
 };
 

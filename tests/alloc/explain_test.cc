@@ -8,7 +8,11 @@
 #include <map>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "alloc/explain.h"
+#include "alloc/placement.h"
+#include "api/codec.h"
+#include "store/cluster.h"
 #include "fixture.h"
 
 namespace draforge::alloc::testing {
@@ -265,6 +269,202 @@ TEST(Explain, AllModeFallsShortWhenOneDeviceIsUnusable) {
   EXPECT_TRUE(absl::StrContains(f.sentence, "allocationMode All takes all 2 devices of class class-a that node node-1 "
                                             "reaches, step \"taints\" leaves 1 of them"))
       << f.sentence;
+}
+
+// --- without a node: the verdict per node ------------------------------------------------------------
+
+// A cluster loaded from a YAML file of tests/cli/data (plain manifests, no AllocatorTestCase).
+std::shared_ptr<const store::Snapshot> LoadCliData(const char* name, std::unique_ptr<store::Cluster>& cluster) {
+  const std::string text =
+      draforge::testing::ReadFile(draforge::testing::SourceRoot() / "tests" / "cli" / "data" / name);
+  auto decoded = api::DecodeStream(text, api::DecodeOptions{});
+  EXPECT_TRUE(decoded.ok()) << decoded.status();
+  cluster = std::make_unique<store::Cluster>();
+  if (!decoded.ok()) return cluster->snapshot();
+  for (auto& d : *decoded) {
+    EXPECT_TRUE(d.object.ok()) << name << ": object " << d.index << ": " << d.object.status();
+    if (d.object.ok()) {
+      EXPECT_TRUE(cluster->Apply(*std::move(d.object)).ok());
+    }
+  }
+  return cluster->snapshot();
+}
+
+// Explains default/`claim` of tests/cli/data/`file` without a node.
+absl::StatusOr<Explanation> ExplainEverywhere(const char* file, std::string_view claim,
+                                              const ExplainOptions& options = {}) {
+  std::unique_ptr<store::Cluster> cluster;
+  auto snapshot = LoadCliData(file, cluster);
+  return Explain(*snapshot, "default", claim, nullptr, options);
+}
+
+const NodeVerdict* VerdictOf(const Explanation& ex, std::string_view node) {
+  for (const NodeVerdict& v : ex.nodes) {
+    if (v.node == node) return &v;
+  }
+  ADD_FAILURE() << "no verdict for node " << node;
+  return nullptr;
+}
+
+// Both requests need the only a100: without a node the funnel sees one usable device per request,
+// but the verdict on node-1 names the claim-level conflict.
+TEST(ExplainNodes, ClaimLevelConflictMakesTheOnlyNodeFail) {
+  auto ex = ExplainEverywhere("claim-conflict.yaml", "pair");
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  ASSERT_EQ(ex->nodes.size(), 1u);
+  EXPECT_EQ(ex->nodes_total, 1);
+  EXPECT_EQ(ex->node_source, "nodes");
+  EXPECT_FALSE(ex->nodes[0].fits());
+  EXPECT_EQ(ex->nodes[0].reason, "requests first and second both need device gpu.example.com/node-1/gpu-0");
+  EXPECT_EQ(ex->nodes_summary,
+            "claim default/pair fits on no node (0 of 1): node-1: requests first and second both need device "
+            "gpu.example.com/node-1/gpu-0");
+  EXPECT_TRUE(ex->FittingNodes().empty());
+}
+
+// One claim, four nodes: it fits on node-d only; on each other node the first step that falls short
+// is that node's own problem (request selector, taint, shared counters), not "not reachable".
+TEST(ExplainNodes, EachNodeGetsItsOwnReason) {
+  auto ex = ExplainEverywhere("explain-nodes.yaml", "train");
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  ASSERT_EQ(ex->nodes.size(), 4u);
+  EXPECT_EQ(ex->FittingNodes(), std::vector<std::string>{"node-d"});
+  EXPECT_EQ(ex->nodes_summary, "claim default/train fits on 1 of 4 nodes: node-d");
+  const NodeVerdict* a = VerdictOf(*ex, "node-a");
+  const NodeVerdict* b = VerdictOf(*ex, "node-b");
+  const NodeVerdict* c = VerdictOf(*ex, "node-c");
+  ASSERT_TRUE(a && b && c);
+  EXPECT_TRUE(absl::StrContains(a->reason, "0 left after step \"request\"")) << a->reason;
+  EXPECT_TRUE(absl::StrContains(b->reason, "0 left after step \"taints\"")) << b->reason;
+  EXPECT_TRUE(absl::StrContains(b->reason, "example.com/maintenance")) << b->reason;
+  EXPECT_TRUE(absl::StrContains(c->reason, "0 left after step \"capacity\"")) << c->reason;
+  EXPECT_TRUE(absl::StrContains(c->reason, "without shared counters left")) << c->reason;
+  // The funnel without a node is unchanged: it sees usable devices cluster-wide.
+  ASSERT_EQ(ex->requests.size(), 1u);
+  EXPECT_FALSE(ex->requests[0].first_short.has_value()) << ex->requests[0].sentence;
+}
+
+// An allocated claim fits where its allocation's nodeSelector selects the node.
+TEST(ExplainNodes, AllocatedClaimFitsWhereItsNodeSelectorPoints) {
+  auto ex = ExplainEverywhere("explain-nodes.yaml", "other");
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  EXPECT_EQ(ex->FittingNodes(), std::vector<std::string>{"node-c"});
+  const NodeVerdict* a = VerdictOf(*ex, "node-a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->reason, "the claim is already allocated and the allocation's node selector does not select node node-a");
+}
+
+// An allocated claim whose nodeSelector does not parse: the funnel is still given, and every node
+// gets an error verdict naming the claim and the field (no node silently "fits" or vanishes).
+TEST(ExplainNodes, AllocatedClaimWithABadNodeSelectorIsAnErrorOnEveryNode) {
+  std::unique_ptr<store::Cluster> cluster;
+  auto snapshot = LoadCliData("allocated-bad-node-selector.yaml", cluster);
+  auto ex = Explain(*snapshot, "default", "odd", nullptr);
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  ASSERT_EQ(ex->nodes.size(), 2u);
+  for (const NodeVerdict& v : ex->nodes) {
+    EXPECT_EQ(v.outcome, Outcome::kError) << v.node;
+    EXPECT_TRUE(absl::StartsWith(v.reason, "resourceclaim default/odd: status.allocation.nodeSelector: ")) << v.reason;
+  }
+  EXPECT_TRUE(absl::StartsWith(ex->nodes_summary, "claim default/odd fits on no node (0 of 2): node-1 and node-2: "))
+      << ex->nodes_summary;
+  EXPECT_FALSE(ex->requests.empty());
+}
+
+// More nodes than the cap: the first ones are examined, the rest counted and reported.
+TEST(ExplainNodes, CapIsReportedNotSilent) {
+  ExplainOptions options;
+  options.max_nodes = 2;
+  auto ex = ExplainEverywhere("explain-nodes.yaml", "train", options);
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  ASSERT_EQ(ex->nodes.size(), 2u);
+  EXPECT_EQ(ex->nodes[0].node, "node-a");
+  EXPECT_EQ(ex->nodes[1].node, "node-b");
+  EXPECT_EQ(ex->nodes_total, 4);
+  EXPECT_TRUE(ex->NodesTruncated());
+  EXPECT_TRUE(absl::StartsWith(ex->nodes_summary,
+                               "claim default/train fits on no node (0 of the first 2 nodes, 2 more not examined): "))
+      << ex->nodes_summary;
+  options.max_nodes = 0;
+  ex = ExplainEverywhere("explain-nodes.yaml", "train", options);
+  ASSERT_TRUE(ex.ok());
+  EXPECT_TRUE(ex->nodes.empty());
+  EXPECT_TRUE(ex->nodes_summary.empty());
+}
+
+// With a node, nothing changes: no verdicts.
+TEST(ExplainNodes, NoVerdictsWithANode) {
+  std::unique_ptr<store::Cluster> cluster;
+  auto snapshot = LoadCliData("explain-nodes.yaml", cluster);
+  NodeInfo node{"node-b", {}};
+  auto ex = Explain(*snapshot, "default", "train", &node);
+  ASSERT_TRUE(ex.ok());
+  EXPECT_TRUE(ex->nodes.empty());
+  EXPECT_EQ(ex->nodes_total, 0);
+  EXPECT_TRUE(ex->nodes_summary.empty());
+  // The cluster-wide funnel, narrowed at the node step, as before.
+  EXPECT_TRUE(absl::StrContains(ex->summary, "left after step \"node\"")) << ex->summary;
+}
+
+// Reasons that differ only in the node's own name group together; others do not.
+TEST(ExplainNodes, GroupsNodesByReason) {
+  std::vector<NodeVerdict> v(4);
+  v[0] = {"n-1", Outcome::kUnschedulable, "request g: 0 not reachable from node n-1"};
+  v[1] = {"n-2", Outcome::kAllocated, ""};
+  v[2] = {"n-10", Outcome::kUnschedulable, "request g: 0 not reachable from node n-10"};
+  v[3] = {"n-3", Outcome::kUnschedulable, "request g: device gpu/n-1/d is tainted"};
+  const std::vector<NodeReasonGroup> g = GroupNodesByReason(v);
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].reason, "request g: 0 not reachable from the node");
+  EXPECT_EQ(g[0].nodes, (std::vector<std::string>{"n-1", "n-10"}));
+  EXPECT_EQ(g[1].reason, "request g: device gpu/n-1/d is tainted");
+  EXPECT_EQ(g[1].nodes, std::vector<std::string>{"n-3"});
+}
+
+// Every allocator fixture, every claim it allocates, every node PlacementNodes gives: the verdict's
+// "fits" is what alloc::Allocate says for the claim alone on that node, and a node that does not
+// fit has a reason, which is the funnel's or a conflict's (never only the allocator's own words).
+TEST(ExplainNodes, AgreesWithAllocatorOnEveryNodeOfEveryFixture) {
+  int pairs = 0, not_fitting = 0, fallback = 0;
+  for (const fs::path& path : FixtureFiles()) {
+    auto loaded = LoadFixture(path);
+    ASSERT_TRUE(loaded.ok()) << path << ": " << loaded.status();
+    Fixture& fx = **loaded;
+    const std::vector<NodeInfo> nodes = PlacementNodes(*fx.snapshot);
+    for (const api::ResourceClaim* claim : fx.claims) {
+      if (!claim->spec || !claim->spec->devices || (claim->status && claim->status->allocation)) continue;
+      const std::string ns = claim->metadata.namespace_.value_or("default");
+      const std::string name = claim->metadata.name.value_or("");
+      auto ex = Explain(*fx.snapshot, ns, name, nullptr, fx.features);
+      ASSERT_TRUE(ex.ok()) << path << ": " << ex.status();
+      ASSERT_EQ(ex->nodes.size(), nodes.size()) << path;
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const NodeVerdict& v = ex->nodes[i];
+        ASSERT_EQ(v.node, nodes[i].name) << path;
+        AllocateOptions opts;
+        opts.features = fx.features;
+        const AllocateResult r = Allocate(*fx.snapshot, {claim}, nodes[i], opts);
+        ++pairs;
+        EXPECT_EQ(OutcomeName(v.outcome), OutcomeName(r.outcome)) << path << ": claim " << ns << "/" << name
+                                                                  << " on node " << v.node << ": " << v.reason;
+        if (v.fits()) {
+          EXPECT_TRUE(v.reason.empty()) << path;
+          continue;
+        }
+        ++not_fitting;
+        EXPECT_FALSE(v.reason.empty()) << path << ": claim " << name << " on node " << v.node;
+        if (v.outcome == Outcome::kUnschedulable && v.reason == absl::StrJoin(r.reasons, "; ")) {
+          ++fallback;
+          ADD_FAILURE() << path << ": claim " << name << " on node " << v.node
+                        << ": only the allocator's reasons: " << v.reason;
+        }
+      }
+    }
+  }
+  std::cout << pairs << " (claim, node) pairs, " << not_fitting << " do not fit, " << fallback
+            << " with the allocator's reasons only\n";
+  EXPECT_GE(pairs, 200);
+  EXPECT_GE(not_fitting, 50);
 }
 
 TEST(Explain, UnknownClaim) {

@@ -44,6 +44,21 @@ std::string ThreeNodesYaml() {
                                      "three-nodes.yaml");
 }
 
+// A pod (not stored) with one claim entry: `claim` (resourceClaimName) or `tmpl`
+// (resourceClaimTemplateName).
+api::Pod PodWithClaim(const std::string& name, const std::string& pod_claim, const std::string& claim,
+                      const std::string& tmpl) {
+  api::Pod pod;
+  pod.metadata.name = name;
+  pod.spec.emplace();
+  api::PodResourceClaim rc;
+  rc.name = pod_claim;
+  if (!claim.empty()) rc.resource_claim_name = claim;
+  if (!tmpl.empty()) rc.resource_claim_template_name = tmpl;
+  pod.spec->resource_claims.push_back(rc);
+  return pod;
+}
+
 const NodePlacement& NodeOf(const PodPlacement& p, std::string_view name) {
   for (const auto& n : p.nodes) {
     if (n.node == name) return n;
@@ -482,6 +497,20 @@ spec:
   }
 }
 
+// A claim whose requests each fit alone but need the same device: Place's why names the clash (it
+// said only "every request has enough devices on its own, but not all together").
+TEST(Place, WhyNamesTheClaimLevelConflict) {
+  Loaded l;
+  l.Add(draforge::testing::ReadFile(draforge::testing::SourceRoot() / "tests" / "cli" / "data" /
+                                    "claim-conflict.yaml"));
+  auto p = Place(*l.snapshot(), PodWithClaim("pair-user", "c", "pair", ""));
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->nodes.size(), 1u);
+  EXPECT_FALSE(p->nodes[0].fits());
+  EXPECT_EQ(p->nodes[0].why,
+            "claim default/pair: requests first and second both need device gpu.example.com/node-1/gpu-0");
+}
+
 TEST(Place, AllocatorErrorIsPerNodeError) {
   Loaded l;
   l.Add(ThreeNodesYaml());
@@ -552,14 +581,7 @@ spec:
 TEST(Place, WhatIfPodNotStored) {
   Loaded l;
   l.Add(ThreeNodesYaml());
-  api::Pod pod;
-  pod.metadata.name = "what-if";
-  pod.spec.emplace();
-  api::PodResourceClaim rc;
-  rc.name = "g";
-  rc.resource_claim_template_name = "one-gpu";
-  pod.spec->resource_claims.push_back(rc);
-  auto p = Place(*l.snapshot(), pod);
+  auto p = Place(*l.snapshot(), PodWithClaim("what-if", "g", "", "one-gpu"));
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->pod, "default/what-if");
   EXPECT_EQ(p->FittingNodes().size(), 3u);

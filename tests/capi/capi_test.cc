@@ -587,6 +587,33 @@ TEST_F(CApi, ExplainAPendingClaim) {
   EXPECT_EQ(draforge_explain(&ex, snapshot_, "team-a/none", nullptr, nullptr, &error_), DRAFORGE_ENOTFOUND);
 }
 
+// Without a node, the explanation's JSON carries the verdict on every node (here the one node the
+// slices name, as there is no Node object): additive fields next to the funnel.
+TEST_F(CApi, ExplainWithoutANodeGivesTheVerdictPerNode) {
+  auto json_of = [&](const char* claim, const char* node) {
+    draforge_explanation* ex = nullptr;
+    EXPECT_EQ(draforge_explain(&ex, snapshot_, claim, node, nullptr, &error_), DRAFORGE_OK)
+        << draforge_error_message(error_);
+    draforge_buffer b = {nullptr, 0};
+    EXPECT_EQ(draforge_explanation_json(&b, ex, nullptr), DRAFORGE_OK);
+    draforge_explanation_destroy(ex);
+    return Take(b);
+  };
+  const std::string three = json_of("team-a/three", nullptr);
+  EXPECT_THAT(three, HasSubstr("\"nodesSummary\":\"claim team-a/three fits on no node (0 of 1): node-1: request gpus: "
+                               "only 2 devices match class gpu.example.com, 3 needed\""));
+  EXPECT_THAT(three, HasSubstr("\"nodeSource\":\"slices\",\"nodesTotal\":1,\"nodesTruncated\":false"));
+  EXPECT_THAT(three, HasSubstr("\"nodes\":[{\"node\":\"node-1\",\"fits\":false,\"outcome\":\"unschedulable\","
+                               "\"reason\":\"request gpus: only 2 devices match class gpu.example.com, 3 needed\"}]"));
+  EXPECT_THAT(three, HasSubstr("\"requests\":[{\"request\":\"gpus\""));  // the funnel is still there
+  EXPECT_THAT(json_of("team-a/two", ""),
+              HasSubstr("\"nodes\":[{\"node\":\"node-1\",\"fits\":true,\"outcome\":\"allocated\"}]"));
+  // With a node: exactly as before, no verdicts.
+  const std::string on_node = json_of("team-a/three", "node-1");
+  EXPECT_THAT(on_node, ::testing::Not(HasSubstr("\"nodes\"")));
+  EXPECT_THAT(on_node, ::testing::Not(HasSubstr("\"nodesSummary\"")));
+}
+
 TEST(CApiCel, CompileAndEvaluateASelector) {
   draforge_cel_selector* s = nullptr;
   ASSERT_EQ(draforge_cel_selector_compile(&s, "device.attributes['gpu.example.com'].model == 'a100'", nullptr, nullptr),

@@ -332,6 +332,91 @@ class ExplainConflicts(unittest.TestCase):
         self.assertIn("requests first and second both need device gpu.example.com/node-1/gpu-0", out.splitlines()[0])
 
 
+class ExplainWithoutNode(unittest.TestCase):
+    """`draforge explain` without --node: on which nodes the claim fits, and why not on the others."""
+    CONFLICT = os.path.join(ROOT, "tests", "cli", "data", "claim-conflict.yaml")
+    NODES = os.path.join(ROOT, "tests", "cli", "data", "explain-nodes.yaml")
+
+    def test_claim_that_fits_nowhere_says_so_first_with_the_conflict(self):
+        code, out, err = run("explain", "--claim", "pair", "-f", self.CONFLICT)
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "claim default/pair fits on no node (0 of 1): node-1: requests first and second "
+                                   "both need device gpu.example.com/node-1/gpu-0")
+        self.assertEqual(lines[1], "  node-1: requests first and second both need device gpu.example.com/node-1/gpu-0")
+        # The cluster-wide funnel follows, no longer the first thing said.
+        self.assertIn("request first: 1 device of class gpu is usable", out)
+
+    def test_json_has_the_verdict_per_node(self):
+        code, out, err = run("explain", "--claim", "default/pair", "-f", self.CONFLICT, "-o", "json")
+        self.assertEqual(code, 0, err)
+        ex = json.loads(out)
+        self.assertEqual(ex["nodesTotal"], 1)
+        self.assertFalse(ex["nodesTruncated"])
+        self.assertEqual(ex["nodeSource"], "nodes")
+        self.assertEqual(ex["nodes"], [{
+            "node": "node-1", "fits": False, "outcome": "unschedulable",
+            "reason": "requests first and second both need device gpu.example.com/node-1/gpu-0"}])
+        self.assertTrue(ex["nodesSummary"].startswith("claim default/pair fits on no node (0 of 1)"))
+
+    def test_fits_on_one_node_of_four_each_other_for_its_own_reason(self):
+        code, out, err = run("explain", "--claim", "default/train", "-f", self.NODES)
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "claim default/train fits on 1 of 4 nodes: node-d")
+        per_node = dict(line.strip().split(": ", 1) for line in lines[1:5])
+        self.assertEqual(per_node["node-d"], "fits")
+        self.assertIn('0 left after step "request" (1 removed by the selectors of request gpu)', per_node["node-a"])
+        self.assertIn('0 left after step "taints" (1 device tainted (example.com/maintenance) and not tolerated)',
+                      per_node["node-b"])
+        self.assertIn('0 left after step "capacity" (1 device without shared counters left)', per_node["node-c"])
+
+    def test_yaml_lists_the_nodes_in_name_order(self):
+        code, out, err = run("explain", "--claim", "default/train", "-f", self.NODES, "-o", "yaml")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(re.findall(r"^  node: (\S+)$", out, re.M), ["node-a", "node-b", "node-c", "node-d"], out)
+
+    def test_with_node_nothing_changes(self):
+        code, out, err = run("explain", "--claim", "default/train", "-f", self.NODES, "--node", "node-b", "-o", "json")
+        self.assertEqual(code, 0, err)
+        ex = json.loads(out)
+        self.assertNotIn("nodes", ex)
+        self.assertNotIn("nodesSummary", ex)
+        self.assertEqual(ex["node"], "node-b")
+        code, out, _ = run("explain", "--claim", "default/train", "-f", self.NODES, "--node", "node-d")
+        self.assertEqual(out.splitlines()[0], "claim default/train fits on node node-d")
+
+    def test_allocated_claim_with_a_bad_node_selector_is_an_error_on_every_node(self):
+        path = os.path.join(ROOT, "tests", "cli", "data", "allocated-bad-node-selector.yaml")
+        code, out, err = run("explain", "--claim", "odd", "-f", path, "-o", "json")
+        self.assertEqual(code, 0, err)
+        nodes = json.loads(out)["nodes"]
+        self.assertEqual([(v["node"], v["fits"], v["outcome"]) for v in nodes],
+                         [("node-1", False, "error"), ("node-2", False, "error")])
+        for v in nodes:
+            self.assertTrue(v["reason"].startswith("resourceclaim default/odd: status.allocation.nodeSelector: "),
+                            v["reason"])
+
+    def test_many_nodes_are_grouped_by_reason(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            docs = ["apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}"]
+            for i in range(12):
+                docs.append("apiVersion: v1\nkind: Node\nmetadata: {name: node-%02d}" % i)
+            docs.append(SLICE_HEAD + "  - {name: gpu-0}\n")
+            docs.append("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: two, namespace: default}\n"
+                        "spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu, count: 2}}]}}")
+            path = write(tmp, "many.yaml", "\n---\n".join(docs))
+            code, out, err = run("explain", "--claim", "two", "-f", path)
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertTrue(lines[0].startswith("claim default/two fits on no node (0 of 12): "), lines[0])
+        # node-1 (the slice's node, not a Node here) is not among them; the twelve Nodes reach no device
+        # and share one reason, on one line.
+        self.assertEqual(lines[1], "  node-00, node-01, node-02, node-03, node-04, node-05, node-06, node-07, "
+                                   "node-08, node-09 and 2 more: request g: no device matches class gpu")
+        self.assertEqual(lines[2], "")
+
+
 class Demo(unittest.TestCase):
     def test_demo_report(self):
         code, out, err = run("demo")

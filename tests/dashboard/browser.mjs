@@ -197,6 +197,15 @@ test('a pending claim says why it is pending', async () => {
   await why.waitFor({ timeout: 30000 });
   assertEq(await why.innerText(), p.summary || p.outcomeDetail || p.outcome, 'why-pending text');
   for (const r of p.requests) assert((await page.locator('[data-testid="claim-detail"]').innerText()).includes(r.sentence), `request ${r.request} sentence shown`);
+  // Explained without a node: the verdict per node, each node with "fits" or its reason.
+  const unbound = diag.pending.find((c) => c.nodes.length > 0);
+  assert(unbound, 'the demo scenario has a pending claim explained without a node');
+  await goto(page, `claims?claim=${encodeURIComponent(`${unbound.namespace}/${unbound.name}`)}`);
+  const verdicts = page.locator('[data-testid="node-verdicts"]');
+  await verdicts.waitFor({ timeout: 10000 });
+  const text = await verdicts.innerText();
+  assert(text.includes(unbound.nodesSummary), 'nodes summary shown');
+  for (const v of unbound.nodes) assert(text.includes(`${v.node}: ${v.fits ? 'fits' : v.reason}`), `verdict of ${v.node} shown`);
   await shot(page, 'claims-pending-light');
 });
 

@@ -316,6 +316,41 @@ def test_explain_names_a_claim_level_conflict():
     assert ex.to_dict()["conflicts"][0]["kind"] == "same-device"
 
 
+def _cli_data(name):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "data", name)
+    with open(path, encoding="utf-8") as f:
+        return draforge.Cluster.from_yaml(f.read())
+
+
+def test_explain_without_a_node_gives_the_verdict_per_node():
+    # default/train fits on node-d only; the other nodes each lack it for their own reason
+    # (tests/cli/data/explain-nodes.yaml).
+    ex = _cli_data("explain-nodes.yaml").explain("default/train")
+    assert [v.node for v in ex.nodes] == ["node-a", "node-b", "node-c", "node-d"]
+    assert all(isinstance(v, draforge.NodeVerdict) for v in ex.nodes)
+    assert ex.fits_on == ["node-d"]
+    assert (ex.nodes_total, ex.nodes_truncated, ex.node_source) == (4, False, "nodes")
+    assert ex.nodes_summary == "claim default/train fits on 1 of 4 nodes: node-d"
+    by_node = {v.node: v for v in ex.nodes}
+    assert (by_node["node-d"].fits, by_node["node-d"].outcome, by_node["node-d"].reason) == (True, "allocated", "")
+    assert 'step "request"' in by_node["node-a"].reason
+    assert 'step "taints"' in by_node["node-b"].reason and "example.com/maintenance" in by_node["node-b"].reason
+    assert 'step "capacity"' in by_node["node-c"].reason
+    assert not any(v.fits for v in ex.nodes if v.node != "node-d")
+    assert ex.to_dict()["nodes"][3] == {"node": "node-d", "fits": True, "outcome": "allocated", "reason": ""}
+
+
+def test_explain_without_a_node_names_the_conflict_on_the_only_node():
+    ex = _cli_data("claim-conflict.yaml").explain("default/pair")
+    [v] = ex.nodes
+    assert (v.node, v.fits, v.outcome) == ("node-1", False, "unschedulable")
+    assert v.reason == "requests first and second both need device gpu.example.com/node-1/gpu-0"
+    assert ex.fits_on == [] and ex.nodes_summary.startswith("claim default/pair fits on no node (0 of 1): node-1: ")
+    # With a node: no verdicts, as before.
+    on_node = _cli_data("claim-conflict.yaml").explain("default/pair", "node-1")
+    assert on_node.nodes == [] and on_node.nodes_summary == "" and on_node.nodes_total == 0
+
+
 def test_gil_is_released_and_threads_agree(cluster):
     snap = cluster.snapshot()
     results = []

@@ -371,6 +371,13 @@ def diagnostics_explain_pending_claims():
     # Pod finetune-0 uses it and is not bound: the scheduler tries and fails.
     assert p["outcome"] == "unschedulable" and p["consumers"] == ["team-a/finetune-0"], p
     assert p["fitsOn"] == [] and p["nodesTried"] == 0, p
+    # Explained without a node (the pod is not bound): the verdict on every node, as the scheduler
+    # would give it; only node-3 has the H100s.
+    assert p["node"] == "" and p["nodesTotal"] == 3 and p["nodesTruncated"] is False, p
+    assert [v["node"] for v in p["nodes"]] == ["node-1", "node-2", "node-3"], p["nodes"]
+    assert [v["node"] for v in p["nodes"] if v["fits"]] == ["node-3"], p["nodes"]
+    assert all(v["reason"] and v["outcome"] == "unschedulable" for v in p["nodes"] if not v["fits"]), p["nodes"]
+    assert p["nodesSummary"] == "claim team-a/big-h100 fits on 1 of 3 nodes: node-3", p["nodesSummary"]
 
 
 UNUSED_CLAIM = """apiVersion: resource.k8s.io/v1

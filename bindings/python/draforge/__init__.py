@@ -18,13 +18,14 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _draforge
 from ._errors import (Error, InternalError, InvalidInputError, LimitError, NotFoundError, UnsupportedError)
-from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph, Pool,
-                       RequestFunnel)
+from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
+                       NodeVerdict, Pool, RequestFunnel)
 from . import cdi, cel
 
 __all__ = [
     "AllocatedDevice", "AllocationResult", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
-    "InternalError", "InvalidInputError", "LimitError", "NotFoundError", "Pool", "RequestFunnel", "Snapshot",
+    "InternalError", "InvalidInputError", "LimitError", "NodeVerdict", "NotFoundError", "Pool", "RequestFunnel",
+    "Snapshot",
     "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
 ]
 
@@ -145,8 +146,9 @@ class Snapshot:
     def explain(self, claim: Union[str, Mapping[str, Any]], node: Optional[str] = None, *, features: Features = None,
                 node_labels: Optional[Mapping[str, str]] = None, unlock_locked_gates: bool = False) -> Explanation:
         """Why ``claim`` is pending: per request, the funnel from every published device to those
-        usable on ``node`` (None: the node step is skipped), and a sentence. NotFoundError for an
-        unknown claim."""
+        usable on ``node`` (None: the node step is skipped), and a sentence. Without a node, also the
+        verdict on every node (``Explanation.nodes``: where it fits, and why not elsewhere).
+        NotFoundError for an unknown claim."""
         out = self._s.explain(_ref(claim), node, _gates(features), unlock_locked_gates, _labels(node_labels))
         return Explanation._from_json(json.loads(out))
 

@@ -118,8 +118,23 @@ class ClaimConflict:
 
 
 @dataclass(frozen=True)
+class NodeVerdict:
+    """Whether the claim can be allocated on one node (explain without a node): ``outcome`` is
+    "allocated" (it fits), "unschedulable" or "error"; ``reason`` is one sentence when it does not fit
+    (the first request that falls short on the node, else the claim-level conflict), "" when it fits."""
+
+    node: str
+    fits: bool
+    outcome: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Explanation:
-    """Why a claim is pending (:meth:`Snapshot.explain`)."""
+    """Why a claim is pending (:meth:`Snapshot.explain`). Without a node, ``nodes`` holds the verdict
+    on every node (name order, at most 1000: ``nodes_total`` counts them all, ``nodes_truncated`` says
+    some were not examined) and ``nodes_summary`` says on how many the claim fits
+    ("claim default/pair fits on no node (0 of 1): node-1: ..."); with a node they are empty."""
 
     claim: str
     summary: str
@@ -127,6 +142,16 @@ class Explanation:
     node: Optional[str] = None
     outcome: Optional[str] = None
     conflicts: List[ClaimConflict] = field(default_factory=list)
+    nodes: List[NodeVerdict] = field(default_factory=list)
+    nodes_summary: str = ""
+    nodes_total: int = 0
+    nodes_truncated: bool = False
+    node_source: str = ""
+
+    @property
+    def fits_on(self) -> List[str]:
+        """The nodes the claim fits on (explain without a node), in name order."""
+        return [v.node for v in self.nodes if v.fits]
 
     def __str__(self) -> str:
         return self.summary
@@ -151,8 +176,12 @@ class Explanation:
                 for r in d.get("requests", [])]
         conflicts = [ClaimConflict(kind=c["kind"], requests=list(c["requests"]), sentence=c["sentence"],
                                    subject=c.get("subject", "")) for c in d.get("conflicts", [])]
+        nodes = [NodeVerdict(node=v["node"], fits=bool(v["fits"]), outcome=v["outcome"], reason=v.get("reason", ""))
+                 for v in d.get("nodes", [])]
         return cls(claim=d["claim"], summary=d["summary"], requests=reqs, node=d.get("node"),
-                   outcome=d.get("outcome"), conflicts=conflicts)
+                   outcome=d.get("outcome"), conflicts=conflicts, nodes=nodes,
+                   nodes_summary=d.get("nodesSummary", ""), nodes_total=int(d.get("nodesTotal", 0)),
+                   nodes_truncated=bool(d.get("nodesTruncated", False)), node_source=d.get("nodeSource", ""))
 
 
 @dataclass(frozen=True)

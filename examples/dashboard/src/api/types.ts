@@ -265,6 +265,22 @@ export interface PendingClaim {
   requests: RequestFunnel[];
   /** Why the claim does not fit when every request alone could (openapi.json ClaimConflict). */
   conflicts: ClaimConflict[];
+  /** Explained without a node (no consumer bound to a node): on how many nodes it fits, and why not
+   * on the others ("" / 0 / false / [] with a node). At most 1000 nodes, in name order. */
+  nodesSummary: string;
+  nodesTotal: number;
+  nodesTruncated: boolean;
+  nodes: NodeVerdict[];
+}
+
+/** Whether the claim can be allocated on one node (openapi.json NodeVerdict). */
+export interface NodeVerdict {
+  node: string;
+  fits: boolean;
+  /** "allocated" | "unschedulable" | "error". */
+  outcome: string;
+  /** One sentence when it does not fit; "" when it fits. */
+  reason: string;
 }
 
 export interface ClaimConflict {

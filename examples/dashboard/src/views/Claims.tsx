@@ -14,6 +14,29 @@ function requestText(r: ClaimRequest): string {
   return `${r.name}: ${n} × ${r.deviceClassName}${r.adminAccess ? ' (admin access)' : ''}`;
 }
 
+const kMaxVerdicts = 20;
+
+// Explained without a node: where the claim fits and the first reason on each other node, as the
+// scheduler's "0/3 nodes are available" says it.
+function NodeVerdicts({ why }: { why: PendingClaim }) {
+  const nodes = why.nodes ?? [];
+  if (!why.nodesSummary) return null;
+  const more = nodes.length - kMaxVerdicts + (why.nodesTotal - nodes.length);
+  return (
+    <div data-testid="node-verdicts">
+      <p style={{ margin: '0 0 4px' }}>{why.nodesSummary}</p>
+      <ul className="reasons">
+        {nodes.slice(0, kMaxVerdicts).map((v) => (
+          <li key={v.node}>
+            <code>{v.node}</code>: {v.fits ? <span className="badge badge-ok">fits</span> : v.reason}
+          </li>
+        ))}
+        {more > 0 && <li className="muted">{more} more nodes (see /api/v1/diagnostics)</li>}
+      </ul>
+    </div>
+  );
+}
+
 function ClaimDetail({ claim, why }: { claim: Claim; why: PendingClaim | undefined }) {
   return (
     <div className="detail" data-testid="claim-detail">
@@ -81,6 +104,7 @@ function ClaimDetail({ claim, why }: { claim: Claim; why: PendingClaim | undefin
             <>
               <p style={{ margin: '0 0 6px' }} data-testid="why-pending">{why.summary || why.outcomeDetail || why.outcome}</p>
               {why.error && <p className="error" style={{ padding: 0 }}>{why.error}</p>}
+              <NodeVerdicts why={why} />
               {why.requests.map((r) => (
                 <FunnelTable key={r.request} funnel={r} />
               ))}
