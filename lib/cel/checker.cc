@@ -803,6 +803,7 @@ bool Program::FoldConstants(const Expr& e) {
     return true;
   }
   ArrayMap* m = constants_.New<ArrayMap>();
+  m->set_keyed_by_go_value();
   for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
     Value k = value_of(*e.args[i]);
     if (k.kind() != ValueKind::kString && k.kind() != ValueKind::kInt && k.kind() != ValueKind::kUint &&

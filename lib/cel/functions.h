@@ -24,6 +24,10 @@ struct EvalContext {
   Arena* arena = nullptr;
   // Precompiled constant regular expressions of the program (pattern -> RE2), may be null.
   const std::map<std::string, std::unique_ptr<re2::RE2>, std::less<>>* regexes = nullptr;
+  // Set by a function that meets what is a Go panic in cel-go (recovered by cel-go's Program as
+  // "internal error: ..."): the whole evaluation then fails with this message, which && and ||
+  // cannot absorb. Must point at storage that outlives the evaluation (a literal).
+  std::string_view panic;
 };
 
 using FunctionImpl = Value (*)(EvalContext& ctx, const Value* args);

@@ -293,8 +293,9 @@ class Interpreter {
     EvalResult r;
     r.value = Eval(*p_.parsed_.root);
     r.cost = cost_;
-    r.cost_exceeded = cancelled_;
-    if (cancelled_) r.value = MakeError(arena_, kCostExceeded);
+    r.cost_exceeded = cancelled_ && !panicked_;
+    if (r.cost_exceeded) r.value = MakeError(arena_, kCostExceeded);
+    if (panicked_) r.value = Value::Error(&cancel_error_);
     return r;
   }
 
@@ -304,6 +305,14 @@ class Interpreter {
     if (cost_ > limit_) cancelled_ = true;
   }
   Value Error(std::string_view msg) { return MakeError(arena_, msg); }
+  // What cel-go meets as a Go panic: its Program recovers it and the whole evaluation fails with
+  // `msg` (a literal), unabsorbed by && and ||; the cost limit's cancellation stops us the same way.
+  Value Panic(std::string_view msg) {
+    cancelled_ = true;
+    panicked_ = true;
+    cancel_error_.message = msg;
+    return Value::Error(&cancel_error_);
+  }
   // The root of the key attribute being resolved by an optional index (see the kOptIndex path).
   const Expr* uncharged_root_ = nullptr;
 
@@ -372,6 +381,7 @@ class Interpreter {
         auto folded = p_.folded_.find(&e);
         if (folded != p_.folded_.end()) return folded->second;
         ArrayMap* m = arena_.New<ArrayMap>();
+        m->set_keyed_by_go_value();
         m->Reserve(arena_, e.args.size() / 2);
         for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
           Value k = Eval(*e.args[i]);
@@ -462,15 +472,18 @@ class Interpreter {
     return false;
   }
 
+  // Keys cel-go cannot make a qualifier of (interpreter/attributes.go newQualifier): they can be
+  // iterated and tested with `in`, but indexing by them, optional or not, fails whatever the operand.
+  static bool QualifierRejects(const Value& key) {
+    return key.kind() == ValueKind::kIP || key.kind() == ValueKind::kCIDR || key.kind() == ValueKind::kSemver;
+  }
+
   // Field or key access on `v`; `found` reports presence (for has() and optional selection).
   Value Access(const Value& v, const Value& key, bool* found) {
     *found = false;
     switch (v.kind()) {
       case ValueKind::kMap: {
-        if (key.kind() == ValueKind::kIP || key.kind() == ValueKind::kCIDR) {
-          // Such keys can be iterated and tested with `in`, but cel-go cannot qualify by them.
-          return Error(Cat("invalid qualifier type: ", GoTypeName(key)));
-        }
+        if (QualifierRejects(key)) return Error(Cat("invalid qualifier type: ", GoTypeName(key)));
         Value out;
         if (v.map()->Find(key, &out)) {
           *found = true;
@@ -493,6 +506,8 @@ class Interpreter {
             return Error(Cat("unsupported index value ", internal::FormatGoDouble(d), " in list"));
           }
           i = static_cast<int64_t>(d);
+        } else if (QualifierRejects(key)) {
+          return Error(Cat("invalid qualifier type: ", GoTypeName(key)));
         } else {
           return Error(Cat("unsupported index type '", TypeName(key), "' in list"));
         }
@@ -623,6 +638,12 @@ class Interpreter {
       const bool relative_key = key.kind != ExprKind::kConst && !IsAttributeChain(key) && !IsQualified(key) &&
                                 p_.folded_.find(&key) == p_.folded_.end();
       bool optional_index = kind == CallKind::kOptIndex || v.kind() == ValueKind::kOptional;
+      // An empty optional ends cel-go's qualification before the key: it is neither evaluated (its
+      // errors do not surface) nor charged.
+      if (v.kind() == ValueKind::kOptional && v.optional() == nullptr) {
+        AddCost(RootCost(operand));
+        return cancelled_ ? Value::Error(&cancel_error_) : v;
+      }
       // An attribute key of an optional index: cel-go resolves the key's attribute inside the
       // qualifier, without charging the attribute itself, and charges the qualifier only when the
       // key is present. Its root is evaluated uncharged here and the qualifier charged below.
@@ -651,7 +672,9 @@ class Interpreter {
       Value out = Access(v, k, &found);
       if (optional_index) {
         if (!found) {
-          if (v.kind() == ValueKind::kMap || v.kind() == ValueKind::kList) return Value::Optional(nullptr);
+          if ((v.kind() == ValueKind::kMap || v.kind() == ValueKind::kList) && !QualifierRejects(k)) {
+            return Value::Optional(nullptr);
+          }
           return out;
         }
         AddCost(qualifier_cost);
@@ -790,6 +813,7 @@ class Interpreter {
       return chosen == nullptr ? NoSuchOverload(f->name, args, n) : Error("no such overload");
     }
     Value result = chosen->impl(ctx_, args);
+    if (!ctx_.panic.empty()) return Panic(ctx_.panic);
     AddCost(CallCost(cost_class, args, n, result));
     if (cancelled_) return Value::Error(&cancel_error_);
     return result;
@@ -797,24 +821,23 @@ class Interpreter {
 
   // `x in [constant list]`: cel-go's planner (interpreter/decorators.go maybeOptimizeSetMembership)
   // turns it into a Go map lookup that is not a call: an empty list is the constant false (x is
-  // not evaluated), nothing is charged, and a Semver operand (not hashable in Go) is the recovered
-  // panic. Lists holding bytes or non-primitive constants keep the plain call.
+  // not evaluated), nothing is charged, and an operand Go cannot hash (a Semver, bytes) is a panic
+  // that fails the whole evaluation. Lists holding null, bytes or non-primitive constants keep the
+  // plain call.
   Value InConstantList(const Expr& lhs, const ListValue& list) {
     const size_t n = list.size();
     if (n == 0) return Value::Bool(false);
     for (size_t i = 0; i < n; ++i) {
       ValueKind k = list.Get(i).kind();
       if (k != ValueKind::kBool && k != ValueKind::kInt && k != ValueKind::kUint && k != ValueKind::kDouble &&
-          k != ValueKind::kString && k != ValueKind::kNull) {
+          k != ValueKind::kString) {
         return InListCall(lhs, list);
       }
     }
     Value v = Eval(lhs);
     if (v.IsError()) return v;
     if (cancelled_) return Value::Error(&cancel_error_);
-    if (v.kind() == ValueKind::kSemver) {
-      return Error("internal error: runtime error: hash of unhashable type cel.Semver");
-    }
+    if (std::string_view panic = UnhashableKeyPanic(v); !panic.empty()) return Panic(panic);
     for (size_t i = 0; i < n; ++i) {
       if (ValueEquals(v, list.Get(i))) return Value::Bool(true);
     }
@@ -854,6 +877,7 @@ class Interpreter {
       acc = current_accu_map_;
     } else {
       acc = arena_.New<ArrayMap>();
+      acc->set_keyed_by_go_value();
       for (size_t i = 0; i < args[0].map()->size(); ++i) {
         acc->Insert(arena_, args[0].map()->KeyAt(i), args[0].map()->ValueAt(i));
       }
@@ -930,6 +954,7 @@ class Interpreter {
   uint64_t limit_;
   uint64_t cost_ = 0;
   bool cancelled_ = false;
+  bool panicked_ = false;  // cancelled_ by Panic(), not by the cost limit
   ErrorValue cancel_error_{kCostExceeded};
   EvalContext ctx_;
   Value* slots_;

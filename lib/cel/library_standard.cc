@@ -265,8 +265,16 @@ Value InList(EvalContext&, const Value* a) {
   }
   return Value::Bool(false);
 }
-Value InMap(EvalContext&, const Value* a) {
-  return Value::Bool(a[1].map()->Has(a[0]));
+Value InMap(EvalContext& ctx, const Value* a) {
+  const MapValue& m = *a[1].map();
+  // An empty Go map is not hashed into.
+  if (m.KeyedByGoValue() && m.size() > 0) {
+    if (std::string_view panic = UnhashableKeyPanic(a[0]); !panic.empty()) {
+      ctx.panic = panic;
+      return Err(ctx, panic);
+    }
+  }
+  return Value::Bool(m.Has(a[0]));
 }
 
 // ---- conversions ----

@@ -292,6 +292,14 @@ std::string_view TypeName(const Value& v) {
   return "unknown";
 }
 
+std::string_view UnhashableKeyPanic(const Value& key) {
+  switch (key.kind()) {
+    case ValueKind::kSemver: return "internal error: runtime error: hash of unhashable type cel.Semver";
+    case ValueKind::kBytes: return "internal error: runtime error: hash of unhashable type types.Bytes";
+    default: return {};
+  }
+}
+
 std::string_view GoTypeName(const Value& v) {
   switch (v.kind()) {
     case ValueKind::kNull: return "types.Null";

@@ -264,6 +264,9 @@ class MapValue {
   // Entries in iteration order. Precondition: i < size().
   virtual Value KeyAt(size_t i) const = 0;
   virtual Value ValueAt(size_t i) const = 0;
+  // Whether cel-go keeps this map in a Go map keyed by the CEL value (map literals, transformMap
+  // results), where looking up a key Go cannot hash panics (see UnhashableKeyPanic).
+  virtual bool KeyedByGoValue() const { return false; }
 };
 
 // A map backed by arrays (map literals, transformMap accumulators). Lookup is linear: CEL maps built
@@ -280,8 +283,11 @@ class ArrayMap final : public MapValue {
   // same kind replaces the earlier value in place; keys of different kinds never collide.
   void Put(Arena& arena, Value key, Value value);
   void Reserve(Arena& arena, size_t n);
+  bool KeyedByGoValue() const override { return keyed_by_go_value_; }
+  void set_keyed_by_go_value() { keyed_by_go_value_ = true; }
 
  private:
+  bool keyed_by_go_value_ = false;
   Value* keys_ = nullptr;
   Value* values_ = nullptr;
   size_t size_ = 0;
@@ -289,6 +295,12 @@ class ArrayMap final : public MapValue {
 };
 
 // Helpers shared by the interpreter and the libraries.
+
+// The message of the Go panic that cel-go's Program recovers when `key` is used as a Go map key and
+// Go cannot hash its type (a Semver or bytes: they hold slices), e.g. `v in ["a"]` (planned as a
+// set lookup) or `v in {"a": 1}`; empty when the key is hashable. A literal: it outlives any
+// evaluation.
+std::string_view UnhashableKeyPanic(const Value& key);
 
 // An error value whose message is copied into the arena.
 Value MakeError(Arena& arena, std::string_view message);

@@ -575,6 +575,23 @@ const Case kCases[] = {
     {"device.attributes[\"dra.example.com\"].memory + 1 == 41", Outcome::kMatch, true, "", 6u, 6, true},
     {"device.attributes[\"dra.example.com\"].memory > 39.5", Outcome::kMatch, true, "", 5u, 5, true},
     {"device.attributes[\"dra.example.com\"].memory == 40u", Outcome::kMatch, true, "", 5u, 5, true},
+    // What cel-go meets as a Go panic fails the whole evaluation, unabsorbed by && and ||: a key Go
+    // cannot hash (a Semver, bytes) looked up in a constant list planned as a set or in a Go-keyed
+    // map. Indexing by a Semver is cel-go's qualifier error; an empty optional is not indexed.
+    {"device.attributes[\"dra.example.com\"].version in [\"a\", \"b\"] && false", Outcome::kRuntimeError, false, "internal error: runtime error: hash of unhashable type cel.Semver", 16u, 4, true},
+    {"device.attributes[\"dra.example.com\"].version in [\"a\", \"b\"] || true", Outcome::kRuntimeError, false, "internal error: runtime error: hash of unhashable type cel.Semver", 16u, 4, true},
+    {"[1, 2].exists(x, device.attributes[\"dra.example.com\"].version in [\"a\"]) || true", Outcome::kRuntimeError, false, "internal error: runtime error: hash of unhashable type cel.Semver", 49u, 8, true},
+    {"device.attributes[\"dra.example.com\"].version in {\"a\": 1} || true", Outcome::kRuntimeError, false, "internal error: runtime error: hash of unhashable type cel.Semver", 35u, 4, true},
+    {"device.attributes[\"dra.example.com\"].version in {\"a\": 1, \"b\": 2}.transformMap(k, v, v * 2) || true", Outcome::kRuntimeError, false, "internal error: runtime error: hash of unhashable type cel.Semver", 76u, 15, true},
+    {"device.attributes[\"dra.example.com\"].version in {} || true", Outcome::kMatch, true, "", 35u, 5, true},
+    {"device.attributes[\"dra.example.com\"].version in [\"a\"].map(x, x) || true", Outcome::kMatch, true, "", 39u, 19, true},
+    {"dyn(b\"a\") in [\"a\", \"b\"] || true", Outcome::kRuntimeError, false, "internal error: runtime error: hash of unhashable type types.Bytes", 13u, 0, true},
+    {"dyn(b\"a\") in [b\"a\", b\"b\"] || true", Outcome::kMatch, true, "", 13u, 2, true},
+    {"{\"a\": 1}[device.attributes[\"dra.example.com\"].version] == 1", Outcome::kRuntimeError, false, "invalid qualifier type: cel.Semver", 36u, 6, true},
+    {"{\"a\": 1}[?device.attributes[\"dra.example.com\"].version].hasValue()", Outcome::kRuntimeError, false, "invalid qualifier type: cel.Semver", 36u, 5, true},
+    {"[1][device.attributes[\"dra.example.com\"].version] == 1", Outcome::kRuntimeError, false, "invalid qualifier type: cel.Semver", 16u, 6, true},
+    {"optional.none()[?device.attributes[\"dra.example.com\"].nokey].hasValue() == false", Outcome::kMatch, true, "", 8u, 4, true},
+    {"optional.none()[?(\"a\" + device.driver)].hasValue() == false", Outcome::kMatch, true, "", 13u, 4, true},
     // The Kubernetes IP and CIDR libraries (estimates use the DRA string size of attributes).
     {"isIP(device.attributes[\"dra.example.com\"].model)", Outcome::kMatch, false, "", 11u, 5, true},
     {"isCIDR(device.attributes[\"dra.example.com\"].model + \"/8\")", Outcome::kMatch, false, "", 18u, 6, true},
