@@ -120,6 +120,11 @@ std::vector<PendingClaimDiagnosis> DiagnosePendingClaims(const store::Snapshot& 
         case alloc::Outcome::kError: d.outcome = PendingOutcome::kError; break;
       }
       d.summary = d.explanation->summary;
+      // No pod is bound yet: the scheduler will try every node, so the per-node verdicts decide.
+      if (!node && !d.explanation->nodes.empty()) {
+        if (!d.explanation->FittingNodes().empty()) d.outcome = PendingOutcome::kAllocatable;
+        d.summary = absl::StrCat(d.explanation->nodes_summary, ". ", d.explanation->summary);
+      }
     }
     out.push_back(std::move(d));
   }

@@ -18,11 +18,12 @@ namespace draforge::analysis {
 
 // What a pending claim is waiting for, as an operator reads it.
 enum class PendingOutcome {
-  // A pod bound to a node uses the claim and the claim fits on that node (explain's "allocated":
-  // the scheduler has not got to it yet).
+  // A pod uses the claim and the claim fits: on the pod's node (explain's "allocated": the
+  // scheduler has not got to it yet), or, for pods not bound to a node, on at least one node
+  // (explain's per-node verdicts).
   kAllocatable,
-  // A pod uses the claim and the claim does not fit: on the pod's node, or, for a pod not bound to
-  // a node, with the devices the cluster has (explain without a node).
+  // A pod uses the claim and the claim does not fit: on the pod's node, or, for pods not bound to a
+  // node, on any node (or, when there is no node to try, with the devices the cluster has).
   kUnschedulable,
   // No pod references the claim. kube-scheduler allocates a claim only while it schedules a pod
   // that uses it, so the claim waits for a consumer whether or not its devices would fit; the

@@ -135,10 +135,12 @@ TEST_F(DemoTest, PendingClaimIsExplained) {
   ASSERT_TRUE(pending[0].explanation.has_value()) << pending[0].error;
   EXPECT_EQ(pending[0].explanation->outcome, alloc::Outcome::kUnschedulable);
   EXPECT_FALSE(pending[0].explanation->summary.empty());
-  // Pod finetune-0 (not bound to a node) uses it: the scheduler is trying and failing.
-  EXPECT_EQ(pending[0].outcome, PendingOutcome::kUnschedulable);
+  // Pod finetune-0 (not bound to a node) uses it. Eight H100s are nowhere, but the claim's second
+  // choice (four) fits on node-3: the scheduler will allocate it there, so it is allocatable, and the
+  // summary says where before the cluster-wide funnel.
+  EXPECT_EQ(pending[0].outcome, PendingOutcome::kAllocatable);
   EXPECT_THAT(pending[0].consumers, ElementsAre("team-a/finetune-0"));
-  EXPECT_EQ(pending[0].summary, pending[0].explanation->summary);
+  EXPECT_EQ(pending[0].summary, "claim team-a/big-h100 fits on 1 of 3 nodes: node-3. " + pending[0].explanation->summary);
   EXPECT_THAT(pending[0].fits_on, IsEmpty());
   EXPECT_THAT(DiagnosePendingClaims(*snap_, "no-such-namespace"), IsEmpty());
 }

@@ -368,8 +368,10 @@ def diagnostics_explain_pending_claims():
     assert "big-h100" in names, names
     p = d["pending"][names.index("big-h100")]
     assert p["summary"] and p["requests"] and p["requests"][0]["steps"], p
-    # Pod finetune-0 uses it and is not bound: the scheduler tries and fails.
-    assert p["outcome"] == "unschedulable" and p["consumers"] == ["team-a/finetune-0"], p
+    # Pod finetune-0 uses it and is not bound: its second choice (four H100s) fits on node-3, where
+    # the scheduler will allocate it.
+    assert p["outcome"] == "allocated" and p["consumers"] == ["team-a/finetune-0"], p
+    assert p["summary"].startswith("claim team-a/big-h100 fits on 1 of 3 nodes: node-3. "), p["summary"]
     assert p["fitsOn"] == [] and p["nodesTried"] == 0, p
     # Explained without a node (the pod is not bound): the verdict on every node, as the scheduler
     # would give it; only node-3 has the H100s.
