@@ -7,7 +7,9 @@
 #include <iostream>
 #include <map>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/explain.h"
 #include "alloc/placement.h"
@@ -174,15 +176,22 @@ struct ConflictCase {
 
 class ExplainConflict : public ::testing::TestWithParam<ConflictCase> {};
 
+// The explanation of the only claim of tests/alloc/fixtures/`rel` on the fixture's node.
+absl::StatusOr<Explanation> ExplainOnlyClaim(const fs::path& rel) {
+  auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / rel);
+  if (!loaded.ok()) return loaded.status();
+  const Fixture& fx = **loaded;
+  if (fx.claims.size() != 1) {
+    return absl::FailedPreconditionError(absl::StrCat(rel.string(), ": ", fx.claims.size(), " claims, want 1"));
+  }
+  const api::ResourceClaim& claim = *fx.claims.front();
+  return Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
+                 &fx.node, fx.features);
+}
+
 TEST_P(ExplainConflict, NamesTheClash) {
   const ConflictCase& c = GetParam();
-  auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / c.fixture);
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  Fixture& fx = **loaded;
-  ASSERT_EQ(fx.claims.size(), 1u);
-  const api::ResourceClaim& claim = *fx.claims.front();
-  auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
-                    &fx.node, fx.features);
+  auto ex = ExplainOnlyClaim(c.fixture);
   ASSERT_TRUE(ex.ok()) << ex.status();
   ASSERT_EQ(ex->outcome, Outcome::kUnschedulable);
   for (const auto& r : ex->requests) EXPECT_FALSE(r.first_short.has_value()) << r.sentence;
@@ -233,13 +242,7 @@ INSTANTIATE_TEST_SUITE_P(
 // said "does not fit" for a claim that fits).
 TEST(Explain, UsesThePoolGenerationTheAllocatorUsesOnTheNode) {
   for (const char* name : {"multi-host-complete-update-to-other-node.yaml", "multi-host-incomplete-update-to-other-node.yaml"}) {
-    auto loaded = LoadFixture(draforge::testing::SourceRoot() / "tests" / "alloc" / "fixtures" / "pools" / name);
-    ASSERT_TRUE(loaded.ok()) << loaded.status();
-    Fixture& fx = **loaded;
-    ASSERT_EQ(fx.claims.size(), 1u);
-    const api::ResourceClaim& claim = *fx.claims.front();
-    auto ex = Explain(*fx.snapshot, claim.metadata.namespace_.value_or("default"), claim.metadata.name.value_or(""),
-                      &fx.node, fx.features);
+    auto ex = ExplainOnlyClaim(fs::path("pools") / name);
     ASSERT_TRUE(ex.ok()) << ex.status();
     EXPECT_EQ(ex->outcome, Outcome::kAllocated) << name;
     for (const auto& r : ex->requests) {
