@@ -11,9 +11,9 @@
 #include "api/internal/json_decode.h"
 #include "api/internal/json_encode.h"
 #include "api/internal/json_fast_decode.h"
+#include "api/json_parse.h"
 #include "api/yaml.h"
 #include "common/status.h"
-#include "rapidjson/error/en.h"
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
@@ -368,13 +368,13 @@ bool TryFastObject(internal::FastJson& j, int line, std::vector<DecodedObject>& 
 bool FastAppend(internal::FastJson& j, int line, const DecodeOptions& options, std::vector<DecodedObject>& out) {
   j.Peek();
   const size_t start = j.pos();
+  const int depth = j.depth();
   if (TryFastObject(j, line, out)) return true;
-  j.set_pos(start);
+  j.set_pos(start, depth);
   if (!j.SkipValue()) return false;
   const std::string_view span = j.text().substr(start, j.pos() - start);
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseFullPrecisionFlag>(span.data(), span.size());
-  if (doc.HasParseError()) return false;
+  if (!ParseJsonInto(doc, span, kMaxJsonDepth - depth).ok()) return false;
   AppendDecoded(doc, line, options, out);
   return true;
 }
@@ -385,7 +385,7 @@ bool FastAppend(internal::FastJson& j, int line, const DecodeOptions& options, s
 bool FastDecodeJson(std::string_view text, size_t first, const DecodeOptions& options,
                     std::vector<DecodedObject>& out) {
   internal::FastJson j(text);
-  j.set_pos(first);
+  j.set_pos(first, 0);
   const int line = LineColumn(text, first).first;
   if (j.Peek() == '[') {
     if (!j.BeginArray()) return false;
@@ -419,7 +419,7 @@ bool FastDecodeJson(std::string_view text, size_t first, const DecodeOptions& op
     }
     return j.AtEnd();
   }
-  j.set_pos(first);
+  j.set_pos(first, 0);
   if (!FastAppend(j, line, options, out)) return false;
   return j.AtEnd();
 }
@@ -447,11 +447,10 @@ absl::StatusOr<Object> DecodeObject(const rapidjson::Value& value, const DecodeO
 absl::StatusOr<rapidjson::Document> ParseJson(std::string_view text, bool check_duplicate_keys) {
   rapidjson::Document doc;
   // kParseStopWhenDoneFlag is not used: trailing content after the value is an error.
-  doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-  if (doc.HasParseError()) {
-    auto [line, col] = LineColumn(text, doc.GetErrorOffset());
-    return absl::InvalidArgumentError(absl::StrCat("json: line ", line, ", column ", col, ": ",
-                                                   rapidjson::GetParseError_En(doc.GetParseError())));
+  JsonParseResult parsed = ParseJsonInto(doc, text);
+  if (!parsed.ok()) {
+    auto [line, col] = LineColumn(text, parsed.offset);
+    return absl::InvalidArgumentError(absl::StrCat("json: line ", line, ", column ", col, ": ", parsed.Message()));
   }
   if (check_duplicate_keys) {
     std::string path;
@@ -525,8 +524,7 @@ absl::StatusOr<rapidjson::Document> EncodeObject(const Object& object, std::stri
       return absl::FailedPreconditionError(absl::StrCat("cannot convert ", other->kind, " from ", other->api_version,
                                                         " to ", AV(api_version), ": DRAForge does not model this kind"));
     }
-    doc.Parse<rapidjson::kParseFullPrecisionFlag>(other->raw.json.data(), other->raw.json.size());
-    if (doc.HasParseError()) return absl::InternalError("stored raw JSON does not parse");
+    if (!ParseJsonInto(doc, other->raw.json).ok()) return absl::InternalError("stored raw JSON does not parse");
     return doc;
   }
   std::string target(api_version.empty() ? std::string_view(object.api_version) : api_version);

@@ -47,11 +47,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "api/json_parse.h"
 #include "api/qualified_name.h"
 #include "api/quantity.h"
 #include "common/status.h"
 #include "rapidjson/document.h"
-#include "rapidjson/error/en.h"
 
 namespace draforge::api {
 
@@ -1160,10 +1160,8 @@ Errs ValidateRawExtension(const std::optional<RawJson>& raw, const std::string& 
     return errs;
   }
   rapidjson::Document doc;
-  doc.Parse(raw->json.c_str(), raw->json.size());
-  if (doc.HasParseError()) {
-    Add(errs, Invalid(path, kOmitted,
-                      absl::StrCat("error parsing data as JSON: ", rapidjson::GetParseError_En(doc.GetParseError()))));
+  if (JsonParseResult parsed = ParseJsonInto<rapidjson::kParseDefaultFlags>(doc, raw->json); !parsed.ok()) {
+    Add(errs, Invalid(path, kOmitted, absl::StrCat("error parsing data as JSON: ", parsed.Message())));
   } else if (doc.IsNull()) {
     Add(errs, Required(path));
   } else if (!doc.IsObject()) {

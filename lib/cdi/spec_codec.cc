@@ -4,10 +4,10 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "api/json_parse.h"
 #include "api/yaml.h"
 #include "common/status.h"
 #include "rapidjson/document.h"
-#include "rapidjson/error/en.h"
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
 
@@ -557,12 +557,12 @@ std::vector<Problem> DecodeSpec(std::string_view text, const DecodeOptions& opti
       problems.push_back({"$", "empty document"});
       return problems;
     }
-    // Iterative: a deeply nested document must not exhaust the stack.
-    doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseFullPrecisionFlag |
-              rapidjson::kParseIterativeFlag>(text.data(), text.size());
-    if (doc.HasParseError()) {
-      problems.push_back({"$", absl::StrCat("invalid JSON at byte ", doc.GetErrorOffset(), ": ",
-                                            rapidjson::GetParseError_En(doc.GetParseError()))});
+    // Iterative, with a depth cap: a deeply nested document must not exhaust the stack, here or in
+    // the decoder's walk.
+    api::JsonParseResult parsed =
+        api::ParseJsonInto<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseFullPrecisionFlag>(doc, text);
+    if (!parsed.ok()) {
+      problems.push_back({"$", absl::StrCat("invalid JSON at byte ", parsed.offset, ": ", parsed.Message())});
       return problems;
     }
   }

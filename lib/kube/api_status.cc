@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "api/json_parse.h"
 #include "common/status.h"
 #include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"
@@ -101,8 +102,7 @@ absl::StatusCode CodeFor(const ApiStatus& s) {
 
 std::optional<ApiStatus> ParseApiStatus(std::string_view body) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError()) return std::nullopt;
+  if (!api::ParseJsonInto<rapidjson::kParseDefaultFlags>(doc, body).ok()) return std::nullopt;
   return FromJson(doc);
 }
 

@@ -792,5 +792,49 @@ TEST(Stream, ListsAndMultipleDocumentsExpand) {
   EXPECT_EQ((*stream)[2].index, 2);
 }
 
+// Deep nesting used to overflow the stack in RapidJSON's recursive parser (a segfault on 600 KB of
+// "["). Now it is a parse error with a position, for the top level and inside opaque parameters.
+TEST(Nesting, DeepJsonIsAnErrorNotACrash) {
+  const std::string deep(600000, '[');
+  auto doc = ParseJson(deep);
+  ASSERT_FALSE(doc.ok());
+  EXPECT_THAT(doc.status().message(), HasSubstr("line 1, column 513: nesting is deeper than 512 levels"));
+  auto stream = DecodeStream(deep, {});
+  ASSERT_FALSE(stream.ok());
+  EXPECT_THAT(stream.status().message(), HasSubstr("nesting is deeper than 512 levels"));
+}
+
+TEST(Nesting, DeepOpaqueParametersAreAnError) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string claim = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c"},
+    "spec": {"devices": {"config": [{"opaque": {"driver": "gpu.example.com", "parameters": {"x": )" + deep + "}}}]}}}";
+  auto stream = DecodeStream(claim, {});
+  ASSERT_FALSE(stream.ok());
+  EXPECT_THAT(stream.status().message(), HasSubstr("nesting is deeper than 512 levels"));
+}
+
+TEST(Nesting, TheCapItselfDecodesAndRoundTrips) {
+  // The claim's own objects take 7 levels; the parameters fill the rest up to exactly 512.
+  const int inner = 512 - 7;
+  const std::string params = std::string(inner, '[') + std::string(inner, ']');
+  const std::string claim = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},)"
+                            R"("spec":{"devices":{"config":[{"opaque":{"driver":"gpu.example.com","parameters":{"x":)" +
+                            params + "}}}]}}}";
+  Object o = DecodeOne(claim);
+  EXPECT_THAT(absl::StrReplaceAll(Encode(o), {{" ", ""}, {"\n", ""}}), HasSubstr(params));
+  std::string deeper = claim;
+  deeper.insert(deeper.find("[["), "[");
+  deeper.insert(deeper.rfind("]]"), "]");
+  auto stream = DecodeStream(deeper, {});
+  ASSERT_FALSE(stream.ok());
+  EXPECT_THAT(stream.status().message(), HasSubstr("nesting is deeper than 512 levels"));
+}
+
+TEST(Nesting, SyntaxErrorsKeepRapidJsonsText) {
+  auto doc = ParseJson("{\"a\": [1, 2}");
+  ASSERT_FALSE(doc.ok());
+  EXPECT_THAT(doc.status().message(), HasSubstr("json: line 1, column 12: Missing a comma or ']' after an array element."));
+}
+
 }  // namespace
 }  // namespace draforge::api

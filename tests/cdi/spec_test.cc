@@ -302,12 +302,20 @@ TEST(CdiDecode, InvalidUtf8IsAProblem) {
   EXPECT_THAT(p[0].message, HasSubstr("invalid JSON"));
 }
 
+// Nesting deeper than api::kMaxJsonDepth is refused at the parse, as everywhere DRAForge reads JSON;
+// up to it the decoder names the first wrong value.
 TEST(CdiDecode, DeepNestingIsAProblemNotACrash) {
   const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
-  EXPECT_THAT(FormatProblems(ValidateDocument(deep, Format::kJson)), HasSubstr("expected object, got array"));
-  const std::string deep_edits = "{\"cdiVersion\":\"0.3.0\",\"kind\":\"a.com/b\",\"devices\":[{\"name\":\"x\","
-                                 "\"containerEdits\":{\"env\":" + deep + "}}]}";
-  EXPECT_THAT(FormatProblems(ValidateDocument(deep_edits, Format::kJson)),
+  EXPECT_THAT(FormatProblems(ValidateDocument(deep, Format::kJson)),
+              HasSubstr("invalid JSON at byte 512: nesting is deeper than 512 levels"));
+  auto edits = [](int depth) {
+    return "{\"cdiVersion\":\"0.3.0\",\"kind\":\"a.com/b\",\"devices\":[{\"name\":\"x\",\"containerEdits\":{\"env\":" +
+           std::string(depth, '[') + std::string(depth, ']') + "}}]}";
+  };
+  EXPECT_THAT(FormatProblems(ValidateDocument(edits(1000000), Format::kJson)),
+              HasSubstr("nesting is deeper than 512 levels"));
+  // The spec, devices, the device and containerEdits take 4 levels.
+  EXPECT_THAT(FormatProblems(ValidateDocument(edits(512 - 4), Format::kJson)),
               HasSubstr("$.devices[0].containerEdits.env[0]: expected string, got array"));
 }
 

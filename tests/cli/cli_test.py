@@ -176,6 +176,42 @@ class BadInput(unittest.TestCase):
             self.assertEqual(code, 2)
             self.assertIn("more than the limit", err)
 
+    def test_deeply_nested_json_is_an_error_not_a_crash(self):
+        # 600 KB of "[" used to overflow the stack in RapidJSON's recursive parser (SIGSEGV).
+        err = self.check("[" * 600_000, "nesting is deeper than 512 levels", name="deep.json",
+                         command=("validate",))
+        self.assertIn("json: line 1, column 513", err)
+
+    def test_deep_opaque_parameters_are_an_error_not_a_crash(self):
+        deep = "[" * 600_000 + "]" * 600_000
+        claim = ('{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c"},'
+                 ' "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}],'
+                 ' "config": [{"opaque": {"driver": "gpu.example.com", "parameters": {"x": ' + deep + '}}}]}}}')
+        self.check(claim, "nesting is deeper than 512 levels", name="claim.json", command=("validate",))
+        # As YAML (flow style): yaml-cpp's own guard and DRAForge's depth cap answer, not the stack.
+        self.check("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+                   "spec:\n  devices:\n    config:\n    - opaque:\n        driver: gpu.example.com\n"
+                   "        parameters: {x: " + "[" * 100_000 + "]" * 100_000 + "}\n",
+                   "nesting is deeper than", command=("validate",))
+
+    def test_nesting_at_the_cap_still_decodes(self):
+        # 512 levels in all (the claim's own objects included) are accepted: the cap is not too low for
+        # real opaque parameters.
+        depth_outside = 7  # the claim, spec, devices, config [, its item, opaque, parameters
+        inner = 512 - depth_outside
+        claim = ('{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c"},'
+                 ' "spec": {"devices": {"config": [{"opaque": {"driver": "gpu.example.com", "parameters": {"x": '
+                 + "[" * inner + "]" * inner + '}}}]}}}')
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write(tmp, "claim.json", claim)
+            code, out, err = run("convert", "-f", path, "-o", "json")
+            self.assertEqual(code, 0, err)
+            self.assertIn("[" * inner, out.replace(" ", "").replace("\n", ""))
+            too_deep = write(tmp, "deeper.json", claim.replace('"x": [', '"x": [['))
+            code, _, err = run("convert", "-f", too_deep, "-o", "json")
+            self.assertEqual(code, 2)
+            self.assertIn("nesting is deeper than 512 levels", err)
+
     def test_missing_file(self):
         code, _, err = run("get", "pods", "-f", "/nonexistent/x.yaml")
         self.assertEqual(code, 2)

@@ -11,6 +11,7 @@
 
 #include "api/internal/json_decode.h"
 #include "api/internal/schema.h"
+#include "api/json_parse.h"
 #include "api/map.h"
 #include "api/quantity.h"
 #include "api/raw_json.h"
@@ -37,9 +38,8 @@ void Encode(H& h, const T& value);
 
 template <typename H>
 void EncodeRaw(H& h, const RawJson& raw) {
-  rapidjson::Reader reader;
-  rapidjson::StringStream ss(raw.json.c_str());
-  reader.Parse<rapidjson::kParseFullPrecisionFlag>(ss, h);
+  // The text was parsed with the same cap when it was stored, so this cannot fail on depth.
+  ParseJsonSax(raw.json, h);
 }
 
 template <typename H>

@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "api/internal/json_decode.h"
 #include "api/internal/schema.h"
+#include "api/json_parse.h"
 #include "api/map.h"
 #include "api/quantity.h"
 #include "api/raw_json.h"
@@ -169,7 +170,14 @@ class FastJson {
   size_t key_start() const { return key_start_; }
 
   size_t pos() const { return static_cast<size_t>(p_ - begin_); }
-  void set_pos(size_t pos) { p_ = begin_ + pos; }
+  // Arrays and objects open around the position. The lexer gives up past kMaxJsonDepth, so the DOM
+  // decoder reports the depth error with its position and both decoders accept the same nesting.
+  int depth() const { return depth_; }
+  // Moves to `pos`, where `depth` containers are open.
+  void set_pos(size_t pos, int depth) {
+    p_ = begin_ + pos;
+    depth_ = depth;
+  }
   std::string_view text() const { return {begin_, static_cast<size_t>(end_ - begin_)}; }
 
   // The next significant character without consuming it; '\0' at the end.
@@ -193,13 +201,14 @@ class FastJson {
   // Object members: call BeginObject, then NextKey until it sets `done`.
   bool BeginObject() {
     first_ = true;
-    return Consume('{');
+    return Consume('{') && ++depth_ <= kMaxJsonDepth;
   }
   bool NextKey(std::string_view& key, bool& done) {
     SkipWs();
     if (p_ == end_) return false;
     if (*p_ == '}') {
       ++p_;
+      --depth_;
       done = true;
       return true;
     }
@@ -219,13 +228,14 @@ class FastJson {
 
   bool BeginArray() {
     first_ = true;
-    return Consume('[');
+    return Consume('[') && ++depth_ <= kMaxJsonDepth;
   }
   bool NextElement(bool& done) {
     SkipWs();
     if (p_ == end_) return false;
     if (*p_ == ']') {
       ++p_;
+      --depth_;
       done = true;
       return true;
     }
@@ -315,7 +325,7 @@ class FastJson {
         if (c == '{' || c == '[') {
           ++p_;
           stack.push_back(c);
-          ++depth;
+          if (++depth + depth_ > kMaxJsonDepth) return false;
           // Empty container?
           const char close = c == '{' ? '}' : ']';
           if (Peek() == close) {
@@ -493,6 +503,7 @@ class FastJson {
   const char* p_;
   const char* end_;
   bool first_ = true;
+  int depth_ = 0;
   size_t key_start_ = 0;
   std::string scratch_;
   EntryInterner interner_;
@@ -536,8 +547,7 @@ inline bool FastDecodeScalar(FastJson& j, RawJson& out) {
   if (!j.SkipValue()) return false;
   const std::string_view span = j.text().substr(start, j.pos() - start);
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseFullPrecisionFlag>(span.data(), span.size());
-  if (doc.HasParseError()) return false;
+  if (!ParseJsonInto(doc, span, kMaxJsonDepth - j.depth()).ok()) return false;
   std::string path;
   if (!CheckDuplicateKeys(doc, path).ok()) return false;
   out.json = RawText(doc);
@@ -599,10 +609,10 @@ bool FastDecodeMap(FastJson& j, Map<V>& out) {
     if (node == nullptr) {
       const size_t value_end = j.pos();
       // Read the key again: skipping the value may have reused the buffer of an escaped key.
-      j.set_pos(entry_start);
+      j.set_pos(entry_start, j.depth());
       if (!j.String(key_view)) return false;
       std::string key(key_view);
-      j.set_pos(value_start);
+      j.set_pos(value_start, j.depth());
       V elem{};
       if (j.Peek() == 'n') {
         if (!j.Null()) return false;

@@ -12,6 +12,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "api/json_parse.h"
 #include "common/status.h"
 #include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"
@@ -72,8 +73,11 @@ std::string ExecInfo(const RestConfig& config) {
 absl::StatusOr<ExecCredential> ParseExecCredential(std::string_view output, const ExecConfig& exec) {
   std::string who = absl::StrCat("exec plugin ", exec.command);
   rapidjson::Document doc;
-  doc.Parse(output.data(), output.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (api::JsonParseResult parsed = api::ParseJsonInto<rapidjson::kParseDefaultFlags>(doc, output); !parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(who, ": output is not a JSON ExecCredential: ", parsed.Message(), " at byte ", parsed.offset));
+  }
+  if (!doc.IsObject()) {
     return absl::InvalidArgumentError(absl::StrCat(who, ": output is not a JSON ExecCredential"));
   }
   if (Str(doc, "kind") != "ExecCredential") {
