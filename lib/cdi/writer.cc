@@ -1,7 +1,7 @@
 #include "cdi/writer.h"
 
 #include <fcntl.h>
-#include <signal.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,15 +23,46 @@ constexpr mode_t kFileMode = 0644;
 constexpr mode_t kDirMode = 0755;
 constexpr size_t kMaxSpecBytes = size_t{16} << 20;
 
-std::string FileNameError(std::string_view name) {
+// Why `name` is not a spec file name DRAForge writes (a plain name ending in ".json", not hidden),
+// or "" when it is one. `allow_yaml`: ".yaml" too (RemoveSpec also removes YAML specs by name). Never
+// a path: "../x.yaml" is refused, not resolved.
+std::string FileNameError(std::string_view name, bool allow_yaml = false) {
   if (name.empty()) return "file name must not be empty";
   if (name.size() > 200) return "file name is longer than 200 bytes";
   if (name.find('/') != std::string_view::npos || name.find('\0') != std::string_view::npos) {
     return absl::StrCat("file name \"", AV(name), "\" must not contain '/'");
   }
   if (name.front() == '.') return absl::StrCat("file name \"", AV(name), "\" must not start with '.'");
+  if (allow_yaml && internal::HasSuffix(name, ".yaml")) return {};
   if (!internal::HasSuffix(name, ".json")) return absl::StrCat("file name \"", AV(name), "\" must end in \".json\"");
   return {};
+}
+
+bool IsHex(std::string_view s) {
+  for (char c : s) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return !s.empty();
+}
+
+// The spec file a temporary file of ours stands for, or "" when `name` is not one: ours are
+// ".<file>.<16 hex digits>.tmp" (and, from DRAForge before 0.x, ".<file>.<pid>.<16 hex>.tmp").
+std::string_view TempFileTarget(std::string_view name) {
+  if (name.size() < 2 || name.front() != '.' || !internal::HasSuffix(name, ".tmp")) return {};
+  name.remove_prefix(1);
+  name.remove_suffix(4);
+  const size_t random_dot = name.find_last_of('.');
+  if (random_dot == std::string_view::npos || name.size() - random_dot - 1 != 16 ||
+      !IsHex(name.substr(random_dot + 1))) {
+    return {};
+  }
+  name = name.substr(0, random_dot);
+  if (const size_t pid_dot = name.find_last_of('.'); pid_dot != std::string_view::npos) {
+    const std::string_view pid = name.substr(pid_dot + 1);
+    if (!pid.empty() && pid.find_first_not_of("0123456789") == std::string_view::npos) name = name.substr(0, pid_dot);
+  }
+  if (!FileNameError(name).empty()) return {};
+  return name;
 }
 
 // Closes a file descriptor on scope exit.
@@ -122,12 +153,15 @@ absl::StatusOr<WriteResult> Replace(int dir_fd, const std::string& dir, const st
   std::string temp;
   int fd = -1;
   for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
-    temp = absl::StrCat(".", file_name, ".", getpid(), ".", RandomHex(), ".tmp");
+    temp = absl::StrCat(".", file_name, ".", RandomHex(), ".tmp");
     fd = openat(dir_fd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, kFileMode);
     if (fd < 0 && errno != EEXIST) return internal::ErrnoStatus(errno, "creating a temporary file for", target);
   }
   if (fd < 0) return internal::ErrnoStatus(EEXIST, "creating a temporary file for", target);
   Fd file(fd);
+  // Held until the file is renamed or removed: a sweeper that can take the lock knows the writer is
+  // gone (the kernel drops it with the process), whatever pid namespace either runs in.
+  flock(file.get(), LOCK_EX | LOCK_NB);
   auto fail = [&](absl::Status s) {
     unlinkat(dir_fd, temp.c_str(), 0);
     return s;
@@ -136,32 +170,26 @@ absl::StatusOr<WriteResult> Replace(int dir_fd, const std::string& dir, const st
   if (fchmod(file.get(), kFileMode) != 0) return fail(internal::ErrnoStatus(errno, "setting the mode of", target));
   if (absl::Status s = WriteAll(file.get(), bytes, target); !s.ok()) return fail(s);
   if (fsync(file.get()) != 0) return fail(internal::ErrnoStatus(errno, "syncing", target));
-  if (file.Close() != 0) return fail(internal::ErrnoStatus(errno, "closing", target));
+  // A directory that cannot be synced is found out now, while the new document is still invisible
+  // and the previous one stands, rather than after the rename when the caller could only be told
+  // that the visible file may not survive a power loss.
+  if (fsync(dir_fd) != 0) return fail(internal::ErrnoStatus(errno, "syncing the directory of", target));
   if (renameat(dir_fd, temp.c_str(), dir_fd, file_name.c_str()) != 0) {
     return fail(internal::ErrnoStatus(errno, "renaming the temporary file onto", target));
   }
+  // Closed after the rename, so the lock covers the whole life of the temporary name.
+  if (file.Close() != 0) return internal::ErrnoStatus(errno, "closing", target);
   // The rename is durable only once the directory is.
   if (fsync(dir_fd) != 0) return internal::ErrnoStatus(errno, "syncing the directory of", target);
   return WriteResult::kWritten;
 }
 
-// Whether the process that wrote temporary file `name` (".<file>.<pid>.<random>.tmp") is gone.
-bool WriterIsGone(std::string_view name) {
-  name.remove_suffix(4);  // ".tmp"
-  const size_t random_dot = name.find_last_of('.');
-  if (random_dot == std::string_view::npos) return false;
-  const std::string_view head = name.substr(0, random_dot);
-  const size_t pid_dot = head.find_last_of('.');
-  if (pid_dot == std::string_view::npos) return false;
-  const std::string_view pid_text = head.substr(pid_dot + 1);
-  if (pid_text.empty() || pid_text.size() > 9) return false;
-  long pid = 0;
-  for (char c : pid_text) {
-    if (c < '0' || c > '9') return false;
-    pid = pid * 10 + (c - '0');
-  }
-  if (pid <= 0 || pid == getpid()) return false;
-  return kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+// Whether temporary file `name` in `dir_fd` was left by a writer that is gone: its lock is free.
+bool WriterIsGone(int dir_fd, const std::string& name) {
+  const int fd = openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return false;
+  Fd file(fd);
+  return flock(file.get(), LOCK_EX | LOCK_NB) == 0;
 }
 
 }  // namespace
@@ -199,7 +227,7 @@ absl::StatusOr<WriteResult> WriteSpec(const std::string& dir, const std::string&
 }
 
 absl::Status RemoveSpec(const std::string& dir, const std::string& file_name) {
-  if (std::string e = FileNameError(file_name); !e.empty() && !internal::HasSuffix(file_name, ".yaml")) {
+  if (std::string e = FileNameError(file_name, /*allow_yaml=*/true); !e.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("CDI spec in ", dir, ": ", e));
   }
   const int dir_fd = open(dir.c_str(), O_DIRECTORY | O_RDONLY | O_CLOEXEC);
@@ -261,8 +289,8 @@ absl::StatusOr<SyncReport> SyncDirectory(const std::string& dir, const std::vect
     bool stale = false;
     if (spec_file && owned(name) && wanted.count(e.name) == 0 && keep.count(e.name) == 0) {
       stale = true;
-    } else if (options.remove_stale_temp_files && name.size() > 1 && name.front() == '.' &&
-               internal::HasSuffix(name, ".tmp") && owned(name.substr(1)) && WriterIsGone(name)) {
+    } else if (const std::string_view target = TempFileTarget(name);
+               options.remove_stale_temp_files && !target.empty() && owned(target) && WriterIsGone(dir_fd, e.name)) {
       stale = true;
     }
     if (!stale) continue;

@@ -1,12 +1,13 @@
 // Crash-safe writing of CDI spec files, the only code in DRAForge that writes files.
 //
 // A spec is validated (kStrict), encoded, decoded again and compared, and only then written: to a
-// temporary file in the same directory whose name runtimes ignore (".<file>.<pid>.<random>.tmp":
-// not ".json"/".yaml"), fully, mode 0644 whatever the umask, fsynced, renamed over the target, and
-// the directory fsynced. At every moment the target is either the previous complete document or
-// the new one; on any failure the temporary file is removed and the previous document stays. Each
-// writer has its own temporary file, so concurrent writers in one directory cannot mix their bytes:
-// the last rename wins, whole.
+// temporary file in the same directory whose name runtimes ignore (".<file>.<16 hex digits>.tmp":
+// not ".json"/".yaml"), locked (flock) by its writer, fully, mode 0644 whatever the umask, fsynced;
+// the directory is fsynced (a directory that cannot be synced fails the write before the new
+// document is visible), the file renamed over the target, and the directory fsynced again. At
+// every moment the target is either the previous complete document or the new one; on any failure
+// the temporary file is removed and the previous document stays. Each writer has its own temporary
+// file, so concurrent writers in one directory cannot mix their bytes: the last rename wins, whole.
 #ifndef DRAFORGE_CDI_WRITER_H_
 #define DRAFORGE_CDI_WRITER_H_
 
@@ -49,8 +50,10 @@ std::string SpecFileNamePrefix(std::string_view kind);
 absl::StatusOr<WriteResult> WriteSpec(const std::string& dir, const std::string& file_name, const Spec& spec,
                                       const WriteOptions& options = {});
 
-// Removes `dir`/`file_name` and fsyncs the directory. A missing file is success (removal is
-// idempotent). Errors as WriteSpec's I/O errors.
+// Removes `dir`/`file_name` and fsyncs the directory. `file_name` is a spec name, never a path: a
+// plain name ending in ".json" or ".yaml", not starting with '.'. A missing file is success (removal
+// is idempotent). Errors: kInvalidArgument for any other name (nothing is removed); WriteSpec's I/O
+// errors.
 absl::Status RemoveSpec(const std::string& dir, const std::string& file_name);
 
 // One spec file to have in a directory.
@@ -68,8 +71,10 @@ struct SyncOptions {
   // Owned file names that must not be removed though not wanted (e.g. the claims whose spec
   // could not be built this time: their last good document stays).
   std::vector<std::string> keep;
-  // Remove "."-prefixed "*.tmp" files of owned prefixes left by writers that died (their process
-  // id is no longer running). Files of live writers are never touched.
+  // Remove temporary files of owned spec names (".<file>.<16 hex>.tmp", or the older
+  // ".<file>.<pid>.<16 hex>.tmp") left by writers that died: recognised by that name, and known to
+  // be abandoned when their writer's lock is free. Process ids are not consulted: they repeat
+  // across containers. Files of live writers are never touched.
   bool remove_stale_temp_files = true;
 };
 

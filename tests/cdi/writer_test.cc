@@ -3,7 +3,9 @@
 // tmpfs) and on a read-only directory (a tmpfs remounted read-only). The mount tests need
 // CAP_SYS_ADMIN; without it they are skipped with the reason.
 #include <gmock/gmock.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -138,18 +140,47 @@ TEST(CdiWrite, RemoveIsIdempotent) {
   EXPECT_TRUE(RemoveSpec(tmp.path() + "/missing", kCrashFile).ok());
 }
 
+// A leftover temporary file is recognised by its name and swept when no writer holds its lock. The
+// pid once in the name meant nothing across containers: a live process with that pid in another
+// pid namespace kept a dead writer's file forever.
 TEST(CdiSync, SweepsTemporaryFilesOfDeadWritersOnly) {
   TempDir tmp;
-  // A pid that is not running: the largest pid_t is never handed out.
-  const std::string dead = std::string(".") + kCrashFile + ".999999999.0123456789abcdef.tmp";
-  const std::string live = std::string(".") + kCrashFile + "." + std::to_string(getppid()) + ".0123456789abcdef.tmp";
+  const std::string dead = std::string(".") + kCrashFile + ".0123456789abcdef.tmp";
+  // The older name, with a pid that is running here (our parent): its writer is gone all the same.
+  const std::string dead_pid_named = std::string(".") + kCrashFile + "." + std::to_string(getppid()) +
+                                     ".fedcba9876543210.tmp";
+  const std::string live = std::string(".") + kCrashFile + ".00112233445566ff.tmp";
   const std::string foreign = ".nvidia.com-gpu.json.1.0.tmp";
-  for (const std::string& n : {dead, live, foreign}) testing::WriteFile(tmp.path() + "/" + n, "partial");
+  const std::string not_ours = std::string(".") + kCrashFile + ".notrandom.tmp";
+  for (const std::string& n : {dead, dead_pid_named, live, foreign, not_ours}) {
+    testing::WriteFile(tmp.path() + "/" + n, "partial");
+  }
+  const int live_fd = open((tmp.path() + "/" + live).c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(live_fd, 0);
+  ASSERT_EQ(flock(live_fd, LOCK_EX), 0);  // a writer still at work holds it
   absl::StatusOr<SyncReport> r = SyncDirectory(tmp.path(), {{kCrashFile, SmallSpec()}});
+  close(live_fd);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_THAT(r->written, ElementsAre(kCrashFile));
-  EXPECT_THAT(r->removed, ElementsAre(dead));
-  EXPECT_THAT(ListDir(tmp.path()), ElementsAre(live, foreign, kCrashFile));
+  EXPECT_THAT(r->removed, ElementsAre(dead, dead_pid_named));
+  EXPECT_THAT(ListDir(tmp.path()), ElementsAre(live, not_ours, foreign, kCrashFile));
+}
+
+// RemoveSpec takes a spec name, never a path: "../x.yaml" used to delete a file outside the CDI
+// directory.
+TEST(CdiWrite, RemoveRefusesPathsAndHiddenNames) {
+  TempDir tmp;
+  const std::string dir = tmp.path() + "/cdi";
+  ASSERT_TRUE(WriteSpec(dir, kCrashFile, SmallSpec()).ok());
+  testing::WriteFile(tmp.path() + "/x.yaml", "outside");
+  testing::WriteFile(tmp.path() + "/x.json", "outside");
+  for (const char* name : {"../x.yaml", "../x.json", "", ".x.yaml", "sub/x.json", "x.tmp", "x"}) {
+    EXPECT_EQ(RemoveSpec(dir, name).code(), absl::StatusCode::kInvalidArgument) << name;
+  }
+  EXPECT_THAT(ListDir(tmp.path()), ElementsAre("cdi", "x.json", "x.yaml"));
+  testing::WriteFile(dir + "/theirs.yaml", "kind: a.com/b");
+  EXPECT_TRUE(RemoveSpec(dir, "theirs.yaml").ok());
+  EXPECT_THAT(ListDir(dir), ElementsAre(kCrashFile));
 }
 
 TEST(CdiSync, TheSameFileTwiceIsAFailureOfThatFile) {
