@@ -77,6 +77,14 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Create(RestConfig config, Client
     return absl::InvalidArgumentError(absl::StrCat("server \"", config.server, "\" is not an http(s) URL"));
   }
   while (!config.server.empty() && config.server.back() == '/') config.server.pop_back();
+  if (options.max_response_bytes == 0 || options.max_watch_event_bytes == 0) {
+    return absl::InvalidArgumentError("client options: max_response_bytes and max_watch_event_bytes must be positive");
+  }
+  if (internal::WithholdsCredentials(config) && options.log) {
+    options.log(LogLevel::kWarning,
+                absl::StrCat("server ", config.server, " is plain http: its credentials are not sent (they would "
+                             "travel in clear text; RestConfig::allow_credentials_over_http allows it)"));
+  }
   return std::unique_ptr<Client>(new Client(std::move(config), std::move(options)));
 }
 
@@ -88,6 +96,7 @@ absl::StatusOr<Response> Client::DoOnce(const Request& request, absl::Duration t
   call.content_type = request.content_type;
   call.timeout = timeout;
   call.cancelled = [this] { return cancelled_.load(); };
+  call.max_body_bytes = options_.max_response_bytes;
   return transport_->Perform(call);
 }
 
@@ -145,6 +154,11 @@ absl::StatusOr<rapidjson::Document> Client::Expect(absl::StatusOr<Response> resp
     if (status->code == 0) status->code = static_cast<int>(response->code);
     if (status->retry_after_seconds == 0 && response->retry_after_seconds > 0) {
       status->retry_after_seconds = response->retry_after_seconds;
+    }
+    if (response->code == 401 && internal::WithholdsCredentials(config_)) {
+      // The likely cause is ours: say it, or the operator hunts for a wrong token.
+      return ApiError(*status, absl::StrCat(AV(context), " (the credentials were not sent: ", config_.server,
+                                            " is plain http; see RestConfig::allow_credentials_over_http)"));
     }
     return ApiError(*status, context);
   }

@@ -51,6 +51,17 @@ struct ClientOptions {
   // How the client waits between retries; empty: absl::SleepFor. Tests record the waits instead of
   // measuring them.
   std::function<void(absl::Duration)> sleep;
+  // The largest answer read into memory (one request, so one page of a List); more ends the request
+  // with ResourceExhausted, so a broken or hostile server cannot make the client allocate without
+  // end. etcd refuses objects over 1.5 MiB (--max-request-bytes), and an object's JSON is about that
+  // size at most, so 256 MiB holds a page of the default 500 objects averaging 512 KiB (DRA objects
+  // are far smaller: a ResourceSlice of 128 devices is tens of KiB). A page that is larger is
+  // refused with a message that says to ask for smaller pages (ListOptions::limit).
+  uint64_t max_response_bytes = uint64_t{256} << 20;
+  // The largest single watch event (one line of the stream). An event carries one object (at most
+  // 1.5 MiB in etcd); 16 MiB leaves room for JSON's growth over etcd's encoding and for the event
+  // envelope, and bounds what a stream that never sends a newline can make the client buffer.
+  uint64_t max_watch_event_bytes = uint64_t{16} << 20;
 };
 
 // A raw request (for paths the typed methods do not cover, e.g. /version or /apis).
@@ -130,7 +141,8 @@ struct GroupVersions {
 
 class Client {
  public:
-  // Errors: InvalidArgument when config.server is not an http(s) URL.
+  // Errors: InvalidArgument when config.server is not an http(s) URL, or a size limit of `options`
+  // is 0.
   static absl::StatusOr<std::unique_ptr<Client>> Create(RestConfig config, ClientOptions options = {});
   ~Client();
   Client(const Client&) = delete;
@@ -139,8 +151,9 @@ class Client {
   const RestConfig& config() const { return config_; }
 
   // One HTTP exchange with retries (the policy above); any HTTP status is a Response (after the
-  // retry budget: the last one), transport failures are Unavailable/DeadlineExceeded errors. Use
-  // the typed methods for API errors as statuses.
+  // retry budget: the last one), transport failures are Unavailable/DeadlineExceeded errors, an
+  // answer over ClientOptions::max_response_bytes is ResourceExhausted. Use the typed methods for
+  // API errors as statuses.
   absl::StatusOr<Response> Do(const Request& request);
 
   // GET of one object. Errors: the server's (NotFound, Forbidden, ...) as ApiStatus-carrying statuses.
@@ -167,7 +180,8 @@ class Client {
   // Streams a watch, calling `on_event` for every event in order until the server ends the stream
   // (OK), `on_event` returns false (OK), Cancel() is called or `*stop` becomes true (Cancelled), or
   // an error: an ERROR event (its Status, e.g. 410 Gone: IsApiGone), a non-200 answer, a malformed
-  // event, or a broken connection (Unavailable). `stop` may be null.
+  // event (DataLoss), an event longer than ClientOptions::max_watch_event_bytes (ResourceExhausted,
+  // naming the watch), or a broken connection (Unavailable). `stop` may be null.
   absl::Status Watch(const Resource& resource, std::string_view ns, const WatchOptions& options,
                      const std::function<bool(WatchEvent&)>& on_event, const std::atomic<bool>* stop = nullptr);
 

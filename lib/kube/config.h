@@ -53,6 +53,19 @@ struct RestConfig {
   // The environment ("NAME=value") an exec plugin runs with, plus ExecConfig::env. The caller fills
   // it (typically from its own environ); the library never reads the environment.
   std::vector<std::string> exec_environment;
+  // How long an exec plugin may run before its process group is killed and the request fails with
+  // DeadlineExceeded naming the command. client-go waits for ever; a plugin that hangs (a browser
+  // login nobody answers, a dead metadata endpoint) would then hang every caller, Lease renewals
+  // included. 30 s leaves room for a plugin that fetches a token over the network. A kubeconfig
+  // cannot set it: it is the embedding program's choice. InfiniteDuration: no deadline.
+  absl::Duration exec_timeout = absl::Seconds(30);
+  // Whether credentials may be sent to an http:// server: the bearer token (token, tokenFile or an
+  // exec plugin's token) and basic-auth username/password. Off by default, unlike client-go, which
+  // sends them: over plain HTTP anyone on the path reads the token and can act as this identity
+  // until it expires, and a service account token does not expire soon. With it off, requests to
+  // an http:// server go without credentials (an exec plugin is not even run) and a 401 answer says
+  // why. Meant for a local test server or `kubectl proxy` on loopback; a kubeconfig cannot set it.
+  bool allow_credentials_over_http = false;
   // User-Agent header.
   std::string user_agent = "draforge";
 };

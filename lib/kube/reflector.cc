@@ -8,6 +8,7 @@
 #include "api/codec.h"
 #include "common/status.h"
 #include "kube/api_status.h"
+#include "kube/internal/backoff.h"
 
 namespace draforge::kube {
 
@@ -208,7 +209,8 @@ absl::Status Reflector::ListOnce(KindState* state) {
   return absl::OkStatus();
 }
 
-absl::Status Reflector::WatchOnce(KindState* state) {
+absl::Status Reflector::WatchOnce(KindState* state, uint64_t* events) {
+  *events = 0;
   thread_local std::mt19937 rng{std::random_device{}()};
   int64_t base = absl::ToInt64Seconds(options_.watch_timeout);
   std::uniform_int_distribution<int64_t> spread(base, 2 * base);
@@ -227,6 +229,7 @@ absl::Status Reflector::WatchOnce(KindState* state) {
           return false;
         }
         std::string rv = ResourceVersionOf(event.object);
+        ++*events;
         if (*type == store::EventType::kBookmark) {
           if (!rv.empty()) state->resource_version = rv;
           Count(&ReflectorStats::events);
@@ -262,11 +265,24 @@ absl::Status Reflector::WatchOnce(KindState* state) {
 }
 
 void Reflector::Run(KindState* state) {
-  absl::Duration backoff = options_.initial_backoff;
+  internal::Backoff backoff({.initial = options_.initial_backoff,
+                             .max = options_.max_backoff,
+                             .jitter = options_.backoff_jitter,
+                             .reset_after = options_.backoff_reset});
+  auto now = [&] { return options_.now ? options_.now() : absl::Now(); };
   auto sleep = [&](absl::Duration d) {
+    if (options_.sleep) {
+      options_.sleep(d);
+      return;
+    }
     absl::MutexLock lock(&mu_);
     absl::Time until = absl::Now() + d;
     while (!stop_.load() && absl::Now() < until) stop_cv_.WaitWithDeadline(&mu_, until);
+  };
+  auto back_off = [&](LogLevel level, const std::string& why) {
+    absl::Duration wait = backoff.Next(now());
+    Log(level, absl::StrCat("reflector: ", why, "; retrying in ", absl::FormatDuration(wait)));
+    sleep(wait);
   };
   auto fail = [&](const absl::Status& s) {
     {
@@ -274,9 +290,7 @@ void Reflector::Run(KindState* state) {
       state->last_error = s;
       ++stats_.errors;
     }
-    Log(LogLevel::kWarning, absl::StrCat("reflector: ", s.message(), "; retrying in ", absl::FormatDuration(backoff)));
-    sleep(backoff);
-    backoff = std::min(backoff * 2, options_.max_backoff);
+    back_off(LogLevel::kWarning, std::string(s.message()));
   };
   while (!stop_.load()) {
     if (state->need_list) {
@@ -290,20 +304,31 @@ void Reflector::Run(KindState* state) {
       absl::MutexLock lock(&mu_);
       state->last_error = absl::OkStatus();
     }
-    absl::Status s = WatchOnce(state);
+    absl::Time started = now();
+    uint64_t events = 0;
+    absl::Status s = WatchOnce(state, &events);
     if (stop_.load()) break;
     if (s.ok()) {
       // The server ended the watch (timeoutSeconds): resume from the last resourceVersion.
-      backoff = options_.initial_backoff;
-      absl::MutexLock lock(&mu_);
-      state->last_error = absl::OkStatus();
+      {
+        absl::MutexLock lock(&mu_);
+        state->last_error = absl::OkStatus();
+      }
+      absl::Duration lasted = now() - started;
+      if (events == 0 && lasted < options_.min_watch_duration) {
+        Count(&ReflectorStats::short_watches);
+        back_off(LogLevel::kWarning, absl::StrCat("watch ", state->resource.resource, " ended after ",
+                                                  absl::FormatDuration(lasted), " without an event"));
+      }
       continue;
     }
     if (IsApiGone(s)) {
-      // The resourceVersion we would resume from is compacted away: only a relist is exact.
-      Log(LogLevel::kInfo, absl::StrCat("reflector: ", s.message(), "; relisting"));
+      // The resourceVersion we would resume from is compacted away: only a relist is exact. Every
+      // client of the server sees this at once after a compaction or a restart; the backoff keeps
+      // their relists from arriving together.
       Count(&ReflectorStats::relists_gone);
       state->need_list = true;
+      back_off(LogLevel::kInfo, absl::StrCat(s.message(), "; relisting"));
       continue;
     }
     if (absl::IsDataLoss(s) || absl::IsInternal(s) || absl::IsInvalidArgument(s)) state->need_list = true;

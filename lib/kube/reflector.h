@@ -4,8 +4,10 @@
 // One thread per kind (owned by the Reflector, joined by Stop() and by the destructor): list (paged),
 // Replace the kind in the store, then watch from the list's resourceVersion with bookmarks; when a
 // watch ends it resumes from the last resourceVersion seen; when the server says that version is
-// gone (410 Expired/Gone, e.g. after an etcd compaction or an API server restart) it relists. Failures
-// back off exponentially (0.5 s .. 30 s) and never stop the reflector. Objects that cannot be
+// gone (410 Expired/Gone, e.g. after an etcd compaction or an API server restart) it relists. Failures,
+// relists after 410 and watches that end within a second without an event wait first, with
+// client-go's jittered exponential backoff (0.8 s doubling to 30 s, plus up to 100% jitter), and
+// never stop the reflector. Objects that cannot be
 // decoded are skipped, logged and counted (stats().decode_errors): the store never holds half an
 // object.
 //
@@ -50,18 +52,37 @@ struct ReflectorOptions {
   // Each watch asks the server to end it after a random time in [watch_timeout, 2*watch_timeout],
   // as client-go does, so connections are renewed and load is spread.
   absl::Duration watch_timeout = absl::Minutes(5);
-  absl::Duration initial_backoff = absl::Milliseconds(500);
+  // The wait before a list or watch is tried again after a failure, before the relist that a 410
+  // Gone asks for, and before a watch that ended too soon is reopened: client-go's reflector
+  // backoff. It starts at initial_backoff and doubles up to max_backoff; each wait adds a random
+  // part of up to backoff_jitter times itself; after backoff_reset without a backoff it starts
+  // over. Without it a server that ends every watch at once, or a compaction that expires every
+  // version, would get a request loop from every client at once.
+  absl::Duration initial_backoff = absl::Milliseconds(800);
   absl::Duration max_backoff = absl::Seconds(30);
+  double backoff_jitter = 1.0;
+  absl::Duration backoff_reset = absl::Minutes(2);
+  // A watch that ends sooner than this without a single event is suspicious (a proxy that cuts
+  // connections, a server that closes them at once); client-go calls it a "very short watch".
+  // It is reopened after a backoff, not at once.
+  absl::Duration min_watch_duration = absl::Seconds(1);
   LogFunction log;
   // Called after every change the reflector applied to the store (from a reflector thread; keep it
   // short and thread-safe), e.g. to wake Server-Sent Events writers. May be empty.
   std::function<void(api::Kind kind)> on_change;
+  // The clock (watch durations, backoff reset) and the wait between attempts; empty: absl::Now and
+  // a wait that Stop() cuts short. Tests inject both to record the waits instead of timing them;
+  // an injected sleep is called from the reflector's threads and should return promptly (Stop()
+  // takes effect when it returns).
+  std::function<absl::Time()> now;
+  std::function<void(absl::Duration)> sleep;
 };
 
 struct ReflectorStats {
   uint64_t lists = 0;          // completed lists, all kinds (the initial ones included)
   uint64_t relists_gone = 0;   // relists caused by 410
   uint64_t watches = 0;        // watch requests started
+  uint64_t short_watches = 0;  // watches that ended before min_watch_duration without an event
   uint64_t events = 0;         // watch events applied (bookmarks included)
   uint64_t decode_errors = 0;  // objects skipped because they did not decode
   uint64_t errors = 0;         // failed list/watch requests
@@ -97,7 +118,8 @@ class Reflector {
   struct KindState;
   void Run(KindState* state);
   absl::Status ListOnce(KindState* state);
-  absl::Status WatchOnce(KindState* state);
+  // `events` counts the events the watch delivered (bookmarks included).
+  absl::Status WatchOnce(KindState* state, uint64_t* events);
   void Log(LogLevel level, const std::string& message) const;
   void Count(uint64_t ReflectorStats::*field, uint64_t n = 1);
 

@@ -1,6 +1,6 @@
 // Client::Watch: the streaming half of the client. The API server sends one JSON object per event,
 // each followed by a newline, in a chunked response; chunk boundaries fall anywhere, so bytes are
-// buffered until a full line is there.
+// buffered until a full line is there, up to ClientOptions::max_watch_event_bytes.
 #include "absl/strings/str_cat.h"
 #include "api/codec.h"
 #include "common/status.h"
@@ -69,13 +69,23 @@ absl::Status Client::Watch(const Resource& resource, std::string_view ns, const 
   // The server ends the watch after timeoutSeconds; allow a margin before calling it a hang.
   call.timeout = options.timeout_seconds > 0 ? absl::Seconds(options.timeout_seconds + 30) : absl::InfiniteDuration();
   call.cancelled = [&] { return cancelled_.load() || (stop != nullptr && stop->load()); };
+  call.max_body_bytes = options_.max_response_bytes;  // an error answer is buffered whole
+  const uint64_t max_event = options_.max_watch_event_bytes;
+  auto too_large = [&] {
+    stream_error = absl::ResourceExhaustedError(
+        absl::StrCat(context, ": a watch event exceeds ", max_event, " bytes (ClientOptions::max_watch_event_bytes)"));
+    return false;
+  };
   call.on_data = [&](std::string_view chunk) -> bool {
     buffer.append(chunk);
     size_t start = 0;
     for (size_t nl; (nl = buffer.find('\n', start)) != std::string::npos; start = nl + 1) {
+      if (nl - start > max_event) return too_large();
       if (!handle_line(std::string_view(buffer).substr(start, nl - start))) return false;
     }
     buffer.erase(0, start);
+    // An event still incomplete: the buffer never holds more than one event's worth.
+    if (buffer.size() > max_event) return too_large();
     return true;
   };
   absl::StatusOr<Response> response = transport_->Perform(call);

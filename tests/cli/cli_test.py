@@ -602,5 +602,37 @@ class CdiFlags(unittest.TestCase):
             self.assertEqual(err, "", sub)
 
 
+class ClusterCredentials(unittest.TestCase):
+    """What `--kubeconfig` does with a credential plugin that never answers."""
+
+    def test_hung_exec_plugin_fails_within_its_deadline(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            plugin = write(tmp, "hang.sh", "#!/bin/sh\necho 'open the browser to log in' >&2\nsleep 1000\n")
+            os.chmod(plugin, 0o755)
+            kubeconfig = write(tmp, "kubeconfig", f"""apiVersion: v1
+kind: Config
+current-context: c
+clusters:
+- name: c
+  cluster: {{server: "https://127.0.0.1:1"}}
+users:
+- name: u
+  user:
+    exec: {{apiVersion: client.authentication.k8s.io/v1, command: "{plugin}"}}
+contexts:
+- name: c
+  context: {{cluster: c, user: u}}
+""")
+            start = time.monotonic()
+            code, out, err = run("get", "resourceslices", "--kubeconfig", kubeconfig)
+            took = time.monotonic() - start
+        self.assertNotEqual(code, 0, err)
+        # lib/kube's default deadline (RestConfig::exec_timeout, 30 s): the plugin and the command named.
+        self.assertIn(f"exec plugin {plugin} timed out after 30s", err)
+        self.assertIn("open the browser to log in", err)
+        self.assertEqual(out, "")
+        self.assertLess(took, 30 + 20, err)
+
+
 if __name__ == "__main__":
     sys.exit(tap.main())

@@ -5,26 +5,38 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kube/api_status.h"
 #include "kube/client.h"
+#include "kube/internal/backoff.h"
+#include "kube/reflector.h"
+#include "store/cluster.h"
 
 namespace draforge::kube {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // One canned answer: raw bytes written in `chunks` (with a pause between them so the client sees
 // them as separate reads), or nothing at all (`drop`: close the connection unanswered).
@@ -45,7 +57,13 @@ std::string StatusBody(int code, const std::string& reason) {
 
 class ScriptedServer {
  public:
-  explicit ScriptedServer(std::vector<Canned> script) : script_(std::move(script)) {
+  // Answers the first connections with `script`, in order, then stops accepting.
+  explicit ScriptedServer(std::vector<Canned> script)
+      : ScriptedServer(std::make_shared<const std::vector<Canned>>(std::move(script))) {}
+  // Answers every connection with handler(request) (the request line and headers) until destroyed.
+  explicit ScriptedServer(std::function<Canned(const std::string& request)> handler,
+                          size_t connections = std::numeric_limits<size_t>::max())
+      : handler_(std::move(handler)), connections_(connections) {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -63,14 +81,26 @@ class ScriptedServer {
     thread_.join();
   }
   std::string url() const { return absl::StrCat("http://127.0.0.1:", port_); }
+  // The request lines ("GET /api/v1/namespaces/a HTTP/1.1").
   std::vector<std::string> requests() {
+    absl::MutexLock lock(&mu_);
+    std::vector<std::string> lines;
+    for (const std::string& r : requests_) lines.push_back(r.substr(0, r.find("\r\n")));
+    return lines;
+  }
+  // The request lines with their headers.
+  std::vector<std::string> raw_requests() {
     absl::MutexLock lock(&mu_);
     return requests_;
   }
 
  private:
+  explicit ScriptedServer(std::shared_ptr<const std::vector<Canned>> script)
+      : ScriptedServer([script, next = size_t{0}](const std::string&) mutable { return (*script)[next++]; },
+                       script->size()) {}
+
   void Serve() {
-    for (const Canned& c : script_) {
+    for (size_t served = 0; served < connections_; ++served) {
       int conn = accept(fd_, nullptr, nullptr);
       if (conn < 0) return;
       std::string req;
@@ -80,21 +110,25 @@ class ScriptedServer {
         if (n <= 0) break;
         req.append(buf, static_cast<size_t>(n));
       }
+      std::string head = req.substr(0, req.find("\r\n\r\n"));
       {
         absl::MutexLock lock(&mu_);
-        requests_.push_back(req.substr(0, req.find("\r\n")));
+        requests_.push_back(head);
       }
+      Canned c = handler_(head);
       if (!c.drop) {
         for (size_t i = 0; i < c.chunks.size(); ++i) {
           if (i > 0) absl::SleepFor(absl::Milliseconds(20));
-          (void)!write(conn, c.chunks[i].data(), c.chunks[i].size());
+          // MSG_NOSIGNAL: a client that hung up (a refused answer) must not kill the test with SIGPIPE.
+          (void)!send(conn, c.chunks[i].data(), c.chunks[i].size(), MSG_NOSIGNAL);
         }
       }
       close(conn);
     }
   }
 
-  std::vector<Canned> script_;
+  std::function<Canned(const std::string&)> handler_;
+  size_t connections_;
   int fd_ = -1;
   int port_ = 0;
   std::thread thread_;
@@ -348,6 +382,279 @@ TEST(ClientWatch, RefusedWatchCarriesTheStatus) {
   ScriptedServer server({Http(403, StatusBody(403, "Forbidden"))});
   absl::Status s = ClientFor(server)->Watch(kNamespaces, "", {}, [](WatchEvent&) { return true; });
   EXPECT_TRUE(IsApiForbidden(s)) << s;
+}
+
+// --- Credentials and http:// -------------------------------------------------------------------
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "kube_client_test.XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  // Writes an executable script.
+  std::string Script(const std::string& name, const std::string& text) const {
+    std::string p = path_ + "/" + name;
+    std::ofstream(p) << text;
+    std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+    return p;
+  }
+  std::string Path(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+bool HasAuthorization(const std::string& request) {
+  return absl::StrContains(absl::AsciiStrToLower(request), "\r\nauthorization:");
+}
+
+// A bearer token over plain HTTP is readable by anyone on the path: it is not sent unless the
+// embedding program allows it, and the 401 that follows says why.
+TEST(ClientCredentials, PlainHttpServerGetsNoBearerTokenUnlessAllowed) {
+  {
+    ScriptedServer server({Http(401, StatusBody(401, "Unauthorized"))});
+    RestConfig config;
+    config.server = server.url();
+    config.bearer_token = "secret-token";
+    auto got = (*Client::Create(config))->Get(kNamespaces, "", "a");
+    ASSERT_EQ(server.raw_requests().size(), 1u);
+    EXPECT_FALSE(HasAuthorization(server.raw_requests()[0])) << server.raw_requests()[0];
+    EXPECT_THAT(server.raw_requests()[0], Not(HasSubstr("secret-token")));
+    EXPECT_EQ(got.status().code(), absl::StatusCode::kUnauthenticated) << got.status();
+    EXPECT_THAT(got.status().message(), HasSubstr("the credentials were not sent"));
+    EXPECT_THAT(got.status().message(), HasSubstr("allow_credentials_over_http"));
+  }
+  {
+    ScriptedServer server({Http(200, kNamespace)});
+    RestConfig config;
+    config.server = server.url();
+    config.bearer_token = "secret-token";
+    config.allow_credentials_over_http = true;
+    ASSERT_TRUE((*Client::Create(config))->Get(kNamespaces, "", "a").ok());
+    ASSERT_EQ(server.raw_requests().size(), 1u);
+    EXPECT_THAT(server.raw_requests()[0], HasSubstr("Authorization: Bearer secret-token"));
+  }
+}
+
+TEST(ClientCredentials, PlainHttpServerDoesNotRunTheExecPlugin) {
+  TempDir dir;
+  std::string plugin = dir.Script("plugin.sh", absl::StrCat("#!/bin/sh\ntouch ", dir.Path("ran"), R"(
+echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"exec-token"}}'
+)"));
+  ScriptedServer server({Http(200, kNamespace), Http(200, kNamespace)});
+  RestConfig config;
+  config.server = server.url();
+  config.exec = ExecConfig{.api_version = "client.authentication.k8s.io/v1", .command = plugin};
+  ASSERT_TRUE((*Client::Create(config))->Get(kNamespaces, "", "a").ok());
+  EXPECT_FALSE(std::filesystem::exists(dir.Path("ran")));
+  EXPECT_FALSE(HasAuthorization(server.raw_requests()[0])) << server.raw_requests()[0];
+
+  config.allow_credentials_over_http = true;
+  ASSERT_TRUE((*Client::Create(config))->Get(kNamespaces, "", "a").ok());
+  EXPECT_TRUE(std::filesystem::exists(dir.Path("ran")));
+  EXPECT_THAT(server.raw_requests()[1], HasSubstr("Authorization: Bearer exec-token"));
+}
+
+// Waits (up to a generous bound) until `path` exists.
+bool WaitForFile(const std::string& path) {
+  for (absl::Time end = absl::Now() + absl::Seconds(60); absl::Now() < end; absl::SleepFor(absl::Milliseconds(10))) {
+    if (std::filesystem::exists(path)) return true;
+  }
+  return false;
+}
+
+// The plugin runs outside the transport's lock: while a refresh hangs, a request that holds a
+// valid credential goes through (a Lease renewal must not wait for a plugin), a second request
+// that needs a new credential waits for the running plugin instead of starting another, and the
+// hung plugin fails both by its deadline, naming the command.
+TEST(ClientCredentials, HangingPluginRefreshBlocksNoOneHoldingAValidCredential) {
+  TempDir dir;
+  std::string plugin = dir.Script("plugin.sh", absl::StrCat("#!/bin/sh\necho run >> ", dir.Path("runs"), "\n",
+                                                            "if [ -e ", dir.Path("issued"), " ]; then touch ",
+                                                            dir.Path("hanging"), "; sleep 1000; fi\ntouch ",
+                                                            dir.Path("issued"), R"(
+echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t1"}}'
+)"));
+  ScriptedServer server({Http(200, kNamespace), Http(401, StatusBody(401, "Unauthorized")), Http(200, kNamespace),
+                         Http(401, StatusBody(401, "Unauthorized"))});
+  RestConfig config;
+  config.server = server.url();
+  config.allow_credentials_over_http = true;
+  config.exec = ExecConfig{.api_version = "client.authentication.k8s.io/v1", .command = plugin};
+  config.exec_timeout = absl::Seconds(10);  // the deadline is the test's only wait
+  std::unique_ptr<Client> client = *Client::Create(config, {.retry = {.max_attempts = 1}});
+  ASSERT_TRUE(client->Get(kNamespaces, "", "a").ok());  // credential t1 cached
+
+  std::atomic<bool> refresh_done{false};
+  absl::Status refresh;
+  std::thread refresher([&] {
+    refresh = client->Get(kNamespaces, "", "a").status();  // 401: runs the plugin, which hangs
+    refresh_done = true;
+  });
+  ASSERT_TRUE(WaitForFile(dir.Path("hanging")));
+  // The cached credential is still valid for everyone else.
+  absl::StatusOr<rapidjson::Document> other = client->Get(kNamespaces, "", "a");
+  EXPECT_TRUE(other.ok()) << other.status();
+  EXPECT_FALSE(refresh_done.load()) << "the request waited for the plugin";
+  // Another 401 while the plugin runs: waits for that run, starts none of its own.
+  absl::Status second = client->Get(kNamespaces, "", "a").status();
+  refresher.join();
+  for (const absl::Status& s : {refresh, second}) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+    EXPECT_THAT(s.message(), HasSubstr(absl::StrCat("exec plugin ", plugin, " timed out after 10s")));
+  }
+  std::ifstream runs(dir.Path("runs"));
+  std::string all((std::istreambuf_iterator<char>(runs)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(all, "run\nrun\n");  // the first credential and one refresh
+  for (const std::string& r : server.raw_requests()) EXPECT_THAT(r, HasSubstr("Authorization: Bearer t1"));
+}
+
+// --- Size limits -------------------------------------------------------------------------------
+
+TEST(ClientLimits, AnswerOverTheLimitIsAnErrorNotAnAllocation) {
+  std::string big = absl::StrCat(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"},"x":")",
+                                 std::string(5000, 'x'), R"("})");
+  ScriptedServer server({Http(200, big), Http(200, kNamespace)});
+  RestConfig config;
+  config.server = server.url();
+  auto client = *Client::Create(config, {.max_response_bytes = 1000});
+  auto got = client->Get(kNamespaces, "", "a");
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kResourceExhausted) << got.status();
+  EXPECT_THAT(got.status().message(), HasSubstr("get namespaces a"));
+  EXPECT_THAT(got.status().message(), HasSubstr("exceeds 1000 bytes"));
+  EXPECT_EQ(server.requests().size(), 1u);  // not retried: the same answer would come again
+  EXPECT_TRUE(client->Get(kNamespaces, "", "a").ok());  // small answers still pass
+  EXPECT_EQ(Client::Create(config, {.max_response_bytes = 0}).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ClientLimits, WatchEventOverTheLimitEndsTheWatch) {
+  std::string ev = R"({"type":"ADDED","object":{"kind":"Namespace","metadata":{"name":"a","resourceVersion":"5"}}})";
+  // A second "event" that never ends: a server that sends no newline must not fill the memory.
+  std::vector<std::string> chunks = {
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      Chunked(ev + "\n")};
+  for (int i = 0; i < 8; ++i) chunks.push_back(Chunked(std::string(1000, ' ')));
+  chunks.push_back("0\r\n\r\n");
+  ScriptedServer server({Canned{chunks}});
+  RestConfig config;
+  config.server = server.url();
+  auto client = *Client::Create(config, {.max_watch_event_bytes = 4096});
+  int events = 0;
+  absl::Status s = client->Watch(kNamespaces, "", {}, [&](WatchEvent&) {
+    ++events;
+    return true;
+  });
+  EXPECT_EQ(events, 1);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_THAT(s.message(), HasSubstr("watch namespaces: a watch event exceeds 4096 bytes"));
+}
+
+// --- Reflector backoff -------------------------------------------------------------------------
+
+TEST(Backoff, DoublesWithJitterCapsAndStartsOverAfterQuiet) {
+  internal::Backoff backoff({}, /*seed=*/7);  // client-go's reflector numbers
+  absl::Time t = absl::UnixEpoch();
+  absl::Duration base = absl::Milliseconds(800);
+  for (int i = 0; i < 10; ++i, t += absl::Seconds(1)) {
+    absl::Duration wait = backoff.Next(t);
+    EXPECT_GE(wait, base) << i;
+    EXPECT_LT(wait, 2 * base) << i;  // jitter 1.0: up to twice the base
+    base = std::min(base * 2, absl::Seconds(30));
+  }
+  // Two quiet minutes: the next failure starts small again.
+  absl::Duration wait = backoff.Next(t + absl::Minutes(2) + absl::Seconds(1));
+  EXPECT_GE(wait, absl::Milliseconds(800));
+  EXPECT_LT(wait, absl::Milliseconds(1600));
+}
+
+constexpr char kNodeList[] = R"({"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"10"},"items":[]})";
+
+// What a Reflector did, in order: "list", "watch" (requests the server saw) and "wait" (the
+// injected sleep), so a test asserts that every reopen and relist came after a wait.
+struct Trace {
+  absl::Mutex mu;
+  std::vector<std::string> steps;
+  std::vector<absl::Duration> waits;
+  void Add(const std::string& step) {
+    absl::MutexLock lock(&mu);
+    steps.push_back(step);
+  }
+  size_t WaitCount() {
+    absl::MutexLock lock(&mu);
+    return waits.size();
+  }
+};
+
+// Runs a Node reflector against `watch_answer` until it waited `n` times; returns its stats.
+ReflectorStats RunReflectorUntilWaits(Trace& trace, const Canned& watch_answer, size_t n) {
+  ScriptedServer server([&](const std::string& request) {
+    bool watch = absl::StrContains(request, "watch=true");
+    trace.Add(watch ? "watch" : "list");
+    return watch ? watch_answer : Http(200, kNodeList);
+  });
+  RestConfig config;
+  config.server = server.url();
+  auto client = *Client::Create(config);
+  store::Cluster cluster;
+  ReflectorOptions options;
+  options.kinds = {api::Kind::kNode};
+  options.now = [] { return absl::UnixEpoch(); };  // every watch lasts 0 s; no backoff reset
+  options.sleep = [&](absl::Duration d) {
+    absl::MutexLock lock(&trace.mu);
+    trace.steps.push_back("wait");
+    trace.waits.push_back(d);
+  };
+  Reflector reflector(*client, cluster, options);
+  EXPECT_TRUE(reflector.Start().ok());
+  for (absl::Time end = absl::Now() + absl::Seconds(60); trace.WaitCount() < n && absl::Now() < end;) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  reflector.Stop();
+  return reflector.stats();
+}
+
+void ExpectClientGoBackoff(Trace& trace) {
+  absl::MutexLock lock(&trace.mu);
+  ASSERT_GE(trace.waits.size(), 4u);
+  absl::Duration base = absl::Milliseconds(800);
+  for (size_t i = 0; i < 4; ++i, base *= 2) {
+    EXPECT_GE(trace.waits[i], base) << i;
+    EXPECT_LT(trace.waits[i], 2 * base) << i;
+  }
+}
+
+// client-go treats a watch that ends within a second without an event as suspicious ("very short
+// watch"); reopening it at once would make a request loop against the server.
+TEST(ReflectorBackoff, WatchThatEndsAtOnceIsReopenedOnlyAfterABackoff) {
+  Trace trace;
+  ReflectorStats stats = RunReflectorUntilWaits(trace, Http(200, ""), 4);
+  ExpectClientGoBackoff(trace);
+  absl::MutexLock lock(&trace.mu);
+  ASSERT_GE(trace.steps.size(), 9u);
+  EXPECT_THAT(std::vector<std::string>(trace.steps.begin(), trace.steps.begin() + 9),
+              ElementsAre("list", "watch", "wait", "watch", "wait", "watch", "wait", "watch", "wait"));
+  for (size_t i = 1; i < trace.steps.size(); ++i) {
+    EXPECT_FALSE(trace.steps[i] == "watch" && trace.steps[i - 1] == "watch") << "a watch reopened without a wait";
+  }
+  EXPECT_GE(stats.short_watches, 4u);
+  EXPECT_EQ(stats.errors, 0u);  // suspicious, not a failure
+}
+
+// After a compaction every client's watch gets 410 at once; relisting at once would send every
+// client's full list to the server together.
+TEST(ReflectorBackoff, GoneIsRelistedOnlyAfterABackoff) {
+  std::string gone = R"j({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure",)j"
+                     R"j("message":"too old resource version: 10 (20)","reason":"Expired","code":410}})j";
+  Trace trace;
+  ReflectorStats stats = RunReflectorUntilWaits(trace, Http(200, gone + "\n"), 4);
+  ExpectClientGoBackoff(trace);
+  absl::MutexLock lock(&trace.mu);
+  ASSERT_GE(trace.steps.size(), 9u);
+  EXPECT_THAT(std::vector<std::string>(trace.steps.begin(), trace.steps.begin() + 9),
+              ElementsAre("list", "watch", "wait", "list", "watch", "wait", "list", "watch", "wait"));
+  EXPECT_GE(stats.relists_gone, 4u);
 }
 
 }  // namespace

@@ -6,12 +6,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "api/json_parse.h"
 #include "common/status.h"
 #include "rapidjson/document.h"
@@ -68,6 +72,17 @@ std::string ExecInfo(const RestConfig& config) {
   return buf.GetString();
 }
 
+// Appends `data` to `tail`, keeping at least the last `cap` bytes: memory stays under 2 * cap
+// however much a plugin writes, and the copy is amortised.
+void AppendTail(std::string& tail, std::string_view data, size_t cap) {
+  tail.append(data);
+  if (tail.size() > 2 * cap) tail.erase(0, tail.size() - cap);
+}
+
+void TrimToTail(std::string& tail, size_t cap) {
+  if (tail.size() > cap) tail.erase(0, tail.size() - cap);
+}
+
 }  // namespace
 
 absl::StatusOr<ExecCredential> ParseExecCredential(std::string_view output, const ExecConfig& exec) {
@@ -117,6 +132,9 @@ absl::StatusOr<ExecCredential> ParseExecCredential(std::string_view output, cons
 
 absl::StatusOr<ExecCredential> RunExecPlugin(const RestConfig& config) {
   const ExecConfig& exec = *config.exec;
+  // The deadline covers the whole run, from before the spawn to the reaped exit status.
+  const absl::Time deadline =
+      config.exec_timeout == absl::InfiniteDuration() ? absl::InfiniteFuture() : absl::Now() + config.exec_timeout;
   std::vector<std::string> env = config.exec_environment;
   for (const auto& [k, v] : exec.env) env.push_back(absl::StrCat(k, "=", v));
   env.push_back(absl::StrCat("KUBERNETES_EXEC_INFO=", ExecInfo(config)));
@@ -141,6 +159,12 @@ absl::StatusOr<ExecCredential> RunExecPlugin(const RestConfig& config) {
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  // Its own process group, so that a deadline kills what the plugin started too (a shell script's
+  // `sleep`, a helper holding the pipes open), not only the process we spawned.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
   // PATH lookup uses the PATH in the environment we hand over when the command has no slash.
   std::string path_env;
@@ -162,8 +186,9 @@ absl::StatusOr<ExecCredential> RunExecPlugin(const RestConfig& config) {
       start = end + 1;
     }
   }
-  int rc = posix_spawn(&pid, command.c_str(), &actions, nullptr, argv.data(), envp.data());
+  int rc = posix_spawn(&pid, command.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   close(out_pipe[1]);
   close(err_pipe[1]);
   if (rc != 0) {
@@ -173,38 +198,87 @@ absl::StatusOr<ExecCredential> RunExecPlugin(const RestConfig& config) {
     if (!exec.install_hint.empty()) absl::StrAppend(&msg, "\n", exec.install_hint);
     return absl::FailedPreconditionError(msg);
   }
+  // Milliseconds until the deadline for poll(): -1 without one, 0 once it passed.
+  auto poll_timeout = [&]() -> int {
+    if (deadline == absl::InfiniteFuture()) return -1;
+    absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) return 0;
+    return static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))),
+                                              std::numeric_limits<int>::max()));
+  };
   std::string out, err;
+  bool timed_out = false, stdout_too_large = false;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
-  char buf[4096];
-  while (open_fds > 0) {
-    if (poll(fds, 2, -1) < 0) {
+  char buf[16384];
+  while (open_fds > 0 && !timed_out && !stdout_too_large) {
+    int ready = poll(fds, 2, poll_timeout());
+    if (ready < 0) {
       if (errno == EINTR) continue;
+      break;
+    }
+    if (ready == 0) {
+      timed_out = true;
       break;
     }
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        (i == 0 ? out : err).append(buf, static_cast<size_t>(n));
-        // A plugin gone wild must not eat the caller's memory.
-        if (out.size() > (size_t{4} << 20)) n = 0;
-      }
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (n <= 0) {
         close(fds[i].fd);
         fds[i].fd = -1;
         --open_fds;
+        continue;
+      }
+      if (i == 1) {
+        AppendTail(err, std::string_view(buf, static_cast<size_t>(n)), kExecStderrTailBytes);
+      } else if (out.size() + static_cast<size_t>(n) > kExecStdoutLimitBytes) {
+        stdout_too_large = true;
+        break;
+      } else {
+        out.append(buf, static_cast<size_t>(n));
       }
     }
   }
+  // Both pipes closed is not yet an exit: wait for it until the deadline, too.
+  int wstatus = 0;
+  bool reaped = false;
+  for (absl::Duration nap = absl::Milliseconds(1); !timed_out && !stdout_too_large;) {
+    pid_t r = waitpid(pid, &wstatus, WNOHANG);
+    if (r == pid) {
+      reaped = true;
+      break;
+    }
+    if (r < 0 && errno != EINTR) break;
+    int left_ms = poll_timeout();
+    if (left_ms == 0) {
+      timed_out = true;
+      break;
+    }
+    absl::SleepFor(left_ms < 0 ? nap : std::min(nap, absl::Milliseconds(left_ms)));
+    nap = std::min(nap * 2, absl::Milliseconds(50));
+  }
+  // Killed before it is reaped, so the process group id cannot belong to anyone else yet.
+  if (!reaped) kill(-pid, SIGKILL);
   for (auto& f : fds) {
     if (f.fd >= 0) close(f.fd);
   }
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  while (!reaped && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  TrimToTail(err, kExecStderrTailBytes);
+  std::string stderr_part = err.empty() ? "" : absl::StrCat("; its stderr ends with: ", err);
+  if (timed_out) {
+    return absl::DeadlineExceededError(absl::StrCat("exec plugin ", exec.command, " timed out after ",
+                                                    absl::FormatDuration(config.exec_timeout),
+                                                    " (its process group was killed)", stderr_part));
+  }
+  if (stdout_too_large) {
+    return absl::ResourceExhaustedError(absl::StrCat("exec plugin ", exec.command, " wrote more than ",
+                                                     kExecStdoutLimitBytes, " bytes to stdout (an ExecCredential is "
+                                                     "a few KiB; its process group was killed)", stderr_part));
   }
   if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
-    if (err.size() > 2000) err = err.substr(err.size() - 2000);
     return absl::InternalError(absl::StrCat("exec plugin ", exec.command, " failed (",
                                             WIFEXITED(wstatus) ? absl::StrCat("exit status ", WEXITSTATUS(wstatus))
                                                                : std::string("killed by a signal"),

@@ -2,6 +2,7 @@
 #ifndef DRAFORGE_KUBE_INTERNAL_EXEC_CREDENTIAL_H_
 #define DRAFORGE_KUBE_INTERNAL_EXEC_CREDENTIAL_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,9 +25,19 @@ struct ExecCredential {
 // certificate without key, an unparsable expirationTimestamp.
 absl::StatusOr<ExecCredential> ParseExecCredential(std::string_view output, const ExecConfig& exec);
 
+// What a plugin may write. An ExecCredential is a few KiB (a token, or a certificate and key), so
+// 1 MiB of stdout is a plugin gone wrong, refused rather than buffered. Of stderr only the tail is
+// kept, for the error message: a plugin's last lines say why it failed, and a plugin that logs
+// without end must not grow the caller's memory.
+inline constexpr size_t kExecStdoutLimitBytes = size_t{1} << 20;
+inline constexpr size_t kExecStderrTailBytes = size_t{4} << 10;
+
 // Runs `config.exec` with config.exec_environment + exec.env + KUBERNETES_EXEC_INFO, stdin from
-// /dev/null, and parses stdout. Errors: FailedPrecondition when the command cannot be started (with
-// the install hint), Internal when it exits non-zero (with the tail of its stderr), the parse errors.
+// /dev/null, in a process group of its own, and parses stdout. Returns by config.exec_timeout: when
+// it passes, the plugin's process group is killed. Errors: FailedPrecondition when the command
+// cannot be started (with the install hint), DeadlineExceeded when it did not finish in time,
+// ResourceExhausted when stdout exceeds kExecStdoutLimitBytes (the group is killed too), Internal
+// when it exits non-zero, the parse errors; all name the command, and end with the tail of stderr.
 absl::StatusOr<ExecCredential> RunExecPlugin(const RestConfig& config);
 
 }  // namespace draforge::kube::internal

@@ -27,6 +27,7 @@ struct CallState {
   Response* response;
   const HttpCall* call;
   bool aborted_by_callback = false;
+  bool body_too_large = false;
 };
 
 size_t OnHeader(char* data, size_t size, size_t n, void* user) {
@@ -66,6 +67,10 @@ size_t OnBody(char* data, size_t size, size_t n, void* user) {
     }
     return len;
   }
+  if (st->response->body.size() + len > st->call->max_body_bytes) {
+    st->body_too_large = true;
+    return 0;  // curl ends the transfer (CURLE_WRITE_ERROR)
+  }
   st->response->body.append(data, len);
   return len;
 }
@@ -81,6 +86,15 @@ int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 
 }  // namespace
 
+bool SendsCredentials(const RestConfig& config) {
+  return config.allow_credentials_over_http || !absl::StartsWith(config.server, "http://");
+}
+
+bool WithholdsCredentials(const RestConfig& config) {
+  return !SendsCredentials(config) && (!config.bearer_token.empty() || !config.bearer_token_file.empty() ||
+                                       config.exec.has_value() || !config.username.empty());
+}
+
 Transport::Transport(const RestConfig& config) : config_(config) { InitCurlOnce(); }
 
 absl::StatusOr<std::string> Transport::FileToken() {
@@ -95,39 +109,68 @@ absl::StatusOr<std::string> Transport::FileToken() {
   return file_token_;
 }
 
-absl::StatusOr<ExecCredential> Transport::ExecCred(bool refresh) {
+absl::StatusOr<Transport::ExecResult> Transport::ExecCred(uint64_t rejected) {
+  mu_.Lock();
+  const uint64_t seen = exec_runs_;
+  for (;;) {
+    if (exec_cred_ && exec_cred_generation_ != rejected &&
+        (!exec_cred_->expiration || *exec_cred_->expiration > absl::Now() + absl::Seconds(10))) {
+      ExecResult out{*exec_cred_, exec_cred_generation_};
+      mu_.Unlock();
+      return out;
+    }
+    if (!exec_running_) {
+      // A run that finished while we waited and failed: its error is ours, no second plugin.
+      if (exec_runs_ != seen && !exec_error_.ok()) {
+        absl::Status error = exec_error_;
+        mu_.Unlock();
+        return error;
+      }
+      break;
+    }
+    mu_.Await(absl::Condition(+[](bool* running) { return !*running; }, &exec_running_));
+  }
+  exec_running_ = true;
+  mu_.Unlock();
+  absl::StatusOr<ExecCredential> cred = RunExecPlugin(config_);
   absl::MutexLock lock(&mu_);
-  if (!refresh && exec_cred_ && (!exec_cred_->expiration || *exec_cred_->expiration > absl::Now() + absl::Seconds(10))) {
-    return *exec_cred_;
-  }
-  auto cred = RunExecPlugin(config_);
+  exec_running_ = false;
+  ++exec_runs_;
   if (!cred.ok()) {
-    return absl::UnauthenticatedError(absl::StrCat("getting credentials: ", cred.status().message()));
+    // A deadline stays a deadline (the caller may tell "slow" from "refused"); the rest is an
+    // authentication failure, as client-go reports it.
+    absl::StatusCode code = absl::IsDeadlineExceeded(cred.status()) ? absl::StatusCode::kDeadlineExceeded
+                                                                   : absl::StatusCode::kUnauthenticated;
+    exec_error_ = absl::Status(code, absl::StrCat("getting credentials: ", cred.status().message()));
+    return exec_error_;
   }
+  exec_error_ = absl::OkStatus();
   exec_cred_ = *cred;
-  return *cred;
+  exec_cred_generation_ = exec_runs_;
+  return ExecResult{*std::move(cred), exec_cred_generation_};
 }
 
 absl::StatusOr<Response> Transport::Perform(const HttpCall& call) {
-  std::optional<ExecCredential> cred;
-  if (config_.exec) {
-    ASSIGN_OR_RETURN(cred, ExecCred(false));
+  const bool send = SendsCredentials(config_);
+  std::optional<ExecResult> cred;
+  if (config_.exec && send) {
+    ASSIGN_OR_RETURN(cred, ExecCred(/*rejected=*/0));
   }
-  std::string token = config_.bearer_token;
-  if (token.empty() && !config_.bearer_token_file.empty()) {
+  std::string token = send ? config_.bearer_token : "";
+  if (send && token.empty() && !config_.bearer_token_file.empty()) {
     ASSIGN_OR_RETURN(token, FileToken());
   }
-  ASSIGN_OR_RETURN(Response response, PerformOnce(call, cred ? &*cred : nullptr, token));
-  if (response.code == 401 && config_.exec) {
+  ASSIGN_OR_RETURN(Response response, PerformOnce(call, cred ? &cred->cred : nullptr, token, send));
+  if (response.code == 401 && cred) {
     // The plugin's credential was rejected (expired or revoked): ask the plugin again, once.
-    ASSIGN_OR_RETURN(cred, ExecCred(true));
-    return PerformOnce(call, &*cred, token);
+    ASSIGN_OR_RETURN(cred, ExecCred(cred->generation));
+    return PerformOnce(call, &cred->cred, token, send);
   }
   return response;
 }
 
 absl::StatusOr<Response> Transport::PerformOnce(const HttpCall& call, const ExecCredential* cred,
-                                                const std::string& file_token) {
+                                                const std::string& file_token, bool send_credentials) {
   CURL* curl = curl_easy_init();
   if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
   Response response;
@@ -168,7 +211,7 @@ absl::StatusOr<Response> Transport::PerformOnce(const HttpCall& call, const Exec
   if (!token.empty()) headers = curl_slist_append(headers, absl::StrCat("Authorization: Bearer ", token).c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, config_.user_agent.c_str());
-  if (token.empty() && !config_.username.empty()) {
+  if (send_credentials && token.empty() && !config_.username.empty()) {
     curl_easy_setopt(curl, CURLOPT_USERNAME, config_.username.c_str());
     curl_easy_setopt(curl, CURLOPT_PASSWORD, config_.password.c_str());
   }
@@ -217,6 +260,11 @@ absl::StatusOr<Response> Transport::PerformOnce(const HttpCall& call, const Exec
   curl_easy_cleanup(curl);
   if (st.aborted_by_callback) return absl::CancelledError(absl::StrCat(call.method, " ", call.path, ": cancelled"));
   std::string what = absl::StrCat(call.method, " ", config_.server, call.path);
+  if (st.body_too_large) {
+    return absl::ResourceExhaustedError(absl::StrCat(what, ": the answer exceeds ", call.max_body_bytes,
+                                                     " bytes (ClientOptions::max_response_bytes); for a list, ask for "
+                                                     "smaller pages"));
+  }
   switch (rc) {
     case CURLE_OK: return response;
     case CURLE_OPERATION_TIMEDOUT:
