@@ -333,6 +333,8 @@ TEST(LeaderElectionDeadline, HungRenewalEndsLeadershipAtTheRenewDeadline) {
   auto client = ClientFor(server);
   absl::Mutex mu;
   absl::Time started = absl::InfinitePast(), stopped = absl::InfinitePast();
+  absl::Time deadline_when_started = absl::InfinitePast();
+  LeaderElector* elector_ptr = nullptr;
   LeaderElectionOptions o;
   o.lease_name = "l";
   o.identity = "a";
@@ -340,7 +342,10 @@ TEST(LeaderElectionDeadline, HungRenewalEndsLeadershipAtTheRenewDeadline) {
   o.renew_deadline = absl::Seconds(2);
   o.retry_period = absl::Milliseconds(500);
   o.on_started_leading = [&] {
+    // Read here, on the elector's thread, so that a slow test thread cannot see it lapse first.
+    const absl::Time deadline = elector_ptr->LeadershipDeadline();
     absl::MutexLock lock(&mu);
+    deadline_when_started = deadline;
     started = absl::Now();
   };
   o.on_stopped_leading = [&] {
@@ -348,7 +353,9 @@ TEST(LeaderElectionDeadline, HungRenewalEndsLeadershipAtTheRenewDeadline) {
     stopped = absl::Now();
   };
   LeaderElector elector(*client, o);
+  elector_ptr = &elector;
   EXPECT_EQ(elector.LeadershipDeadline(), absl::InfinitePast());
+  const absl::Time before_start = absl::Now();
   ASSERT_TRUE(elector.Start().ok());
   {
     absl::MutexLock lock(&mu);
@@ -356,9 +363,12 @@ TEST(LeaderElectionDeadline, HungRenewalEndsLeadershipAtTheRenewDeadline) {
                                                     &started),
                                     absl::Seconds(10)));
   }
-  const absl::Time deadline = elector.LeadershipDeadline();
-  EXPECT_GT(deadline, absl::Now());
-  EXPECT_LE(deadline, absl::Now() + o.renew_deadline);
+  {
+    absl::MutexLock lock(&mu);
+    // Last renewal (taken before its request was sent) + renew_deadline.
+    EXPECT_GE(deadline_when_started, before_start + o.renew_deadline);
+    EXPECT_LE(deadline_when_started, started + o.renew_deadline);
+  }
   {
     absl::MutexLock lock(&mu);
     ASSERT_TRUE(mu.AwaitWithTimeout(absl::Condition(+[](absl::Time* t) { return *t != absl::InfinitePast(); },
