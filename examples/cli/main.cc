@@ -44,7 +44,8 @@ Commands:
 `-f -` reads standard input; `-f DIR` reads every .yaml, .yml and .json file in DIR.
 get, graph, explain, allocate, place and cdi generate read a live cluster instead of -f with
 --kubeconfig FILE [--context NAME] (without -f and --kubeconfig: $KUBECONFIG, ~/.kube/config, in-cluster).
-Exit status: 0 success, 1 unschedulable (allocate, place) or drift found (cdi audit), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags.
+Exit status: 0 success, 1 unschedulable (allocate, place) or drift found (cdi audit), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags;
+each flag is given as --flag VALUE or --flag=VALUE.
 )";
 
 }  // namespace

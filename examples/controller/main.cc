@@ -15,8 +15,14 @@
 //   3. binding conditions: for allocated devices with binding conditions, set them True in
 //      status.devices -- or, for devices of a binding-failure fault, the failure condition (lib/sim
 //      PlanBindingConditions).
-// Every write is made only while this replica holds the Lease (checked right before the write), and
-// every update carries the resourceVersion it read: two replicas never both write the same object.
+// Every write is leader-gated twice over, so that a replica that lost the Lease -- paused, partitioned,
+// or stuck in retries -- cannot land a write after its successor started:
+//   - it carries the deadline of the lease it was prepared under (LeaderElector::LeadershipDeadline:
+//     last renewal + renew deadline, before any other replica may take the Lease); kube::Client
+//     sends no attempt and no retry past it, and clips the running attempt's timeout to it;
+//   - it is conditional on what was read: updates carry the read metadata.resourceVersion, deletes
+//     preconditions.resourceVersion (a 409 Conflict when the object changed since), creates fail with
+//     AlreadyExists when the object exists.
 #include <httplib.h>
 #include <unistd.h>
 
@@ -31,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -63,7 +70,7 @@ namespace {
 constexpr char kUsage[] = R"(draforge-controller: publishes SimulatedDevicePools (sim.draforge.io/v1alpha1) as
 ResourceSlices and allocates pending ResourceClaims on simulated devices, under Lease leader election.
 
-Usage: draforge-controller [flags]
+Usage: draforge-controller [flags]     (each flag as --flag VALUE or --flag=VALUE)
   --kubeconfig PATH      kubeconfig (default: $KUBECONFIG, then in-cluster)
   --context NAME         kubeconfig context
   --id NAME              this replica's identity (default: hostname-pid)
@@ -76,8 +83,9 @@ Usage: draforge-controller [flags]
   --tick SECONDS         seconds per simulation tick, the clock of flap faults (default 10)
   --no-allocate          publish slices only; leave claims alone
   --test-pause-between-writes MS
-                         test only: after every write of a round, log "test-pause: after write N of
-                         round R" and sleep MS milliseconds (lets a test kill the leader mid-round)
+                         test only: between two writes of a round -- the next one prepared and its
+                         leadership checked, not sent -- log "test-pause: after write N of round R"
+                         and sleep MS milliseconds (lets a test kill or stop the leader mid-round)
 Endpoints: /healthz (process up), /readyz (200 once the API answered a list), /metrics (Prometheus).)";
 
 std::atomic<bool> g_stop{false};
@@ -240,18 +248,35 @@ class Controller {
   }
 
  private:
-  // A write is allowed only while the Lease is ours.
-  bool MayWrite() const { return elector_.IsLeader() && !g_stop.load(); }
-
-  // Called after every successful write. With --test-pause-between-writes, the marker line tells a
-  // test that this replica is inside a round with a write done, so a kill now lands mid-round.
-  void Wrote() {
-    ++writes_in_round_;
-    if (test_pause_ms_ <= 0) return;
-    Log(absl::StrCat("test-pause: after write ", writes_in_round_, " of round ", round_));
-    for (int64_t waited = 0; waited < test_pause_ms_ && !g_stop.load(); waited += 50) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Called when a write is prepared, right before it is sent: the deadline it must carry, that of
+  // the lease it was prepared under. Aborted when this replica does not lead (or is stopping).
+  absl::StatusOr<absl::Time> PrepareWrite() {
+    const absl::Time deadline = elector_.LeadershipDeadline();
+    if (g_stop.load() || absl::Now() >= deadline) return absl::AbortedError("lost the Lease");
+    if (test_pause_ms_ > 0 && writes_in_round_ > 0) {
+      // The marker tells a test that this replica is inside a round, a write done and the next one
+      // prepared under its lease: a kill or SIGSTOP now lands exactly there.
+      Log(absl::StrCat("test-pause: after write ", writes_in_round_, " of round ", round_));
+      for (int64_t waited = 0; waited < test_pause_ms_ && !g_stop.load(); waited += 50) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
     }
+    return deadline;
+  }
+
+  // Called after every successful write.
+  void Wrote() { ++writes_in_round_; }
+
+  // Whether an update body is conditional (carries the read metadata.resourceVersion): without it a
+  // PUT overwrites whatever is there, so the controller refuses to send it.
+  static absl::Status Conditional(const rapidjson::Value& body, const std::string& what) {
+    if (body.IsObject() && body.HasMember("metadata") && body["metadata"].IsObject() &&
+        body["metadata"].HasMember("resourceVersion") && body["metadata"]["resourceVersion"].IsString() &&
+        body["metadata"]["resourceVersion"].GetStringLength() > 0) {
+      return absl::OkStatus();
+    }
+    return absl::InternalError(absl::StrCat(what, ": metadata.resourceVersion is missing; an unconditional update "
+                                            "could overwrite another replica's write, so it is not sent"));
   }
 
   void CountConflict(const absl::Status& s, const std::string& what) {
@@ -290,12 +315,16 @@ class Controller {
     return absl::OkStatus();
   }
   absl::Status Apply(const sim::SliceAction& action) {
-    if (!MayWrite()) return absl::AbortedError("lost the Lease");
     const kube::Resource r = *kube::ResourceFor(api::Kind::kResourceSlice);
     const std::string name = action.slice.metadata.name.value_or("");
     if (action.type == sim::SliceAction::Type::kDelete) {
       kube::DeleteOptions options;
       options.precondition_uid = action.slice.metadata.uid.value_or("");
+      options.precondition_resource_version = action.slice.metadata.resource_version.value_or("");
+      if (options.precondition_resource_version.empty()) {
+        return absl::InternalError("delete resourceslice " + name + ": no resourceVersion read; not sent");
+      }
+      ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
       auto d = client_.Delete(r, "", name, options);
       if (!d.ok() && !kube::IsApiNotFound(d.status())) {
         CountConflict(d.status(), "delete resourceslice " + name);
@@ -310,8 +339,10 @@ class Controller {
     o.api_version = "resource.k8s.io/v1";
     o.value = action.slice;
     ASSIGN_OR_RETURN(rapidjson::Document body, api::EncodeObject(o));
+    kube::WriteOptions options;
     if (action.type == sim::SliceAction::Type::kCreate) {
-      auto c = client_.Create(r, "", body);
+      ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
+      auto c = client_.Create(r, "", body, options);
       if (!c.ok() && !kube::IsApiAlreadyExists(c.status())) return c.status();
       if (c.ok()) {
         ++metrics_.slices_created;
@@ -320,7 +351,9 @@ class Controller {
       }
       return absl::OkStatus();
     }
-    auto u = client_.Update(r, "", body);
+    RETURN_IF_ERROR(Conditional(body, "update resourceslice " + name));
+    ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
+    auto u = client_.Update(r, "", body, options);
     if (!u.ok()) {
       CountConflict(u.status(), "update resourceslice " + name);
       return kube::IsApiConflict(u.status()) || kube::IsApiNotFound(u.status()) ? absl::OkStatus() : u.status();
@@ -335,12 +368,14 @@ class Controller {
                            const absl::StatusOr<sim::Expansion>& expansion) {
     std::optional<rapidjson::Document> body = sim::PoolStatusUpdate(item, pool, expansion, Now());
     if (!body) return absl::OkStatus();  // unchanged: no write
-    if (!MayWrite()) return absl::AbortedError("lost the Lease");
+    const std::string what = "status of SimulatedDevicePool " + pool.metadata.name.value_or("");
+    RETURN_IF_ERROR(Conditional(*body, what));
     kube::WriteOptions options;
     options.subresource = "status";
+    ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
     auto u = client_.Update(PoolResource(), "", *body, options);
     if (!u.ok()) {
-      CountConflict(u.status(), "status of SimulatedDevicePool " + pool.metadata.name.value_or(""));
+      CountConflict(u.status(), what);
       return kube::IsApiConflict(u.status()) || kube::IsApiNotFound(u.status()) ? absl::OkStatus() : u.status();
     }
     Wrote();
@@ -415,9 +450,10 @@ class Controller {
       if (!plan.ok() && absl::IsNotFound(plan.status())) continue;
       RETURN_IF_ERROR(plan.status());
       if (!plan->has_value()) continue;
-      if (!MayWrite()) return absl::AbortedError("lost the Lease");
+      RETURN_IF_ERROR(Conditional((*plan)->body, "allocate resourceclaim " + key));
       kube::WriteOptions options;
       options.subresource = "status";
+      ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
       auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, key.find('/')),
                               (*plan)->body, options);
       if (!u.ok()) {
@@ -448,9 +484,10 @@ class Controller {
       }
       if (!plan->has_value()) continue;
       rapidjson::Document& body = **plan;
-      if (!MayWrite()) return absl::AbortedError("lost the Lease");
+      RETURN_IF_ERROR(Conditional(body, "binding conditions of resourceclaim " + key));
       kube::WriteOptions options;
       options.subresource = "status";
+      ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
       auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, key.find('/')), body, options);
       if (!u.ok()) {
         CountConflict(u.status(), "binding conditions of resourceclaim " + key);
@@ -482,20 +519,45 @@ struct Flags {
   bool allocate = true;
 };
 
+// Flags as --flag VALUE or --flag=VALUE (what Kubernetes manifests usually write). Returns false,
+// having said why on stderr, on an unknown flag, a missing or bad value, or a value given to a switch.
 bool ParseFlags(int argc, char** argv, Flags& f) {
   for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+    std::string a = argv[i];
+    std::optional<std::string> inline_value;
+    if (size_t eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      inline_value = a.substr(eq + 1);
+      a.resize(eq);
+    }
     auto value = [&](std::string& out) {
-      if (i + 1 >= argc) return false;
+      if (inline_value) {
+        out = *inline_value;
+        return true;
+      }
+      if (i + 1 >= argc) {
+        std::cerr << "error: flag " << a << " needs a value\n";
+        return false;
+      }
       out = argv[++i];
       return true;
     };
     auto number = [&](int64_t& out) {
       std::string v;
-      return value(v) && absl::SimpleAtoi(v, &out) && out >= 0;
+      if (!value(v)) return false;
+      if (!absl::SimpleAtoi(v, &out) || out < 0) {
+        std::cerr << "error: flag " << a << ": \"" << v << "\" is not a non-negative integer\n";
+        return false;
+      }
+      return true;
+    };
+    auto no_value = [&] {
+      if (!inline_value) return true;
+      std::cerr << "error: flag " << a << " takes no value\n";
+      return false;
     };
     int64_t port = 0;
     if (a == "--help" || a == "-h") {
+      if (!no_value()) return false;
       std::cout << kUsage << "\n";
       std::exit(0);
     } else if (a == "--kubeconfig") {
@@ -511,15 +573,24 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
     } else if (a == "--address") {
       if (!value(f.address)) return false;
     } else if (a == "--port") {
-      if (!number(port) || port > 65535) return false;
+      if (!number(port)) return false;
+      if (port > 65535) {
+        std::cerr << "error: flag --port: " << port << " is not a port (0-65535)\n";
+        return false;
+      }
       f.port = static_cast<int>(port);
     } else if (a == "--resync") {
-      if (!number(f.resync) || f.resync == 0) return false;
+      if (!number(f.resync)) return false;
+      if (f.resync == 0) {
+        std::cerr << "error: flag --resync must be at least 1\n";
+        return false;
+      }
     } else if (a == "--tick") {
       if (!number(f.tick)) return false;
     } else if (a == "--test-pause-between-writes") {
       if (!number(f.test_pause_ms)) return false;
     } else if (a == "--no-allocate") {
+      if (!no_value()) return false;
       f.allocate = false;
     } else {
       std::cerr << "error: unknown flag \"" << a << "\"\n";
@@ -673,9 +744,11 @@ int Main(int argc, char** argv) {
     next_round = std::chrono::steady_clock::time_point::max();
   }
   Log(flags.id + ": stopping");
+  // The round is over: hand the Lease back first (while the client still sends), so a standby takes
+  // over at once instead of after lease_duration; then end the watches.
+  elector.Stop();
   (*client)->Cancel();
   for (std::thread& t : watches) t.join();
-  elector.Stop();
   if (http_thread.joinable()) {
     http.stop();
     http_thread.join();

@@ -37,7 +37,7 @@ constexpr char kUsage[] = R"(usage: draforge-server [--demo | --scenario FILE] [
 
 Serves a read-only view of Kubernetes Dynamic Resource Allocation: JSON API (/api/v1/...,
 described at /openapi.json), Server-Sent Events (/api/v1/events), /metrics, /healthz, /readyz and
-the web dashboard.
+the web dashboard. Each flag is given as --flag VALUE or --flag=VALUE.
 
 Source (default --demo):
   --demo                 the embedded demo scenario (examples/scenarios/demo.yaml)

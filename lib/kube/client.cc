@@ -104,7 +104,18 @@ absl::StatusOr<Response> Client::Do(const Request& request) {
   absl::Duration delay = options_.retry.initial_delay;
   thread_local std::mt19937 rng{std::random_device{}()};
   for (int attempt = 1;; ++attempt) {
-    absl::StatusOr<Response> response = DoOnce(request, config_.timeout);
+    // A deadline is the caller's promise to others (a leader's lease): nothing may start past it.
+    // Below a millisecond libcurl cannot honour the timeout, so that counts as passed too.
+    const absl::Duration left = request.deadline - absl::Now();
+    if (left < absl::Milliseconds(1)) {
+      return absl::DeadlineExceededError(absl::StrCat(request.method, " ", request.path, ": not sent",
+                                                      attempt > 1 ? absl::StrCat(" again (attempt ", attempt, ")") : "",
+                                                      ": its deadline has passed",
+                                                      left == -absl::InfiniteDuration()
+                                                          ? ""
+                                                          : absl::StrCat(" (", absl::FormatDuration(-left), " ago)")));
+    }
+    absl::StatusOr<Response> response = DoOnce(request, std::min(config_.timeout, left));
     bool last = attempt >= options_.retry.max_attempts || cancelled_.load();
     bool retry = false;
     absl::Duration wait = delay;
@@ -121,13 +132,20 @@ absl::StatusOr<Response> Client::Do(const Request& request) {
     // Jitter (up to +50%) keeps many clients from retrying in lockstep.
     std::uniform_real_distribution<double> jitter(1.0, 1.5);
     wait = std::min(wait * jitter(rng), options_.retry.max_delay);
+    const std::string what =
+        absl::StrCat(request.method, " ", request.path, ": ",
+                     response.ok() ? absl::StrCat("HTTP ", response->code, " (Retry-After: ", response->retry_after_seconds, ")")
+                                   : std::string(response.status().message()));
+    if (absl::Now() + wait >= request.deadline) {
+      // The retry would start past the deadline: the caller gets this answer now rather than a
+      // request sent when it may no longer be entitled to send it.
+      if (options_.log) {
+        options_.log(LogLevel::kDebug, absl::StrCat(what, "; no retry: it would start after the call's deadline"));
+      }
+      return response;
+    }
     if (options_.log) {
-      options_.log(LogLevel::kDebug,
-                   absl::StrCat(request.method, " ", request.path, ": ",
-                                response.ok() ? absl::StrCat("HTTP ", response->code, " (Retry-After: ",
-                                                             response->retry_after_seconds, ")")
-                                              : std::string(response.status().message()),
-                                "; retry ", attempt, " in ", absl::FormatDuration(wait)));
+      options_.log(LogLevel::kDebug, absl::StrCat(what, "; retry ", attempt, " in ", absl::FormatDuration(wait)));
     }
     if (options_.sleep) {
       options_.sleep(wait);
@@ -171,8 +189,16 @@ absl::StatusOr<rapidjson::Document> Client::Expect(absl::StatusOr<Response> resp
 
 absl::StatusOr<rapidjson::Document> Client::Get(const Resource& resource, std::string_view ns, std::string_view name,
                                                 std::string_view subresource) {
+  GetOptions options;
+  options.subresource = std::string(subresource);
+  return Get(resource, ns, name, options);
+}
+
+absl::StatusOr<rapidjson::Document> Client::Get(const Resource& resource, std::string_view ns, std::string_view name,
+                                                const GetOptions& options) {
   Request req;
-  req.path = resource.ObjectPath(ns, name, subresource);
+  req.path = resource.ObjectPath(ns, name, options.subresource);
+  req.deadline = options.deadline;
   return Expect(Do(req), req.method, Context("get", resource, ns, name));
 }
 
@@ -238,6 +264,7 @@ absl::StatusOr<rapidjson::Document> Client::Create(const Resource& resource, std
   if (!options.subresource.empty()) req.path = resource.ObjectPath(target_ns, name, options.subresource);
   req.path += WriteQuery(options);
   req.body = Json(object);
+  req.deadline = options.deadline;
   return Expect(Do(req), req.method, Context("create", resource, target_ns, name));
 }
 
@@ -254,6 +281,7 @@ absl::StatusOr<rapidjson::Document> Client::Update(const Resource& resource, std
   req.method = "PUT";
   req.path = resource.ObjectPath(target_ns, name, options.subresource) + WriteQuery(options);
   req.body = Json(object);
+  req.deadline = options.deadline;
   return Expect(Do(req), req.method,
                 Context(options.subresource.empty() ? "update" : "update " + options.subresource, resource,
                         target_ns, name));
@@ -272,6 +300,7 @@ absl::StatusOr<rapidjson::Document> Client::Patch(const Resource& resource, std:
   req.method = "PATCH";
   req.path = resource.ObjectPath(target_ns, name, options.subresource) + WriteQuery(options);
   req.body = std::string(patch);
+  req.deadline = options.deadline;
   switch (type) {
     case PatchType::kJsonMerge: req.content_type = "application/merge-patch+json"; break;
     case PatchType::kStrategicMerge: req.content_type = "application/strategic-merge-patch+json"; break;
@@ -306,6 +335,7 @@ absl::StatusOr<rapidjson::Document> Client::Delete(const Resource& resource, std
   req.method = "DELETE";
   req.path = resource.ObjectPath(target_ns, name);
   req.body = Json(body);
+  req.deadline = options.deadline;
   return Expect(Do(req), req.method, Context("delete", resource, target_ns, name));
 }
 

@@ -12,6 +12,13 @@
 // retried: the write may have happened. Connection failures are retried for GET only (a POST may
 // have reached the server). After the last attempt the caller gets the last answer's status.
 //
+// Deadlines: every call may carry an absolute deadline (Request::deadline, GetOptions::deadline,
+// WriteOptions::deadline, DeleteOptions::deadline; default: none). No attempt starts at or past it
+// (a call whose deadline has passed is not sent at all: DeadlineExceeded), each attempt's timeout
+// is the smaller of RestConfig::timeout and the time left, and a retry whose wait would end past it
+// is not made (the caller gets the last answer). A leader passes LeaderElector::LeadershipDeadline()
+// so that none of its writes is sent after its lease may have passed to another candidate.
+//
 // Thread-safety: every method may be called from any number of threads at once. Cancel() makes
 // every in-flight and later watch return promptly (requests finish within their timeout).
 #ifndef DRAFORGE_KUBE_CLIENT_H_
@@ -21,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +78,7 @@ struct Request {
   std::string path;  // starts with "/"; may carry a query string
   std::string body;
   std::string content_type;  // defaults to application/json when there is a body
+  absl::Time deadline = absl::InfiniteFuture();  // see "Deadlines" above
 };
 
 struct Response {
@@ -110,6 +119,12 @@ struct WriteOptions {
   bool force = false;         // server-side apply: take conflicting fields
   bool dry_run = false;       // dryRun=All
   std::string subresource;    // "status" for the status subresource
+  absl::Time deadline = absl::InfiniteFuture();  // see "Deadlines" above
+};
+
+struct GetOptions {
+  std::string subresource;
+  absl::Time deadline = absl::InfiniteFuture();  // see "Deadlines" above
 };
 
 struct DeleteOptions {
@@ -117,6 +132,7 @@ struct DeleteOptions {
   std::string propagation_policy;             // Foreground, Background, Orphan
   std::string precondition_uid;               // preconditions.uid
   std::string precondition_resource_version;  // preconditions.resourceVersion
+  absl::Time deadline = absl::InfiniteFuture();  // see "Deadlines" above
 };
 
 struct WatchOptions {
@@ -151,14 +167,17 @@ class Client {
   const RestConfig& config() const { return config_; }
 
   // One HTTP exchange with retries (the policy above); any HTTP status is a Response (after the
-  // retry budget: the last one), transport failures are Unavailable/DeadlineExceeded errors, an
-  // answer over ClientOptions::max_response_bytes is ResourceExhausted. Use the typed methods for
-  // API errors as statuses.
+  // retry budget: the last one), transport failures are Unavailable/DeadlineExceeded errors (also
+  // when request.deadline has passed before an attempt could start), an answer over
+  // ClientOptions::max_response_bytes is ResourceExhausted. Use the typed methods for API errors as
+  // statuses.
   absl::StatusOr<Response> Do(const Request& request);
 
   // GET of one object. Errors: the server's (NotFound, Forbidden, ...) as ApiStatus-carrying statuses.
   absl::StatusOr<rapidjson::Document> Get(const Resource& resource, std::string_view ns, std::string_view name,
                                           std::string_view subresource = {});
+  absl::StatusOr<rapidjson::Document> Get(const Resource& resource, std::string_view ns, std::string_view name,
+                                          const GetOptions& options);
   // Every item, following `continue` tokens page by page. A token that expired mid-list (410) is an
   // error: the caller relists from the start.
   absl::StatusOr<ListResult> List(const Resource& resource, std::string_view ns, const ListOptions& options = {});

@@ -1,5 +1,6 @@
 #include "kube/leader_election.h"
 
+#include <algorithm>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -90,11 +91,27 @@ void LeaderElector::Stop() {
 }
 
 bool LeaderElector::IsLeader() const {
-  if (!leader_.load()) return false;
   // Also true only while the last renewal is fresh: a request hanging in the network must not make
   // this candidate believe it leads after a successor may have taken over.
+  return absl::Now() < LeadershipDeadline();
+}
+
+absl::Time LeaderElector::LeadershipDeadline() const {
+  if (!leader_.load()) return absl::InfinitePast();
   absl::MutexLock lock(&mu_);
-  return absl::Now() - last_renew_ < options_.renew_deadline;
+  return last_renew_ + options_.renew_deadline;
+}
+
+absl::Time LeaderElector::CallDeadline(bool renewing) const {
+  const absl::Time now = absl::Now();
+  if (!renewing) return now + options_.renew_deadline;
+  absl::Time lapse;
+  {
+    absl::MutexLock lock(&mu_);
+    lapse = last_renew_ + options_.renew_deadline;
+  }
+  // One hung call must not use up the whole renew budget: a fresh connection may well get through.
+  return std::min(now + options_.retry_period, lapse);
 }
 
 std::string LeaderElector::ObservedLeader() const {
@@ -114,15 +131,19 @@ void LeaderElector::SetObserved(const std::string& holder) {
   if (changed && !holder.empty() && options_.on_new_leader) options_.on_new_leader(holder);
 }
 
-absl::StatusOr<bool> LeaderElector::TryAcquireOrRenew() {
+absl::StatusOr<bool> LeaderElector::TryAcquireOrRenew(bool renewing) {
   const Resource lease = LeaseResource();
   const int64_t duration = absl::ToInt64Seconds(options_.lease_duration);
   absl::Time now = absl::Now();
-  auto current = client_.Get(lease, options_.lease_namespace, options_.lease_name);
+  GetOptions get;
+  get.deadline = CallDeadline(renewing);
+  auto current = client_.Get(lease, options_.lease_namespace, options_.lease_name, get);
+  WriteOptions write;
   if (!current.ok()) {
     if (!IsApiNotFound(current.status())) return current.status();
     rapidjson::Document obj = LeaseObject(options_, "", options_.identity, duration, MicroTime(now), MicroTime(now), 0);
-    auto created = client_.Create(lease, options_.lease_namespace, obj);
+    write.deadline = CallDeadline(renewing);
+    auto created = client_.Create(lease, options_.lease_namespace, obj, write);
     if (!created.ok()) {
       if (IsApiAlreadyExists(created.status())) return false;
       return created.status();
@@ -165,7 +186,8 @@ absl::StatusOr<bool> LeaderElector::TryAcquireOrRenew() {
     ++transitions;
   }
   rapidjson::Document obj = LeaseObject(options_, rv, options_.identity, duration, acquire, MicroTime(now), transitions);
-  auto updated = client_.Update(lease, options_.lease_namespace, obj);
+  write.deadline = CallDeadline(renewing);
+  auto updated = client_.Update(lease, options_.lease_namespace, obj, write);
   if (!updated.ok()) {
     if (IsApiConflict(updated.status())) return false;  // someone else wrote first: they won this round
     return updated.status();
@@ -182,7 +204,10 @@ absl::StatusOr<bool> LeaderElector::TryAcquireOrRenew() {
 
 absl::Status LeaderElector::Release() {
   const Resource lease = LeaseResource();
-  ASSIGN_OR_RETURN(rapidjson::Document current, client_.Get(lease, options_.lease_namespace, options_.lease_name));
+  // Stop() must not hang on an unreachable API server: the release is a courtesy, bounded.
+  GetOptions get;
+  get.deadline = CallDeadline(/*renewing=*/false);
+  ASSIGN_OR_RETURN(rapidjson::Document current, client_.Get(lease, options_.lease_namespace, options_.lease_name, get));
   const rapidjson::Value& spec = current["spec"];
   if (Str(spec, "holderIdentity") != options_.identity) return absl::OkStatus();
   std::string rv;
@@ -191,7 +216,9 @@ absl::Status LeaderElector::Release() {
   // client-go's release: no holder, a one-second duration, so any candidate may take it at once.
   rapidjson::Document obj =
       LeaseObject(options_, rv, "", 1, MicroTime(now), MicroTime(now), Int(spec, "leaseTransitions", 0));
-  return client_.Update(lease, options_.lease_namespace, obj).status();
+  WriteOptions write;
+  write.deadline = get.deadline;
+  return client_.Update(lease, options_.lease_namespace, obj, write).status();
 }
 
 void LeaderElector::Run() {
@@ -203,7 +230,7 @@ void LeaderElector::Run() {
   };
   std::uniform_real_distribution<double> jitter(1.0, 1.2);
   while (!stop_.load()) {
-    auto acquired = TryAcquireOrRenew();
+    auto acquired = TryAcquireOrRenew(/*renewing=*/false);
     if (!acquired.ok()) Log(LogLevel::kWarning, absl::StrCat("acquire: ", acquired.status().message()));
     if (!acquired.ok() || !*acquired) {
       sleep(options_.retry_period * jitter(rng));
@@ -213,17 +240,14 @@ void LeaderElector::Run() {
     Log(LogLevel::kInfo, "became leader");
     if (options_.on_started_leading) options_.on_started_leading();
     while (!stop_.load()) {
-      sleep(options_.retry_period);
+      // Never sleep past the lapse of the lease: a failed renewal is retried until then, and the
+      // loss of the lease is noticed (on_stopped_leading) when it happens, not a period later.
+      sleep(std::min(options_.retry_period, LeadershipDeadline() - absl::Now()));
       if (stop_.load()) break;
-      auto renewed = TryAcquireOrRenew();
+      auto renewed = TryAcquireOrRenew(/*renewing=*/true);
       if (renewed.ok() && *renewed) continue;
       if (!renewed.ok()) Log(LogLevel::kWarning, absl::StrCat("renew: ", renewed.status().message()));
-      absl::Time last;
-      {
-        absl::MutexLock lock(&mu_);
-        last = last_renew_;
-      }
-      if (absl::Now() - last >= options_.renew_deadline || (renewed.ok() && !*renewed)) break;
+      if (absl::Now() >= LeadershipDeadline() || (renewed.ok() && !*renewed)) break;
     }
     leader_ = false;
     Log(LogLevel::kInfo, stop_.load() ? "stopped leading (stopping)" : "lost the lease");

@@ -9,6 +9,13 @@
 // renew_deadline (< lease_duration) it stops leading, before any other candidate may take over:
 // there are never two leaders as long as clocks run at the same rate.
 //
+// Every Lease request carries a deadline, so a hung API server cannot hold the elector past
+// renew_deadline: while leading, each call may take min(retry_period, the time left until last
+// renewal + renew_deadline); while campaigning or releasing, renew_deadline. The leader's own writes
+// take LeadershipDeadline() as their deadline (kube::Client sends nothing past it): a write prepared
+// under a lease that has since lapsed is never sent, however long the process was paused or the
+// request retried.
+//
 // The elector owns one thread (started by Start, joined by Stop and the destructor). Callbacks run
 // on that thread.
 #ifndef DRAFORGE_KUBE_LEADER_ELECTION_H_
@@ -58,15 +65,25 @@ class LeaderElector {
   // releases the Lease. Joins the thread. Idempotent.
   void Stop();
 
-  // Whether this candidate currently holds the Lease (and has renewed it within renew_deadline).
+  // Whether this candidate currently holds the Lease (and has renewed it within renew_deadline):
+  // absl::Now() < LeadershipDeadline().
   bool IsLeader() const;
+  // Until when this candidate may act as leader: its last successful renewal (the local time the
+  // renewing request was prepared, before it was sent) + renew_deadline. No other candidate can take
+  // the Lease before then (it waits lease_duration > renew_deadline from when it saw that renewal).
+  // absl::InfinitePast() when not leading. Pass it as the deadline of every leader-gated request
+  // (WriteOptions::deadline, DeleteOptions::deadline).
+  absl::Time LeadershipDeadline() const;
   // The holder this candidate last observed ("" when none).
   std::string ObservedLeader() const;
 
  private:
   void Run();
   // One acquire-or-renew attempt: OK(true) when this candidate holds the Lease afterwards.
-  absl::StatusOr<bool> TryAcquireOrRenew();
+  // `renewing`: this candidate leads and is renewing (per-call deadlines as described above).
+  absl::StatusOr<bool> TryAcquireOrRenew(bool renewing);
+  // The deadline of one Lease request started now.
+  absl::Time CallDeadline(bool renewing) const;
   absl::Status Release();
   void Log(LogLevel level, const std::string& message) const;
   void SetObserved(const std::string& holder);

@@ -64,6 +64,16 @@ class Basics(unittest.TestCase):
         code, out, _ = run("version", "-o", "json")
         self.assertEqual(json.loads(out)["kubernetes"], "1.37")
 
+    def test_help_says_flags_take_both_forms(self):
+        code, out, _ = run("--help")
+        self.assertEqual(code, 0)
+        self.assertIn("--flag VALUE or --flag=VALUE", out)
+        # ... and both forms take the value.
+        for args in (["--kubeconfig=/nonexistent/kc"], ["--kubeconfig", "/nonexistent/kc"]):
+            code, _, err = run("get", "resourceslices", *args)
+            self.assertEqual(code, 2, err)
+            self.assertIn("kubeconfig: cannot read /nonexistent/kc", err)
+
     def test_usage_errors_exit_2(self):
         self.assertEqual(run()[0], 2)
         code, _, err = run("frobnicate")

@@ -28,6 +28,7 @@
 #include "kube/api_status.h"
 #include "kube/client.h"
 #include "kube/internal/backoff.h"
+#include "kube/leader_election.h"
 #include "kube/reflector.h"
 #include "store/cluster.h"
 
@@ -39,11 +40,15 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // One canned answer: raw bytes written in `chunks` (with a pause between them so the client sees
-// them as separate reads), or nothing at all (`drop`: close the connection unanswered).
+// them as separate reads), or nothing at all (`drop`: close the connection unanswered). `hang`:
+// first hold the connection silent that long (a hung API server), or until the server is destroyed.
 struct Canned {
   std::vector<std::string> chunks;
   bool drop = false;
+  absl::Duration hang = absl::ZeroDuration();
 };
+
+Canned Hang(absl::Duration d) { return Canned{.drop = true, .hang = d}; }
 
 Canned Http(int code, const std::string& body, const std::string& extra_headers = "") {
   return {{absl::StrCat("HTTP/1.1 ", code, " X\r\nContent-Type: application/json\r\nContent-Length: ", body.size(),
@@ -76,6 +81,10 @@ class ScriptedServer {
     thread_ = std::thread([this] { Serve(); });
   }
   ~ScriptedServer() {
+    {
+      absl::MutexLock lock(&mu_);
+      stopping_ = true;
+    }
     shutdown(fd_, SHUT_RDWR);
     close(fd_);
     thread_.join();
@@ -116,6 +125,10 @@ class ScriptedServer {
         requests_.push_back(head);
       }
       Canned c = handler_(head);
+      if (c.hang > absl::ZeroDuration()) {
+        absl::MutexLock lock(&mu_);
+        mu_.AwaitWithTimeout(absl::Condition(&stopping_), c.hang);
+      }
       if (!c.drop) {
         for (size_t i = 0; i < c.chunks.size(); ++i) {
           if (i > 0) absl::SleepFor(absl::Milliseconds(20));
@@ -134,6 +147,7 @@ class ScriptedServer {
   std::thread thread_;
   absl::Mutex mu_;
   std::vector<std::string> requests_;
+  bool stopping_ = false;
 };
 
 // The waits between retries, recorded instead of slept.
@@ -283,6 +297,125 @@ TEST(ClientRetries, PlainTextTooManyRequestsIsRetriedForWritesAndEndsAsTooManyRe
 }
 
 // The reasons apimachinery's errors.NewGenericServerResponse gives an answer without a Status body.
+// Deadlines (a leader's writes carry LeaderElector::LeadershipDeadline()): a write prepared before
+// the deadline and sent after it could land after another replica took over.
+TEST(ClientDeadline, WriteWhoseDeadlineHasPassedIsNotSent) {
+  ScriptedServer server({Http(200, kNamespace)});
+  rapidjson::Document ns;
+  ns.Parse(kNamespace);
+  WriteOptions options;
+  options.deadline = absl::Now() - absl::Seconds(1);
+  auto updated = ClientFor(server)->Update(kNamespaces, "", ns, options);
+  EXPECT_EQ(updated.status().code(), absl::StatusCode::kDeadlineExceeded) << updated.status();
+  EXPECT_THAT(updated.status().message(), HasSubstr("update namespaces a: PUT /api/v1/namespaces/a: not sent"));
+  DeleteOptions del;
+  del.deadline = absl::InfinitePast();  // LeadershipDeadline() of a replica that does not lead
+  auto deleted = ClientFor(server)->Delete(kNamespaces, "", "a", del);
+  EXPECT_EQ(deleted.status().code(), absl::StatusCode::kDeadlineExceeded) << deleted.status();
+  EXPECT_TRUE(server.requests().empty());
+}
+
+TEST(ClientDeadline, RetryThatWouldStartPastTheDeadlineIsNotMade) {
+  rapidjson::Document ns;
+  ns.Parse(kNamespace);
+  {
+    // Retry-After: 5 with 2 s left: the caller gets the 429 now, and nothing is sent later.
+    ScriptedServer server({Http(429, StatusBody(429, "TooManyRequests"), "Retry-After: 5\r\n"), Http(201, kNamespace)});
+    Waits waits;
+    WriteOptions options;
+    options.deadline = absl::Now() + absl::Seconds(2);
+    auto created = ClientFor(server, 5, &waits, absl::Seconds(10))->Create(kNamespaces, "", ns, options);
+    EXPECT_TRUE(IsApiTooManyRequests(created.status())) << created.status();
+    EXPECT_EQ(server.requests().size(), 1u);
+    EXPECT_TRUE(waits.waits.empty());
+  }
+  {
+    // The same answer with time to spare is retried: the deadline alone made the difference.
+    ScriptedServer server({Http(429, StatusBody(429, "TooManyRequests"), "Retry-After: 5\r\n"), Http(201, kNamespace)});
+    Waits waits;
+    WriteOptions options;
+    options.deadline = absl::Now() + absl::Seconds(60);
+    auto created = ClientFor(server, 5, &waits, absl::Seconds(10))->Create(kNamespaces, "", ns, options);
+    EXPECT_TRUE(created.ok()) << created.status();
+    EXPECT_EQ(server.requests().size(), 2u);
+  }
+}
+
+TEST(ClientDeadline, AnAttemptEndsAtTheDeadlineNotAtTheRequestTimeout) {
+  ScriptedServer server({Hang(absl::Seconds(30)), Http(200, kNamespace)});
+  Waits waits;
+  auto client = ClientFor(server, 4, &waits);  // RestConfig::timeout: the default 30 s
+  GetOptions options;
+  options.deadline = absl::Now() + absl::Milliseconds(300);
+  const absl::Time start = absl::Now();
+  auto got = client->Get(kNamespaces, "", "a", options);
+  // The feature is the deadline: a generous bound, far below the 30 s request timeout.
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kDeadlineExceeded) << got.status();
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
+// The elector's Lease requests carry deadlines too: an API server that accepts the renewal's
+// connection and never answers must not keep this replica leading (on_stopped_leading not called,
+// the thread stuck) for the 30 s request timeout; it stops at renew_deadline.
+TEST(LeaderElectionDeadline, HungRenewalEndsLeadershipAtTheRenewDeadline) {
+  const std::string lease =
+      R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l","namespace":"default",)"
+      R"("resourceVersion":"1"},"spec":{}})";
+  ScriptedServer server({Http(404, StatusBody(404, "NotFound")), Http(201, lease), Hang(absl::Seconds(60)),
+                         Hang(absl::Seconds(60)), Hang(absl::Seconds(60)), Hang(absl::Seconds(60))});
+  auto client = ClientFor(server);
+  absl::Mutex mu;
+  absl::Time started = absl::InfinitePast(), stopped = absl::InfinitePast();
+  absl::Time deadline_when_started = absl::InfinitePast();
+  LeaderElector* elector_ptr = nullptr;
+  LeaderElectionOptions o;
+  o.lease_name = "l";
+  o.identity = "a";
+  o.lease_duration = absl::Seconds(4);
+  o.renew_deadline = absl::Seconds(2);
+  o.retry_period = absl::Milliseconds(500);
+  o.on_started_leading = [&] {
+    // Read here, on the elector's thread, so that a slow test thread cannot see it lapse first.
+    const absl::Time deadline = elector_ptr->LeadershipDeadline();
+    absl::MutexLock lock(&mu);
+    deadline_when_started = deadline;
+    started = absl::Now();
+  };
+  o.on_stopped_leading = [&] {
+    absl::MutexLock lock(&mu);
+    stopped = absl::Now();
+  };
+  LeaderElector elector(*client, o);
+  elector_ptr = &elector;
+  EXPECT_EQ(elector.LeadershipDeadline(), absl::InfinitePast());
+  const absl::Time before_start = absl::Now();
+  ASSERT_TRUE(elector.Start().ok());
+  {
+    absl::MutexLock lock(&mu);
+    ASSERT_TRUE(mu.AwaitWithTimeout(absl::Condition(+[](absl::Time* t) { return *t != absl::InfinitePast(); },
+                                                    &started),
+                                    absl::Seconds(10)));
+  }
+  {
+    absl::MutexLock lock(&mu);
+    // Last renewal (taken before its request was sent) + renew_deadline.
+    EXPECT_GE(deadline_when_started, before_start + o.renew_deadline);
+    EXPECT_LE(deadline_when_started, started + o.renew_deadline);
+  }
+  {
+    absl::MutexLock lock(&mu);
+    ASSERT_TRUE(mu.AwaitWithTimeout(absl::Condition(+[](absl::Time* t) { return *t != absl::InfinitePast(); },
+                                                    &stopped),
+                                    absl::Seconds(20)))
+        << "still leading 20 s after the API server stopped answering";
+    // Generous: renew_deadline (2 s) plus slack for a loaded machine, far below the 30 s timeout.
+    EXPECT_LT(stopped - started, absl::Seconds(8));
+  }
+  EXPECT_FALSE(elector.IsLeader());
+  EXPECT_EQ(elector.LeadershipDeadline(), absl::InfinitePast());
+}
+
 TEST(ClientErrors, NonStatusAnswersGetClientGosReasons) {
   EXPECT_EQ(GenericServerResponse(409, "POST", "", 0).reason, "AlreadyExists");
   EXPECT_EQ(GenericServerResponse(409, "PUT", "", 0).reason, "Conflict");

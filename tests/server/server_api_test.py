@@ -865,6 +865,20 @@ def bad_flags_and_missing_scenario_fail_clearly():
 
 
 @test
+def flags_take_their_value_in_both_forms():
+    for args in (["--port=nope"], ["--port", "nope"]):
+        r = subprocess.run([SERVER, *args], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 2 and '--port must be an integer from 0 to 65535, not "nope"' in r.stderr, r.stderr
+    for args in (["--scenario=/no/such/file.yaml"], ["--scenario", "/no/such/file.yaml"]):
+        r = subprocess.run([SERVER, *args], capture_output=True, text=True, timeout=10)
+        assert r.returncode != 0 and "/no/such/file.yaml" in r.stderr, r.stderr
+    r = subprocess.run([SERVER, "--demo=yes"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 2 and "--demo takes no value" in r.stderr, r.stderr
+    r = subprocess.run([SERVER, "--help"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 0 and "--flag VALUE or --flag=VALUE" in r.stdout, r.stdout
+
+
+@test
 def scenario_file_mode():
     d = tempfile.mkdtemp()
     p = os.path.join(d, "s.yaml")
