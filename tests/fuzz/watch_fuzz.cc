@@ -46,7 +46,8 @@ Outcome Decode(std::string_view body, const std::vector<size_t>& cuts, size_t ca
   size_t pos = 0;
   bool going = true;
   for (size_t cut : cuts) {
-    if (!going) break;
+    if (!going || pos >= body.size()) break;
+    cut = std::min(cut, body.size() - pos);
     going = decoder.Feed(body.substr(pos, cut));
     pos += cut;
   }
