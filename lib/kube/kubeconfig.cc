@@ -212,6 +212,10 @@ absl::StatusOr<RestConfig> Resolve(const MergedConfig& merged, const KubeconfigO
     if (!absl::StartsWith(config.server, "https://") && !absl::StartsWith(config.server, "http://")) {
       return Invalid(kwhere, absl::StrCat("server \"", config.server, "\" is not an http(s) URL"));
     }
+    // "https://" names no host, and trimming its slashes would leave "https:", not a URL.
+    if (size_t host = config.server.find("://") + 3; host == config.server.size() || config.server[host] == '/') {
+      return Invalid(kwhere, absl::StrCat("server \"", config.server, "\" has no host"));
+    }
     while (!config.server.empty() && config.server.back() == '/') config.server.pop_back();
     ASSIGN_OR_RETURN(config.tls_server_name, Scalar(cluster.node, "tls-server-name", kwhere));
     ASSIGN_OR_RETURN(config.insecure_skip_tls_verify, Bool(cluster.node, "insecure-skip-tls-verify", kwhere));
