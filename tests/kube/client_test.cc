@@ -31,6 +31,7 @@
 #include "kube/leader_election.h"
 #include "kube/reflector.h"
 #include "store/cluster.h"
+#include "temp_dir.h"
 
 namespace draforge::kube {
 namespace {
@@ -519,25 +520,7 @@ TEST(ClientWatch, RefusedWatchCarriesTheStatus) {
 
 // --- Credentials and http:// -------------------------------------------------------------------
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "kube_client_test.XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  // Writes an executable script.
-  std::string Script(const std::string& name, const std::string& text) const {
-    std::string p = path_ + "/" + name;
-    std::ofstream(p) << text;
-    std::filesystem::permissions(p, std::filesystem::perms::owner_all);
-    return p;
-  }
-  std::string Path(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 bool HasAuthorization(const std::string& request) {
   return absl::StrContains(absl::AsciiStrToLower(request), "\r\nauthorization:");

@@ -20,30 +20,14 @@
 #include "gtest/gtest.h"
 #include "kube/config.h"
 #include "kube/internal/exec_credential.h"
+#include "temp_dir.h"
 
 namespace draforge::kube {
 namespace {
 
 using ::testing::HasSubstr;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "exec_plugin_test.XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string Script(const std::string& name, const std::string& text) const {
-    std::string p = path_ + "/" + name;
-    std::ofstream(p) << text;
-    std::filesystem::permissions(p, std::filesystem::perms::owner_all);
-    return p;
-  }
-  std::string Path(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 RestConfig ConfigFor(const std::string& plugin) {
   RestConfig config;

@@ -15,6 +15,7 @@
 #include "kube/internal/exec_credential.h"
 #include "kube/internal/query.h"
 #include "kube/resource.h"
+#include "temp_dir.h"
 
 namespace draforge::kube {
 namespace {
@@ -25,23 +26,7 @@ constexpr char kCa[] = "-----BEGIN CERTIFICATE-----\nMIIBcA==\n-----END CERTIFIC
 constexpr char kCert[] = "-----BEGIN CERTIFICATE-----\nMIIBcB==\n-----END CERTIFICATE-----\n";
 constexpr char kKey[] = "-----BEGIN EC PRIVATE KEY-----\nMHcC==\n-----END EC PRIVATE KEY-----\n";
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "kubeconfig_test.XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::string p = path_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 std::string TwoContexts(const std::string& dir) {
   return absl::StrCat(R"(apiVersion: v1
