@@ -165,6 +165,18 @@ TEST_F(KubeconfigTest, ErrorsNameTheContextUserAndFile) {
   EXPECT_EQ(no_file.status().code(), absl::StatusCode::kNotFound);
 }
 
+// A file path in a kubeconfig that names something endless is refused at a bound, not read until
+// memory runs out.
+TEST(ParseKubeconfig, EndlessCertificateFileIsRefusedAtItsBound) {
+  auto config = ParseKubeconfig(
+      "current-context: x\ncontexts:\n- name: x\n  context: {cluster: k}\nclusters:\n- name: k\n  "
+      "cluster: {server: https://h, certificate-authority: /dev/zero}\n",
+      "/");
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(config.status().message(), HasSubstr("/dev/zero is larger than 16777216 bytes"));
+}
+
 TEST(ParseKubeconfig, RejectsBadInputWithTheField) {
   struct Case {
     std::string yaml;

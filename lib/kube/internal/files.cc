@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
@@ -19,10 +18,17 @@ absl::StatusOr<std::string> ReadFileText(const std::string& path, std::string_vi
     if (err == EACCES) return absl::PermissionDeniedError(msg);
     return absl::InternalError(msg);
   }
-  std::ostringstream data;
-  data << in.rdbuf();
+  std::string data;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    data.append(buf, static_cast<size_t>(in.gcount()));
+    if (data.size() > kMaxFileBytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat(AV(what), ": ", path, " is larger than ", kMaxFileBytes, " bytes"));
+    }
+  }
   if (in.bad()) return absl::InternalError(absl::StrCat(AV(what), ": error reading ", path));
-  return data.str();
+  return data;
 }
 
 std::string ResolvePath(std::string_view base_dir, std::string_view path) {

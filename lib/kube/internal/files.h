@@ -9,8 +9,13 @@
 
 namespace draforge::kube::internal {
 
-// The whole file. Errors: NotFound when it does not exist, PermissionDenied, or Internal for other
-// read errors; messages name `what` ("client-key of user \"admin\"") and the path.
+// Kubeconfigs, certificates, keys and tokens are kilobytes; a path that names something endless
+// (/dev/zero, a FIFO that never closes its write end aside) must not exhaust memory.
+inline constexpr size_t kMaxFileBytes = size_t{16} << 20;
+
+// The whole file, at most kMaxFileBytes. Errors: NotFound when it does not exist, PermissionDenied,
+// ResourceExhausted when it is larger, or Internal for other read errors; messages name `what`
+// ("client-key of user \"admin\"") and the path.
 absl::StatusOr<std::string> ReadFileText(const std::string& path, std::string_view what);
 
 // `path` joined to `base_dir` unless it is absolute (or base_dir is empty).
