@@ -278,6 +278,16 @@ class Controller {
     return absl::InternalError(absl::StrCat(what, ": metadata.resourceVersion is missing; an unconditional update "
                                             "could overwrite another replica's write, so it is not sent"));
   }
+  // The options of an update: conditional (Conditional), under the current lease (PrepareWrite).
+  absl::StatusOr<kube::WriteOptions> PrepareUpdate(const rapidjson::Value& body, const std::string& what,
+                                                   std::string subresource = "") {
+    RETURN_IF_ERROR(Conditional(body, what));
+    kube::WriteOptions options;
+    options.subresource = std::move(subresource);
+    ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
+    return options;
+  }
+
 
   void CountConflict(const absl::Status& s, const std::string& what) {
     if (kube::IsApiConflict(s)) {
@@ -369,10 +379,7 @@ class Controller {
     std::optional<rapidjson::Document> body = sim::PoolStatusUpdate(item, pool, expansion, Now());
     if (!body) return absl::OkStatus();  // unchanged: no write
     const std::string what = "status of SimulatedDevicePool " + pool.metadata.name.value_or("");
-    RETURN_IF_ERROR(Conditional(*body, what));
-    kube::WriteOptions options;
-    options.subresource = "status";
-    ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
+    ASSIGN_OR_RETURN(kube::WriteOptions options, PrepareUpdate(*body, what, "status"));
     auto u = client_.Update(PoolResource(), "", *body, options);
     if (!u.ok()) {
       CountConflict(u.status(), what);
@@ -450,10 +457,8 @@ class Controller {
       if (!plan.ok() && absl::IsNotFound(plan.status())) continue;
       RETURN_IF_ERROR(plan.status());
       if (!plan->has_value()) continue;
-      RETURN_IF_ERROR(Conditional((*plan)->body, "allocate resourceclaim " + key));
-      kube::WriteOptions options;
-      options.subresource = "status";
-      ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
+      ASSIGN_OR_RETURN(kube::WriteOptions options,
+                       PrepareUpdate((*plan)->body, "allocate resourceclaim " + key, "status"));
       auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, key.find('/')),
                               (*plan)->body, options);
       if (!u.ok()) {
@@ -484,10 +489,8 @@ class Controller {
       }
       if (!plan->has_value()) continue;
       rapidjson::Document& body = **plan;
-      RETURN_IF_ERROR(Conditional(body, "binding conditions of resourceclaim " + key));
-      kube::WriteOptions options;
-      options.subresource = "status";
-      ASSIGN_OR_RETURN(options.deadline, PrepareWrite());
+      ASSIGN_OR_RETURN(kube::WriteOptions options,
+                       PrepareUpdate(body, "binding conditions of resourceclaim " + key, "status"));
       auto u = client_.Update(*kube::ResourceFor(api::Kind::kResourceClaim), key.substr(0, key.find('/')), body, options);
       if (!u.ok()) {
         CountConflict(u.status(), "binding conditions of resourceclaim " + key);
