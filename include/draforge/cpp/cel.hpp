@@ -1,0 +1,77 @@
+// DRAForge C++ API: CEL device selectors.
+#ifndef DRAFORGE_CPP_CEL_HPP
+#define DRAFORGE_CPP_CEL_HPP
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "draforge/cel.h"
+#include "draforge/cpp/result.hpp"
+
+namespace draforge {
+
+struct CelOptions {
+  std::string feature_gates;  // "": the 1.37 defaults
+  bool check_estimated_cost = false;
+  int64_t cost_limit = 0;  // 0: Kubernetes' 1000000
+};
+
+namespace detail {
+inline draforge_cel_options CCelOptions(const CelOptions& o) {
+  draforge_cel_options c = DRAFORGE_CEL_OPTIONS_INIT;
+  c.feature_gates = o.feature_gates.empty() ? nullptr : o.feature_gates.c_str();
+  c.check_estimated_cost = o.check_estimated_cost ? 1 : 0;
+  c.cost_limit = o.cost_limit;
+  return c;
+}
+}  // namespace detail
+
+// The outcome of evaluating a selector on one device.
+struct CelMatch {
+  bool matches = false;
+  int64_t cost = 0;
+};
+
+// A compiled selector; immutable, usable from several threads at once.
+class CelSelector {
+ public:
+  static Result<CelSelector> Compile(std::string_view expression, const CelOptions& options = {}) {
+    detail::CString x(expression);
+    const draforge_cel_options c = detail::CCelOptions(options);
+    draforge_cel_selector* raw = nullptr;
+    draforge_error* e = nullptr;
+    const int rc = draforge_cel_selector_compile(&raw, x.get(), &c, &e);
+    if (rc != DRAFORGE_OK) return detail::TakeError(rc, e);
+    return CelSelector(raw);
+  }
+  int64_t estimated_cost() const noexcept { return draforge_cel_selector_estimated_cost(p_.get()); }
+  // Evaluates on one device (resource.k8s.io/v1 Device JSON plus its driver; see cel.h).
+  Result<CelMatch> Evaluate(std::string_view device_json) const {
+    int matches = 0;
+    int64_t cost = 0;
+    draforge_error* e = nullptr;
+    const int rc =
+        draforge_cel_selector_evaluate(p_.get(), device_json.data(), device_json.size(), &matches, &cost, &e);
+    if (rc != DRAFORGE_OK) return detail::TakeError(rc, e);
+    return CelMatch{matches != 0, cost};
+  }
+
+ private:
+  explicit CelSelector(draforge_cel_selector* p) : p_(p, draforge_cel_selector_destroy) {}
+  std::shared_ptr<draforge_cel_selector> p_;
+};
+
+// Compiles and evaluates an expression of any type with `device` unbound; the result as JSON.
+inline Result<std::string> CelEvaluate(std::string_view expression, const CelOptions& options = {}) {
+  detail::CString x(expression);
+  const draforge_cel_options c = detail::CCelOptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_cel_evaluate(out, x.get(), &c, e);
+  });
+}
+
+}  // namespace draforge
+
+#endif  // DRAFORGE_CPP_CEL_HPP
