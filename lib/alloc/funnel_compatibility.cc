@@ -49,9 +49,10 @@ class Funnel::ClaimCompatibilityCheck {
     }
     for (Pending& p : pending_) {
       if (p.incompatible_with_claim == 0) continue;
-      p.capacity_parts.push_back(absl::StrCat(
-          Devices(p.incompatible_with_claim), " whose compatibility groups rule out the devices left for ",
-          JoinNames({p.ruled_out_by.begin(), p.ruled_out_by.end()}), p.clash.empty() ? "" : absl::StrCat(": ", p.clash)));
+      p.capacity_parts.push_back(absl::StrCat(Devices(p.incompatible_with_claim),
+                                              " whose compatibility groups rule out the devices left for ",
+                                              JoinNames({p.ruled_out_by.begin(), p.ruled_out_by.end()}),
+                                              p.clash.empty() ? "" : absl::StrCat(": ", p.clash)));
     }
   }
 

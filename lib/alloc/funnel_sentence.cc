@@ -36,11 +36,13 @@ void Funnel::Sentence(size_t vi, Pending& p) const {
       // The class step can leave some devices that are still too few for the count. Counted at the
       // class step even when the driver step already fell short: that step counts every device of
       // the drivers (all devices when no device matches the class).
-      f.sentence = matching > 0 ? absl::StrCat(head, "only ", DevicesMatch(matching), " class ", v.class_name, ", ",
-                                               f.needed, " needed")
-                                : absl::StrCat(head, "no device matches class ", v.class_name,
-                                               f.first_error.empty() ? ""
-                                                                     : absl::StrCat(" (CEL error: ", f.first_error, ")"));
+      if (matching > 0) {
+        f.sentence = absl::StrCat(head, "only ", DevicesMatch(matching), " class ", v.class_name, ", ", f.needed,
+                                  " needed");
+      } else {
+        f.sentence = absl::StrCat(head, "no device matches class ", v.class_name,
+                                  f.first_error.empty() ? "" : absl::StrCat(" (CEL error: ", f.first_error, ")"));
+      }
       return;
     case FunnelStep::kAllocated:
       f.sentence = absl::StrCat(head, DevicesMatch(before), " class ", v.class_name, ", ",

@@ -190,7 +190,8 @@ void ChoiceConflicts::Counters(std::vector<ClaimConflict>& out) const {
     for (const Candidate* c : usable_[vi]) {
       if (!taken_by_all.count(c)) each.push_back(consumes(c, k));
     }
-    std::sort(each.begin(), each.end(), [](const api::Quantity& a, const api::Quantity& b) { return a.Compare(b) < 0; });
+    std::sort(each.begin(), each.end(),
+              [](const api::Quantity& a, const api::Quantity& b) { return a.Compare(b) < 0; });
     for (size_t n = 0; n < each.size() && static_cast<int64_t>(n) < views_[vi].count; ++n) least = least.Add(each[n]);
     return least;
   };
@@ -211,8 +212,8 @@ void ChoiceConflicts::Counters(std::vector<ClaimConflict>& out) const {
     const std::string subject = absl::StrCat(AV(k.pool->driver), "/", AV(k.pool->pool), "/", k.set);
     out.push_back({ConflictKind::kCounters, RequestNames(vis), subject,
                    absl::StrCat("counter set ", subject, ": ", RequestsPhrase(vis), " need at least ", want.String(),
-                                " of counter ", k.counter, ", ", left.Sign() < 0 ? api::Quantity().String() : left.String(),
-                                " available")});
+                                " of counter ", k.counter, ", ",
+                                left.Sign() < 0 ? api::Quantity().String() : left.String(), " available")});
   }
 }
 

@@ -67,7 +67,8 @@ void ChoiceConflicts::MatchConstraint(const std::string& attr, const std::vector
   std::vector<std::string> per_request;
   for (size_t vi : scope) {
     const std::vector<std::string> values(shown[vi].begin(), shown[vi].end());
-    per_request.push_back(absl::StrCat(views_[vi].name, ": ", values.empty() ? std::string("none") : JoinNames(values)));
+    per_request.push_back(
+        absl::StrCat(views_[vi].name, ": ", values.empty() ? std::string("none") : JoinNames(values)));
   }
   out.push_back({ConflictKind::kConstraint, RequestNames(scope), attr,
                  absl::StrCat("matchAttribute ", attr, ": no value is held by enough distinct devices of ",

@@ -64,8 +64,8 @@ class ChosenDevices {
     }
     if (!ok || !ConstraintsAllow(vi, c)) return false;
     // Counters are charged once per device, and not again for a share of one in use.
-    const bool charged =
-        !again && !(Shareable(c, features_) && state_.aggregated_capacity.contains(c->id)) && features_.partitionable_devices;
+    const bool share_in_use = Shareable(c, features_) && state_.aggregated_capacity.contains(c->id);
+    const bool charged = !again && !share_in_use && features_.partitionable_devices;
     if (charged && !Charge(c, +1)) {
       Charge(c, -1);
       return false;
@@ -84,7 +84,9 @@ class ChosenDevices {
  private:
   const std::optional<api::Quantity>& LeftOf(const CounterKey& k) {
     auto it = left_.find(k);
-    if (it == left_.end()) it = left_.emplace(k, CounterLeft(*std::get<0>(k), std::get<1>(k), std::get<2>(k), state_)).first;
+    if (it == left_.end()) {
+      it = left_.emplace(k, CounterLeft(*std::get<0>(k), std::get<1>(k), std::get<2>(k), state_)).first;
+    }
     return it->second;
   }
 
