@@ -1,6 +1,6 @@
 // The views explain works on: a pool's slices, a candidate device, a request (or subrequest) of
-// the claim. Shared by the funnel (explain.cc) and the claim-level conflict checks
-// (claim_conflicts.cc), which look at the same candidates.
+// the claim. Shared by the funnel (internal/funnel.h) and the claim-level conflict checks
+// (internal/claim_conflicts.h, choice_conflicts.h), which look at the same candidates.
 #ifndef DRAFORGE_ALLOC_INTERNAL_EXPLAIN_VIEWS_H_
 #define DRAFORGE_ALLOC_INTERNAL_EXPLAIN_VIEWS_H_
 
