@@ -36,10 +36,13 @@ bool WaitFor(Fn done, int seconds = 60) {
   return done();
 }
 
-std::string Slice(const std::string& name, const std::string& resource_version = "") {
+// A ResourceSlice with one device `device`; an update must change something, or the server keeps
+// the resourceVersion and the old one is not stale.
+std::string Slice(const std::string& name, const std::string& resource_version = "",
+                  const std::string& device = "d0") {
   return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":")" + name + "\"" +
          (resource_version.empty() ? "" : ",\"resourceVersion\":\"" + resource_version + "\"") +
-         R"(},"spec":{"driver":"abi.example.com","nodeName":"abi-node","pool":{"name":"p","generation":1,"resourceSliceCount":1},"devices":[{"name":"d0"}]}})";
+         R"(},"spec":{"driver":"abi.example.com","nodeName":"abi-node","pool":{"name":"p","generation":1,"resourceSliceCount":1},"devices":[{"name":")" + device + R"("}]}})";
 }
 
 // "metadata.resourceVersion" of an object's JSON (enough parsing for the tests).
@@ -69,10 +72,10 @@ TEST(KubeAbi, WritesKeepOptimisticConcurrencyAndErrorsKeepTheirReason) {
   EXPECT_EQ(again.error().code, DRAFORGE_EAPI);
   EXPECT_TRUE(draforge::IsKubeAlreadyExists(again.error())) << again.error().reason;
 
-  auto updated = client.Update(av, "resourceslices", "", Slice("abi-slice", rv));
+  auto updated = client.Update(av, "resourceslices", "", Slice("abi-slice", rv, "d1"));
   ASSERT_TRUE(updated.ok()) << updated.error().message;
   // The same resourceVersion again is stale now.
-  auto stale = client.Update(av, "resourceslices", "", Slice("abi-slice", rv));
+  auto stale = client.Update(av, "resourceslices", "", Slice("abi-slice", rv, "d2"));
   ASSERT_FALSE(stale.ok());
   EXPECT_EQ(stale.error().http_status, 409);
   EXPECT_TRUE(draforge::IsKubeConflict(stale.error()));
