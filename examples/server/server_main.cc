@@ -24,6 +24,8 @@
 #ifdef DRAFORGE_SERVER_WITH_KUBE
 #include "cluster_source.h"
 #endif
+
+extern char** environ;  // POSIX: the process environment, handed to exec credential plugins
 #include "server.h"
 
 extern const char kDemoScenario[];
@@ -45,6 +47,8 @@ Source (default --demo):
                          (objects removed from the files are deleted)
   --kubeconfig FILE      a live cluster, through a kubeconfig file (list + watch)
   --in-cluster           a live cluster, from inside a pod (service account)
+  --cluster              a live cluster found as kubectl finds it: $KUBECONFIG, ~/.kube/config,
+                         else in-cluster
   --context NAME         kubeconfig context (default: current-context)
   --namespace NS         only this namespace's claims and pods (default: all)
 Listening:
@@ -71,7 +75,7 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--static-dir",  "--max-streams",    "--rate-limit", "--max-body-bytes",
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
                                               "--context",     "--namespace"};
-const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--help", "-h"};
+const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--cluster", "--help", "-h"};
 
 std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
   Flags f;
@@ -140,16 +144,16 @@ int ServerMain(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  const bool cluster_mode = Has(*flags, "--kubeconfig") || Has(*flags, "--in-cluster");
+  const bool cluster_mode = Has(*flags, "--kubeconfig") || Has(*flags, "--in-cluster") || Has(*flags, "--cluster");
 #ifndef DRAFORGE_SERVER_WITH_KUBE
   if (cluster_mode) {
-    std::cerr << "draforge-server: cluster mode (--kubeconfig, --in-cluster) is not available in this build "
-                 "(built without lib/kube)\n";
+    std::cerr << "draforge-server: cluster mode (--kubeconfig, --in-cluster, --cluster) is not available in this "
+                 "build (built without lib/kube)\n";
     return 2;
   }
 #endif
   if (cluster_mode && (Has(*flags, "--demo") || Has(*flags, "--scenario") || Has(*flags, "--watch-dir"))) {
-    std::cerr << "draforge-server: --kubeconfig/--in-cluster exclude --demo, --scenario and --watch-dir\n";
+    std::cerr << "draforge-server: --kubeconfig/--in-cluster/--cluster exclude --demo, --scenario and --watch-dir\n";
     return 2;
   }
   if (Has(*flags, "--demo") && Has(*flags, "--scenario")) {
@@ -226,16 +230,24 @@ int ServerMain(int argc, char** argv) {
     if (auto it = flags->values.find("--kubeconfig"); it != flags->values.end()) co.kubeconfig = it->second;
     if (auto it = flags->values.find("--context"); it != flags->values.end()) co.context = it->second;
     if (auto it = flags->values.find("--namespace"); it != flags->values.end()) co.namespace_ = it->second;
+    // The library reads no environment: the server passes its own. --cluster follows kubectl's
+    // rules ($KUBECONFIG, ~/.kube/config, in-cluster); exec credential plugins always see the
+    // server's environment.
+    if (Has(*flags, "--cluster")) {
+      if (const char* k = std::getenv("KUBECONFIG")) co.kubeconfig_env = k;
+      if (const char* h = std::getenv("HOME")) co.home = h;
+    }
     if (const char* h = std::getenv("KUBERNETES_SERVICE_HOST")) co.service_host = h;
     if (const char* p = std::getenv("KUBERNETES_SERVICE_PORT")) co.service_port = p;
-    auto log = [](kube::LogLevel level, std::string_view message) {
-      if (level >= kube::LogLevel::kWarning) {
-        std::cerr << "draforge-server: " << kube::LogLevelName(level) << ": " << message << std::endl;
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) co.environment.emplace_back(*e);
+    auto log = [](std::string_view level, std::string_view message) {
+      if (level == "warning" || level == "error") {
+        std::cerr << "draforge-server: " << level << ": " << message << std::endl;
       }
     };
     auto started = ClusterSource::Start(co, cluster, [&server] { server.Notify(); }, log);
     if (!started.ok()) {
-      std::cerr << "draforge-server: " << started.status().message() << "\n";
+      std::cerr << "draforge-server: " << started.error().message << "\n";
       return 1;
     }
     live = *std::move(started);
