@@ -63,7 +63,9 @@ Result<std::unique_ptr<ClusterSource>> ClusterSource::Start(const ClusterSourceO
   if (rc != DRAFORGE_OK) {
     Error error = detail::TakeError(rc, e);
     // Discovery errors name the server already; a refused kind or option does not.
-    if (error.message.find(source->server_) == std::string::npos) error.message = source->server_ + ": " + error.message;
+    if (error.message.find(source->server_) == std::string::npos) {
+      error.message = source->server_ + ": " + error.message;
+    }
     return error;
   }
   return source;

@@ -97,7 +97,8 @@ std::string Metrics::Render(const Snapshot& snapshot, int64_t sse_clients, uint6
     std::lock_guard lock(mu_);
     Header(out, "draforge_http_requests_total", "counter", "HTTP requests answered, by route and status code.");
     for (const auto& [key, n] : requests_) {
-      Sample(out, "draforge_http_requests_total{route=\"" + Label(key.first) + "\",code=\"" + Number(key.second) + "\"}",
+      Sample(out,
+             "draforge_http_requests_total{route=\"" + Label(key.first) + "\",code=\"" + Number(key.second) + "\"}",
              Number(n));
     }
     Header(out, "draforge_http_request_duration_seconds", "histogram",
@@ -105,7 +106,8 @@ std::string Metrics::Render(const Snapshot& snapshot, int64_t sse_clients, uint6
     for (const auto& [route, h] : latency_) {
       const std::string l = Label(route);
       for (size_t i = 0; i < kBuckets.size(); ++i) {
-        Sample(out, "draforge_http_request_duration_seconds_bucket{route=\"" + l + "\",le=\"" + Number(kBuckets[i]) + "\"}",
+        Sample(out,
+               "draforge_http_request_duration_seconds_bucket{route=\"" + l + "\",le=\"" + Number(kBuckets[i]) + "\"}",
                Number(h.buckets[i]));
       }
       Sample(out, "draforge_http_request_duration_seconds_bucket{route=\"" + l + "\",le=\"+Inf\"}", Number(h.count));

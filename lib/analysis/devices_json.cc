@@ -12,19 +12,13 @@
 namespace draforge::analysis {
 namespace {
 
-using internal::JsonWriter;
-using internal::Key;
-using internal::KeyBool;
-using internal::KeyInt;
-using internal::KeyStr;
-
-void WriteTaint(JsonWriter& w, const DeviceTaintSource& t) {
+void WriteTaint(internal::JsonWriter& w, const DeviceTaintSource& t) {
   w.StartObject();
-  KeyStr(w, "key", t.taint.key.value_or(""));
-  KeyStr(w, "value", t.taint.value.value_or(""));
-  KeyStr(w, "effect", t.taint.effect.value_or(""));
-  KeyStr(w, "timeAdded", t.taint.time_added.value_or(""));
-  KeyStr(w, "source", t.source);
+  internal::KeyStr(w, "key", t.taint.key.value_or(""));
+  internal::KeyStr(w, "value", t.taint.value.value_or(""));
+  internal::KeyStr(w, "effect", t.taint.effect.value_or(""));
+  internal::KeyStr(w, "timeAdded", t.taint.time_added.value_or(""));
+  internal::KeyStr(w, "source", t.source);
   w.EndObject();
 }
 
@@ -38,49 +32,49 @@ const rapidjson::Value* EncodedDevice(const std::optional<rapidjson::Document>& 
   return &devs->value[static_cast<rapidjson::SizeType>(index)];
 }
 
-void WriteDevice(JsonWriter& w, const DeviceReport& d, const rapidjson::Value* dev_json) {
+void WriteDevice(internal::JsonWriter& w, const DeviceReport& d, const rapidjson::Value* dev_json) {
   const std::string name = d.device->name.value_or("");
   w.StartObject();
-  KeyStr(w, "id", graph::DeviceId(d.driver, d.pool, name));
-  KeyStr(w, "driver", d.driver);
-  KeyStr(w, "pool", d.pool);
-  KeyStr(w, "name", name);
-  KeyStr(w, "resourceSlice", d.slice->metadata.name.value_or(""));
-  KeyStr(w, "node", d.node);
-  Key(w, "attributes");
+  internal::KeyStr(w, "id", graph::DeviceId(d.driver, d.pool, name));
+  internal::KeyStr(w, "driver", d.driver);
+  internal::KeyStr(w, "pool", d.pool);
+  internal::KeyStr(w, "name", name);
+  internal::KeyStr(w, "resourceSlice", d.slice->metadata.name.value_or(""));
+  internal::KeyStr(w, "node", d.node);
+  internal::Key(w, "attributes");
   internal::WriteMember(w, dev_json, "attributes", false);
-  Key(w, "capacity");
+  internal::Key(w, "capacity");
   internal::WriteMember(w, dev_json, "capacity", false);
-  Key(w, "consumesCounters");
+  internal::Key(w, "consumesCounters");
   w.StartArray();
   for (const auto& cc : d.device->consumes_counters) {
     w.StartObject();
-    KeyStr(w, "counterSet", cc.counter_set.value_or(""));
-    Key(w, "counters");
+    internal::KeyStr(w, "counterSet", cc.counter_set.value_or(""));
+    internal::Key(w, "counters");
     w.StartObject();
-    for (const auto& [k, v] : cc.counters) KeyStr(w, k, v.value ? v.value->String() : "");
+    for (const auto& [k, v] : cc.counters) internal::KeyStr(w, k, v.value ? v.value->String() : "");
     w.EndObject();
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "taints");
+  internal::Key(w, "taints");
   w.StartArray();
   for (const auto& t : d.taints) WriteTaint(w, t);
   w.EndArray();
-  Key(w, "heldBy");
+  internal::Key(w, "heldBy");
   w.StartArray();
   for (const auto& h : d.held_by) {
     w.StartObject();
-    KeyStr(w, "namespace", h.claim_namespace);
-    KeyStr(w, "name", h.claim_name);
-    KeyStr(w, "request", h.result && h.result->request ? *h.result->request : "");
-    KeyStr(w, "shareID", h.share_id);
-    KeyBool(w, "adminAccess", h.admin_access);
+    internal::KeyStr(w, "namespace", h.claim_namespace);
+    internal::KeyStr(w, "name", h.claim_name);
+    internal::KeyStr(w, "request", h.result && h.result->request ? *h.result->request : "");
+    internal::KeyStr(w, "shareID", h.share_id);
+    internal::KeyBool(w, "adminAccess", h.admin_access);
     w.EndObject();
   }
   w.EndArray();
-  KeyBool(w, "inUse", d.in_use);
-  KeyBool(w, "allocated", !d.held_by.empty());
+  internal::KeyBool(w, "inUse", d.in_use);
+  internal::KeyBool(w, "allocated", !d.held_by.empty());
   w.EndObject();
 }
 
@@ -89,13 +83,13 @@ void WriteDevice(JsonWriter& w, const DeviceReport& d, const rapidjson::Value* d
 std::string DevicesJson(const store::Snapshot& snapshot, const DeviceFilter& filter, size_t offset, size_t limit) {
   const auto devices = ListDevices(snapshot, filter);
   rapidjson::StringBuffer buf;
-  JsonWriter w(buf);
+  internal::JsonWriter w(buf);
   w.StartObject();
   internal::WriteSnapshotMember(w, snapshot);
-  KeyInt(w, "total", static_cast<int64_t>(devices.size()));
-  KeyInt(w, "offset", static_cast<int64_t>(offset));
-  KeyInt(w, "limit", static_cast<int64_t>(limit));
-  Key(w, "items");
+  internal::KeyInt(w, "total", static_cast<int64_t>(devices.size()));
+  internal::KeyInt(w, "offset", static_cast<int64_t>(offset));
+  internal::KeyInt(w, "limit", static_cast<int64_t>(limit));
+  internal::Key(w, "items");
   w.StartArray();
   // Attributes, capacity and counters are written exactly as the API spells them: encode each slice
   // once and copy its devices' members.

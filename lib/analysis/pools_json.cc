@@ -7,46 +7,40 @@
 namespace draforge::analysis {
 namespace {
 
-using internal::JsonWriter;
-using internal::Key;
-using internal::KeyBool;
-using internal::KeyInt;
-using internal::KeyStr;
-
-void WriteQuantities(JsonWriter& w, const std::map<std::string, api::Quantity>& m) {
+void WriteQuantities(internal::JsonWriter& w, const std::map<std::string, api::Quantity>& m) {
   w.StartObject();
-  for (const auto& [k, q] : m) KeyStr(w, k, q.String());
+  for (const auto& [k, q] : m) internal::KeyStr(w, k, q.String());
   w.EndObject();
 }
 
-void WritePool(JsonWriter& w, const PoolUsage& p) {
+void WritePool(internal::JsonWriter& w, const PoolUsage& p) {
   w.StartObject();
-  KeyStr(w, "driver", p.driver);
-  KeyStr(w, "pool", p.pool);
-  KeyStr(w, "node", p.node);
-  KeyInt(w, "generation", p.generation);
-  KeyInt(w, "resourceSliceCount", p.resource_slice_count);
-  Key(w, "resourceSlices");
+  internal::KeyStr(w, "driver", p.driver);
+  internal::KeyStr(w, "pool", p.pool);
+  internal::KeyStr(w, "node", p.node);
+  internal::KeyInt(w, "generation", p.generation);
+  internal::KeyInt(w, "resourceSliceCount", p.resource_slice_count);
+  internal::Key(w, "resourceSlices");
   w.StartArray();
   for (const auto& s : p.slices) internal::Str(w, s);
   w.EndArray();
-  KeyInt(w, "staleSlices", static_cast<int64_t>(p.stale_slices));
-  KeyBool(w, "complete", p.complete);
-  KeyBool(w, "invalid", p.invalid);
-  KeyStr(w, "invalidReason", p.invalid_reason);
-  KeyInt(w, "devices", static_cast<int64_t>(p.devices));
-  KeyInt(w, "allocatedDevices", static_cast<int64_t>(p.allocated_devices));
-  KeyInt(w, "taintedDevices", static_cast<int64_t>(p.tainted_devices));
-  Key(w, "utilisation");
+  internal::KeyInt(w, "staleSlices", static_cast<int64_t>(p.stale_slices));
+  internal::KeyBool(w, "complete", p.complete);
+  internal::KeyBool(w, "invalid", p.invalid);
+  internal::KeyStr(w, "invalidReason", p.invalid_reason);
+  internal::KeyInt(w, "devices", static_cast<int64_t>(p.devices));
+  internal::KeyInt(w, "allocatedDevices", static_cast<int64_t>(p.allocated_devices));
+  internal::KeyInt(w, "taintedDevices", static_cast<int64_t>(p.tainted_devices));
+  internal::Key(w, "utilisation");
   w.Double(p.utilisation);
-  Key(w, "sharedCounters");
+  internal::Key(w, "sharedCounters");
   w.StartArray();
   for (const auto& cs : p.shared_counters) {
     w.StartObject();
-    KeyStr(w, "name", cs.name);
-    Key(w, "counters");
+    internal::KeyStr(w, "name", cs.name);
+    internal::Key(w, "counters");
     WriteQuantities(w, cs.capacity);
-    Key(w, "consumed");
+    internal::Key(w, "consumed");
     WriteQuantities(w, cs.consumed);
     w.EndObject();
   }
@@ -57,16 +51,9 @@ void WritePool(JsonWriter& w, const PoolUsage& p) {
 }  // namespace
 
 std::string PoolsJson(const store::Snapshot& snapshot, const PoolFilter& filter) {
-  rapidjson::StringBuffer buf;
-  JsonWriter w(buf);
-  w.StartObject();
-  internal::WriteSnapshotMember(w, snapshot);
-  Key(w, "items");
-  w.StartArray();
-  for (const auto& pool : ListPools(snapshot, filter)) WritePool(w, pool);
-  w.EndArray();
-  w.EndObject();
-  return buf.GetString();
+  return internal::ItemsView(snapshot, [&](internal::JsonWriter& w) {
+    for (const auto& pool : ListPools(snapshot, filter)) WritePool(w, pool);
+  });
 }
 
 }  // namespace draforge::analysis

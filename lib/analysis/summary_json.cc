@@ -8,10 +8,6 @@
 
 namespace draforge::analysis {
 
-using internal::Key;
-using internal::KeyInt;
-using internal::KeyStr;
-
 std::string SummaryJson(const store::Snapshot& snapshot) {
   const Summary s = Summarize(snapshot);
   const size_t anomalies = FindAnomalies(snapshot).size();
@@ -19,7 +15,7 @@ std::string SummaryJson(const store::Snapshot& snapshot) {
   internal::JsonWriter w(buf);
   w.StartObject();
   internal::WriteSnapshotMember(w, snapshot);
-  Key(w, "counts");
+  internal::Key(w, "counts");
   w.StartObject();
   const auto& c = s.counts;
   const std::pair<const char*, size_t> counts[] = {
@@ -39,32 +35,32 @@ std::string SummaryJson(const store::Snapshot& snapshot) {
       {"claimTemplates", c.claim_templates},
       {"anomalies", anomalies},
   };
-  for (const auto& [k, v] : counts) KeyInt(w, k, static_cast<int64_t>(v));
+  for (const auto& [k, v] : counts) internal::KeyInt(w, k, static_cast<int64_t>(v));
   w.EndObject();
-  Key(w, "drivers");
+  internal::Key(w, "drivers");
   w.StartArray();
   for (const auto& d : s.drivers) {
     w.StartObject();
-    KeyStr(w, "driver", d.driver);
-    KeyInt(w, "pools", static_cast<int64_t>(d.pools));
-    KeyInt(w, "resourceSlices", static_cast<int64_t>(d.resource_slices));
-    KeyInt(w, "devices", static_cast<int64_t>(d.devices));
-    KeyInt(w, "allocatedDevices", static_cast<int64_t>(d.allocated_devices));
-    Key(w, "utilisation");
+    internal::KeyStr(w, "driver", d.driver);
+    internal::KeyInt(w, "pools", static_cast<int64_t>(d.pools));
+    internal::KeyInt(w, "resourceSlices", static_cast<int64_t>(d.resource_slices));
+    internal::KeyInt(w, "devices", static_cast<int64_t>(d.devices));
+    internal::KeyInt(w, "allocatedDevices", static_cast<int64_t>(d.allocated_devices));
+    internal::Key(w, "utilisation");
     w.Double(d.utilisation);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "pools");
+  internal::Key(w, "pools");
   w.StartArray();
   for (const auto& p : s.pools) {
     w.StartObject();
-    KeyStr(w, "driver", p.driver);
-    KeyStr(w, "pool", p.pool);
-    KeyStr(w, "node", p.node);
-    KeyInt(w, "devices", static_cast<int64_t>(p.devices));
-    KeyInt(w, "allocatedDevices", static_cast<int64_t>(p.allocated_devices));
-    Key(w, "utilisation");
+    internal::KeyStr(w, "driver", p.driver);
+    internal::KeyStr(w, "pool", p.pool);
+    internal::KeyStr(w, "node", p.node);
+    internal::KeyInt(w, "devices", static_cast<int64_t>(p.devices));
+    internal::KeyInt(w, "allocatedDevices", static_cast<int64_t>(p.allocated_devices));
+    internal::Key(w, "utilisation");
     w.Double(p.utilisation);
     w.EndObject();
   }

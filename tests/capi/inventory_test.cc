@@ -135,7 +135,8 @@ TEST_F(Inventory, DevicesArePagedAndFiltered) {
   auto past = Parse(draforge::inventory::DevicesJson(snapshot(), {.offset = 10}));
   EXPECT_EQ(past["items"].Size(), 0u);
 
-  auto free_gpus = Parse(draforge::inventory::DevicesJson(snapshot(), {.driver = "gpu.example.com", .allocated = false}));
+  auto free_gpus =
+      Parse(draforge::inventory::DevicesJson(snapshot(), {.driver = "gpu.example.com", .allocated = false}));
   EXPECT_THAT(Column(free_gpus["items"], "name"), ElementsAre("gpu-1"));
   auto held = Parse(draforge::inventory::DevicesJson(snapshot(), {.allocated = true}));
   EXPECT_THAT(Column(held["items"], "id"), ElementsAre("Device/gpu.example.com/node-1/gpu-0"));

@@ -187,6 +187,10 @@ TEST(ApiViewsTest, BadParametersAreNamed) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("takes none"));
   EXPECT_TRUE(RenderGraph(snap, {{"allDevices", "false"}, {"node", "n"}}).ok());
+  // The library takes C strings: a value cut at a NUL would filter on what the client did not send.
+  r = RenderClaims(snap, {{"namespace", std::string("team-a\0x", 8)}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("\"namespace\" must not contain a NUL"));
 }
 
 TEST(ApiViewsTest, EmptyStoreRendersEmptyLists) {

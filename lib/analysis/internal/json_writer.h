@@ -4,6 +4,7 @@
 #define DRAFORGE_ANALYSIS_INTERNAL_JSON_WRITER_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "rapidjson/stringbuffer.h"
@@ -46,6 +47,21 @@ inline void WriteSnapshotRef(JsonWriter& w, const store::Snapshot& snapshot) {
 inline void WriteSnapshotMember(JsonWriter& w, const store::Snapshot& snapshot) {
   Key(w, "snapshot");
   WriteSnapshotRef(w, snapshot);
+}
+
+// {"snapshot":{...},"items":[...]}: the list views' envelope; `write_items(w)` writes the elements.
+template <typename WriteItems>
+std::string ItemsView(const store::Snapshot& snapshot, WriteItems write_items) {
+  rapidjson::StringBuffer buf;
+  JsonWriter w(buf);
+  w.StartObject();
+  WriteSnapshotMember(w, snapshot);
+  Key(w, "items");
+  w.StartArray();
+  write_items(w);
+  w.EndArray();
+  w.EndObject();
+  return buf.GetString();
 }
 
 }  // namespace draforge::analysis::internal
