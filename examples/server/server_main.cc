@@ -24,8 +24,6 @@
 #ifdef DRAFORGE_SERVER_WITH_KUBE
 #include "cluster_source.h"
 #endif
-
-extern char** environ;  // POSIX: the process environment, handed to exec credential plugins
 #include "server.h"
 
 extern const char kDemoScenario[];
@@ -226,26 +224,25 @@ int ServerMain(int argc, char** argv) {
 #ifdef DRAFORGE_SERVER_WITH_KUBE
   std::unique_ptr<ClusterSource> live;
   if (cluster_mode) {
-    ClusterSourceOptions co;
-    if (auto it = flags->values.find("--kubeconfig"); it != flags->values.end()) co.kubeconfig = it->second;
-    if (auto it = flags->values.find("--context"); it != flags->values.end()) co.context = it->second;
-    if (auto it = flags->values.find("--namespace"); it != flags->values.end()) co.namespace_ = it->second;
-    // The library reads no environment: the server passes its own. --cluster follows kubectl's
-    // rules ($KUBECONFIG, ~/.kube/config, in-cluster); exec credential plugins always see the
-    // server's environment.
-    if (Has(*flags, "--cluster")) {
-      if (const char* k = std::getenv("KUBECONFIG")) co.kubeconfig_env = k;
-      if (const char* h = std::getenv("HOME")) co.home = h;
+    // The library reads no environment: the server passes its own (exec credential plugins see
+    // it). --kubeconfig FILE names the file; --cluster follows kubectl's rules ($KUBECONFIG,
+    // ~/.kube/config, in-cluster); --in-cluster uses the service account only.
+    std::string kubeconfig, context, namespace_;
+    if (auto it = flags->values.find("--kubeconfig"); it != flags->values.end()) kubeconfig = it->second;
+    if (auto it = flags->values.find("--context"); it != flags->values.end()) context = it->second;
+    if (auto it = flags->values.find("--namespace"); it != flags->values.end()) namespace_ = it->second;
+    KubeConfigOptions config = KubeConfigOptionsFromEnvironment(kubeconfig, context);
+    if (Has(*flags, "--in-cluster") && !Has(*flags, "--cluster")) {
+      config.kubeconfig_env.clear();
+      config.home.clear();
     }
-    if (const char* h = std::getenv("KUBERNETES_SERVICE_HOST")) co.service_host = h;
-    if (const char* p = std::getenv("KUBERNETES_SERVICE_PORT")) co.service_port = p;
-    for (char** e = environ; e != nullptr && *e != nullptr; ++e) co.environment.emplace_back(*e);
-    auto log = [](std::string_view level, std::string_view message) {
-      if (level == "warning" || level == "error") {
-        std::cerr << "draforge-server: " << level << ": " << message << std::endl;
+    config.log = [](int level, std::string_view message) {
+      if (level >= DRAFORGE_KUBE_LOG_WARNING) {
+        std::cerr << "draforge-server: " << (level == DRAFORGE_KUBE_LOG_WARNING ? "warning" : "error") << ": "
+                  << message << std::endl;
       }
     };
-    auto started = ClusterSource::Start(co, cluster, [&server] { server.Notify(); }, log);
+    auto started = ClusterSource::Start(config, namespace_, cluster, [&server] { server.Notify(); });
     if (!started.ok()) {
       std::cerr << "draforge-server: " << started.error().message << "\n";
       return 1;
