@@ -17,6 +17,7 @@
 #include "draforge/cel.h"
 #include "draforge/cluster.h"
 #include "draforge/common.h"
+#include "draforge/inventory.h"
 #include "draforge/kube.h"
 #include "draforge/objects.h"
 #include "draforge/reconcile.h"
