@@ -17,6 +17,7 @@
 #include "draforge/cluster.h"
 #include "draforge/common.h"
 #include "draforge/objects.h"
+#include "draforge/sim.h"
 #include "draforge/version.h"
 
 #ifdef __cplusplus

@@ -16,6 +16,7 @@
 #include "draforge/cpp/cluster.hpp"
 #include "draforge/cpp/objects.hpp"
 #include "draforge/cpp/result.hpp"
+#include "draforge/cpp/sim.hpp"
 #include "draforge/draforge.h"
 
 namespace draforge {
