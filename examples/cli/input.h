@@ -7,29 +7,21 @@
 
 #include "absl/status/statusor.h"
 #include "api/codec.h"
+#include "api/manifests.h"
 #include "api/object.h"
 #include "store/cluster.h"
 
 namespace draforge::cli {
 
-// One object read from a source, or the reason it could not be read.
-struct InputObject {
-  std::string source;  // file name, or "<stdin>"
-  int index = 0;       // position in the file, from 0, after expanding Lists
-  int line = 1;
-  absl::StatusOr<api::Object> object;
-  std::vector<std::string> warnings;
-
-  // "file.yaml: " or "file.yaml (object 3, line 40): " for messages.
-  std::string Where() const;
-};
+// One object read from a source, or the reason it could not be read (lib/api's manifest loader).
+using InputObject = api::ManifestObject;
 
 struct InputOptions {
   api::DecodeOptions decode;
 };
 
-// Expands `-f` arguments: "-" is standard input; a directory contributes every .yaml, .yml and .json
-// file in it (not recursive, sorted, as kubectl does without -R). Fails when a source cannot be read
+// Expands `-f` arguments (api::LoadManifests): "-" is standard input; a directory contributes every
+// .yaml, .yml and .json file in it (not recursive, sorted, as kubectl does without -R). Fails when a source cannot be read
 // or has a syntax error; an object that does not decode is returned with its error.
 absl::StatusOr<std::vector<InputObject>> ReadInputs(const std::vector<std::string>& sources,
                                                     const InputOptions& options);

@@ -2,8 +2,8 @@
  *
  * Headers by domain: common.h (errors, buffers), objects.h (decoding and encoding objects),
  * cluster.h (the store, snapshots, graph and pools), alloc.h (allocation and explain), cel.h (CEL
- * selectors), cdi.h (CDI specs for a node: generate, validate, write). docs/c-api.md is the guide;
- * docs/api-stability.md the compatibility promise.
+ * selectors), cdi.h (CDI specs for a node: generate, validate, write), files.h (writing a file
+ * atomically). docs/c-api.md is the guide; docs/api-stability.md the compatibility promise.
  *
  * Thread-safety: functions on different handles may run concurrently; each header says what may be
  * shared between threads.
@@ -16,6 +16,7 @@
 #include "draforge/cel.h"
 #include "draforge/cluster.h"
 #include "draforge/common.h"
+#include "draforge/files.h"
 #include "draforge/objects.h"
 #include "draforge/sim.h"
 #include "draforge/version.h"
