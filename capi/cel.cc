@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "api/codec.h"
 #include "api/standalone_device.h"
+#include "api/yaml.h"
 #include "capi/internal.h"
 #include "common/json_string.h"
 #include "cel/eval.h"
@@ -294,6 +295,37 @@ int draforge_cel_selector_references_json(draforge_buffer* out, const draforge_c
       d.PushBack(o, a);
     }
     return capi::ToBuffer(api::WriteJson(d, false), out, error);
+  });
+}
+
+int draforge_cel_device_parse(draforge_buffer* out, const char* data, size_t size, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || (data == nullptr && size > 0)) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_cel_device_parse: out and data must not be NULL"), error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    const std::string_view text(data ? data : "", size);
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    rapidjson::Document doc;
+    if (first != std::string_view::npos && text[first] == '{') {
+      auto parsed = api::ParseJson(text);
+      if (!parsed.ok()) return capi::Fail(parsed.status(), error);
+      doc = *std::move(parsed);
+    } else {
+      auto docs = api::ParseYamlStream(text);
+      if (!docs.ok()) return capi::Fail(docs.status(), error);
+      if (docs->size() != 1) {
+        return capi::Fail(absl::InvalidArgumentError(absl::StrCat("expected one device, found ", docs->size(),
+                                                                  " documents")),
+                          error);
+      }
+      doc = std::move(docs->front().json);
+    }
+    if (!doc.IsObject()) return capi::Fail(absl::InvalidArgumentError("the device must be an object"), error);
+    if (!doc.HasMember("driver")) return capi::Fail(absl::InvalidArgumentError("missing \"driver\""), error);
+    if (auto device = api::DecodeStandaloneDevice(doc); !device.ok()) return capi::Fail(device.status(), error);
+    return capi::ToBuffer(api::WriteJson(doc, false), out, error);
   });
 }
 

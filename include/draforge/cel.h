@@ -104,6 +104,14 @@ DRAFORGE_API int draforge_cel_selector_evaluate_slice(draforge_buffer *out, cons
 DRAFORGE_API int draforge_cel_selector_references_json(draforge_buffer *out, const draforge_cel_selector *selector,
                                                        draforge_error **error);
 
+/* Reads one standalone device (the resource.k8s.io/v1 Device fields plus "driver") from JSON or YAML
+ * text (JSON when the first non-blank character is '{') and stores it as JSON in `*out`, ready for
+ * draforge_cel_selector_evaluate(). Errors: DRAFORGE_EINVALID for text that is not JSON/YAML, not
+ * exactly one document ("expected one device, found 2 documents"), not an object, without "driver",
+ * or with a field the ResourceSlice decoder rejects (the message names it). */
+DRAFORGE_API int draforge_cel_device_parse(draforge_buffer *out, const char *data, size_t size,
+                                           draforge_error **error);
+
 /* Compiles and evaluates `expression` of any result type with `device` unbound, as
  * draforge_cel_evaluate(), but with compile and runtime errors as results: `*out` receives
  * {"value":"<CEL literal>","type","cost","estimatedCost"}, {"compileError":"..."} or

@@ -70,6 +70,24 @@ TEST(CApiCelMore, OneDeviceOutcomeAsJson) {
   EXPECT_THAT(bad.error().message, HasSubstr("device: "));
 }
 
+TEST(CApiCelMore, DeviceFromYamlOrJson) {
+  auto yaml = draforge::CelParseDevice("driver: gpu.example.com\nattributes:\n  model: {string: a100}\n");
+  ASSERT_TRUE(yaml.ok()) << yaml.error().message;
+  auto sel = draforge::CelSelector::Compile("device.attributes['gpu.example.com'].model == 'a100'");
+  ASSERT_TRUE(sel.ok());
+  auto m = sel->Evaluate(*yaml);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->matches);
+  EXPECT_TRUE(draforge::CelParseDevice(R"({"driver":"d","attributes":{}})").ok());
+  auto two = draforge::CelParseDevice("driver: a\n---\ndriver: b\n");
+  ASSERT_FALSE(two.ok());
+  EXPECT_EQ(two.error().message, "expected one device, found 2 documents");
+  auto no_driver = draforge::CelParseDevice("{\"attributes\":{}}");
+  ASSERT_FALSE(no_driver.ok());
+  EXPECT_EQ(no_driver.error().message, "missing \"driver\"");
+  EXPECT_EQ(draforge::CelParseDevice("[1]").error().code, DRAFORGE_EINVALID);
+}
+
 TEST(CApiCelMore, EvaluateJsonTellsCompileFromRuntimeErrors) {
   draforge_buffer b = {nullptr, 0};
   ASSERT_EQ(draforge_cel_evaluate_json(&b, "1 + 2", nullptr, nullptr), DRAFORGE_OK);

@@ -102,6 +102,13 @@ inline Result<std::string> CelEvaluateJson(std::string_view expression, const Ce
   });
 }
 
+// One standalone device from JSON or YAML text, as JSON for CelSelector::Evaluate.
+inline Result<std::string> CelParseDevice(std::string_view text) {
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_cel_device_parse(out, text.data(), text.size(), e);
+  });
+}
+
 // The estimated worst-case cost of an expression of any result type.
 inline Result<uint64_t> CelEstimateCost(std::string_view expression, const CelOptions& options = {}) {
   detail::CString x(expression);
