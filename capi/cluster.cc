@@ -14,11 +14,6 @@
 #include "rapidjson/document.h"
 #include "common/json_string.h"
 
-struct draforge_cluster {
-  explicit draforge_cluster(draforge::store::ClusterOptions options) : cluster(std::move(options)) {}
-  draforge::store::Cluster cluster;
-};
-
 namespace draforge::capi {
 namespace {
 
@@ -256,6 +251,47 @@ int draforge_snapshot_graph_json(draforge_buffer* out, const draforge_snapshot* 
     graph::BuildOptions options;
     options.all_devices = all_devices != 0;
     return capi::ToBuffer(graph::ToJson(graph::BuildGraph(*snapshot->snapshot, options)), out, error);
+  });
+}
+
+int draforge_graph_options_init(draforge_graph_options* options, unsigned int version) {
+  using namespace draforge;
+  if (options == nullptr || !capi::CheckVersion("draforge_graph_options", version, DRAFORGE_GRAPH_OPTIONS_VERSION).ok()) {
+    return DRAFORGE_EINVALID;
+  }
+  *options = draforge_graph_options DRAFORGE_GRAPH_OPTIONS_INIT;
+  return DRAFORGE_OK;
+}
+
+int draforge_snapshot_graph_render(draforge_buffer* out, const draforge_snapshot* snapshot,
+                                   const draforge_graph_options* options, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_graph_render: out and snapshot must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    const draforge_graph_options o = options != nullptr ? *options : draforge_graph_options DRAFORGE_GRAPH_OPTIONS_INIT;
+    if (absl::Status s = capi::CheckVersion("draforge_graph_options", o.version, DRAFORGE_GRAPH_OPTIONS_VERSION);
+        !s.ok()) {
+      return capi::Fail(s, error);
+    }
+    if (o.format != DRAFORGE_GRAPH_JSON && o.format != DRAFORGE_GRAPH_DOT && o.format != DRAFORGE_GRAPH_TEXT) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_graph_render: unknown format"), error);
+    }
+    graph::BuildOptions build;
+    build.all_devices = o.all_devices != 0;
+    graph::Graph g = graph::BuildGraph(*snapshot->snapshot, build);
+    graph::Filter filter;
+    filter.namespace_ = capi::OrDefault(o.namespace_, "");
+    filter.node = capi::OrDefault(o.node, "");
+    filter.driver = capi::OrDefault(o.driver, "");
+    if (!filter.empty()) g = graph::FilterGraph(g, filter);
+    const std::string text = o.format == DRAFORGE_GRAPH_JSON  ? graph::ToJson(g)
+                             : o.format == DRAFORGE_GRAPH_DOT ? graph::ToDot(g)
+                                                              : graph::ToText(g);
+    return capi::ToBuffer(text, out, error);
   });
 }
 

@@ -97,6 +97,23 @@ int draforge_objects_encode(draforge_buffer* out, const draforge_objects* object
   });
 }
 
+int draforge_json_reformat(draforge_buffer* out, const char* data, size_t size, draforge_format format,
+                           draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || (data == nullptr && size > 0)) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_json_reformat: out and data must not be NULL"), error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    if (format != DRAFORGE_FORMAT_JSON && format != DRAFORGE_FORMAT_YAML) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_json_reformat: unknown format"), error);
+    }
+    auto doc = api::ParseJson(std::string_view(data ? data : "", size), /*check_duplicate_keys=*/false);
+    if (!doc.ok()) return capi::Fail(doc.status(), error);
+    return capi::ToBuffer(format == DRAFORGE_FORMAT_JSON ? api::WriteJson(*doc, true) : api::WriteYaml(*doc), out, error);
+  });
+}
+
 int draforge_load_options_init(draforge_load_options* options, unsigned int version) {
   using namespace draforge;
   if (options == nullptr || !capi::CheckVersion("draforge_load_options", version, DRAFORGE_LOAD_OPTIONS_VERSION).ok()) {

@@ -62,8 +62,8 @@ int RunDump(const Args& args, Io io) {
     docs.push_back(*std::move(doc));
   }
   std::ostringstream text;
-  if (absl::Status s = WriteDocuments(docs, format, text, /*always_list=*/true); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
+  if (auto printed = PrintDocuments(docs, format, text, /*always_list=*/true); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
     return kExitError;
   }
   if (file.empty() || file == "-") {

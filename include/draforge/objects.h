@@ -96,6 +96,14 @@ DRAFORGE_API const char *draforge_objects_warning(const draforge_objects *object
 DRAFORGE_API int draforge_objects_validate_json(draforge_buffer *out, const draforge_objects *objects, size_t index,
                                                 draforge_error **error);
 
+/* Re-serialises the JSON text `data[0..size)` as `format` into `*out`: JSON indented by two spaces
+ * (the layout of the API server's fixtures and `kubectl get -o json`), or YAML as kubectl prints it
+ * (block style, keys sorted, strings quoted only where YAML needs it). For front ends
+ * that build documents (a List of objects, a result) and print them as kubectl would. Errors:
+ * DRAFORGE_EINVALID for text that is not JSON (line:column in the message). */
+DRAFORGE_API int draforge_json_reformat(draforge_buffer *out, const char *data, size_t size, draforge_format format,
+                                        draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kClass[] = R"(apiVersion: resource.k8s.io/v1
 kind: DeviceClass
@@ -238,6 +239,74 @@ TEST(CApiFiles, WriteAtomicFailsWithoutTouchingTheOldFile) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
   EXPECT_THAT(names, ElementsAre("taken"));
+}
+
+constexpr char kTwoNodes[] = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s1}
+spec: {driver: gpu.example.com, nodeName: node-1, pool: {name: node-1, generation: 1, resourceSliceCount: 1},
+       devices: [{name: gpu-0}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s2}
+spec: {driver: nic.example.com, nodeName: node-2, pool: {name: node-2, generation: 1, resourceSliceCount: 1},
+       devices: [{name: nic-0}]}
+)";
+
+TEST(CApiGraph, RenderFiltersByNodeAndDriverInEveryFormat) {
+  auto cluster = draforge::Cluster::Create();
+  ASSERT_TRUE(cluster.ok());
+  ASSERT_TRUE(cluster->Apply(kTwoNodes).ok());
+  auto snap = cluster->snapshot();
+  ASSERT_TRUE(snap.ok());
+  draforge::Snapshot::GraphQuery query;
+  auto all = snap->RenderGraph(query);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_THAT(*all, HasSubstr("gpu-0"));
+  EXPECT_THAT(*all, HasSubstr("nic-0"));
+  // The unfiltered JSON is draforge_snapshot_graph_json's (with every device).
+  EXPECT_EQ(*all, *snap->GraphJson(/*all_devices=*/true));
+  query.node = "node-2";
+  for (draforge_graph_format f : {DRAFORGE_GRAPH_JSON, DRAFORGE_GRAPH_DOT, DRAFORGE_GRAPH_TEXT}) {
+    query.format = f;
+    auto text = snap->RenderGraph(query);
+    ASSERT_TRUE(text.ok()) << text.error().message;
+    EXPECT_THAT(*text, Not(HasSubstr("gpu-0"))) << f;
+    if (f != DRAFORGE_GRAPH_TEXT) {
+      EXPECT_THAT(*text, HasSubstr("nic-0")) << f;
+    }
+  }
+  query.format = DRAFORGE_GRAPH_DOT;
+  query.node.clear();
+  query.driver = "gpu.example.com";
+  auto dot = snap->RenderGraph(query);
+  ASSERT_TRUE(dot.ok());
+  EXPECT_THAT(*dot, HasSubstr("digraph"));
+  EXPECT_THAT(*dot, HasSubstr("gpu-0"));
+  EXPECT_THAT(*dot, Not(HasSubstr("nic-0")));
+  draforge_graph_options bad = DRAFORGE_GRAPH_OPTIONS_INIT;
+  bad.format = static_cast<draforge_graph_format>(7);
+  draforge_buffer out{nullptr, 0};
+  EXPECT_EQ(draforge_snapshot_graph_render(&out, snap->c_handle(), &bad, nullptr), DRAFORGE_EINVALID);
+  draforge_graph_options fn;
+  ASSERT_EQ(draforge_graph_options_init(&fn, DRAFORGE_GRAPH_OPTIONS_VERSION), DRAFORGE_OK);
+  draforge_graph_options macro = DRAFORGE_GRAPH_OPTIONS_INIT;
+  EXPECT_EQ(fn.format, macro.format);
+  EXPECT_EQ(fn.all_devices, macro.all_devices);
+  EXPECT_EQ(draforge_graph_options_init(&fn, 2), DRAFORGE_EINVALID);
+}
+
+TEST(CApiJson, ReformatIndentsJsonAndWritesKubectlYaml) {
+  auto json = draforge::ReformatJson(R"({"kind":"List","items":[{"a":1}]})", draforge::Format::kJson);
+  ASSERT_TRUE(json.ok()) << json.error().message;
+  EXPECT_EQ(*json, "{\n  \"kind\": \"List\",\n  \"items\": [\n    {\n      \"a\": 1\n    }\n  ]\n}");
+  auto yaml = draforge::ReformatJson(R"({"kind":"List","items":[{"a":1}]})", draforge::Format::kYaml);
+  ASSERT_TRUE(yaml.ok());
+  EXPECT_EQ(*yaml, "items:\n- a: 1\nkind: List\n");  // keys sorted, as kubectl prints them
+  auto bad = draforge::ReformatJson("{nope", draforge::Format::kYaml);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, DRAFORGE_EINVALID);
 }
 
 }  // namespace

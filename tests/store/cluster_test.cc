@@ -549,6 +549,35 @@ TEST(ClusterTest, ReplaceKindsRejectsObjectsOfOtherKinds) {
   EXPECT_THAT(std::string(st.message()), HasSubstr("Pod"));
 }
 
+// A reflector relisting one custom resource replaces that resource's objects only: other opaque
+// objects (another custom resource, another group's kind of the same name) stay.
+TEST(ClusterTest, ReplaceOthersReplacesOneGroupAndKindOnly) {
+  Cluster c;
+  ASSERT_TRUE(c.Apply(Other("sim.draforge.io/v1alpha1", "SimulatedDevicePool", "", "old")).ok());
+  ASSERT_TRUE(c.Apply(Other("example.com/v1", "SimulatedDevicePool", "", "old")).ok());
+  ASSERT_TRUE(c.Apply(Other("coordination.k8s.io/v1", "Lease", "ns", "l")).ok());
+  ASSERT_TRUE(c.Apply(Slice({.name = "s1"})).ok());
+  std::vector<api::Object> list;
+  list.push_back(Other("sim.draforge.io/v1alpha1", "SimulatedDevicePool", "", "new"));
+  ReplaceStats stats;
+  ASSERT_TRUE(c.ReplaceOthers("sim.draforge.io", "SimulatedDevicePool", std::move(list), "9", &stats).ok());
+  EXPECT_EQ(stats.added, 1u);
+  EXPECT_EQ(stats.deleted, 1u);
+  auto snap = c.snapshot();
+  EXPECT_EQ(snap->GetOther("sim.draforge.io", "SimulatedDevicePool", "", "old"), nullptr);
+  EXPECT_NE(snap->GetOther("sim.draforge.io", "SimulatedDevicePool", "", "new"), nullptr);
+  EXPECT_NE(snap->GetOther("example.com", "SimulatedDevicePool", "", "old"), nullptr);
+  EXPECT_NE(snap->GetOther("coordination.k8s.io", "Lease", "ns", "l"), nullptr);
+  EXPECT_THAT(SliceNames(snap->ResourceSlices()), ElementsAre("s1"));
+
+  // An object of another group or kind is refused, and nothing changes.
+  std::vector<api::Object> wrong;
+  wrong.push_back(Other("coordination.k8s.io/v1", "Lease", "ns", "x"));
+  EXPECT_EQ(c.ReplaceOthers("sim.draforge.io", "SimulatedDevicePool", std::move(wrong), "10").code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(c.snapshot()->GetOther("sim.draforge.io", "SimulatedDevicePool", "", "new"), nullptr);
+}
+
 TEST(ClusterTest, ReplaceWithTheSameContentPublishesNothing) {
   Cluster c;
   std::vector<api::Object> list = {Slice({.name = "s1"}), Pod("ns", "p")};

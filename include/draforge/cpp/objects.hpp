@@ -97,6 +97,13 @@ class Objects {
   std::unique_ptr<draforge_objects, detail::HandleDeleter<draforge_objects, draforge_objects_destroy>> p_;
 };
 
+// JSON text re-serialised as indented JSON or kubectl's YAML (draforge_json_reformat).
+inline Result<std::string> ReformatJson(std::string_view json, Format format) {
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_json_reformat(out, json.data(), json.size(), static_cast<draforge_format>(format), e);
+  });
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_OBJECTS_HPP
