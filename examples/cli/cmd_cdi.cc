@@ -3,24 +3,16 @@
 // directory against the claims allocated on the node.
 #include <sys/stat.h>
 
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <optional>
-#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "cdi/audit.h"
-#include "cdi/directory.h"
-#include "cdi/node_specs.h"
-#include "cdi/spec_codec.h"
-#include "cdi/spec_validation.h"
-#include "cdi/version.h"
-#include "cdi/writer.h"
 #include "commands.h"
-#include "common/status.h"
+#include "draforge/draforge.hpp"
+#include "rapidjson/document.h"
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
 
@@ -37,24 +29,28 @@ using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
 void JStr(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
-// The bytes of FILE, or of standard input for "-".
-absl::StatusOr<std::string> ReadSource(const std::string& source) {
-  std::ostringstream text;
-  if (source == "-") {
-    text << std::cin.rdbuf();
-    return text.str();
-  }
-  std::ifstream in(source, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", source));
-  text << in.rdbuf();
-  if (in.bad()) return absl::UnavailableError(absl::StrCat("cannot read ", source));
-  return text.str();
+rapidjson::Document ParseJson(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str(), text.size());
+  return d;
 }
 
-bool CheckVersion(const std::string& v, Io io) {
-  if (cdi::IsKnownVersion(v)) return true;
+// The released cdiVersions, oldest first (draforge_cdi_known_versions_json).
+std::vector<std::string> KnownVersions() {
+  std::vector<std::string> out;
+  auto known = CdiKnownVersionsJson();
+  if (!known.ok()) return out;
+  const rapidjson::Document d = ParseJson(*known);
+  for (const auto& v : d.GetArray()) out.emplace_back(v.GetString(), v.GetStringLength());
+  return out;
+}
+
+bool CheckVersion(const std::string& v, const std::vector<std::string>& known, Io io) {
+  for (const std::string& k : known) {
+    if (k == v) return true;
+  }
   io.err << "error: --max-version: \"" << v << "\" is not a known CDI version (known:";
-  for (const std::string& k : cdi::KnownVersions()) io.err << " " << k;
+  for (const std::string& k : known) io.err << " " << k;
   io.err << ")\n";
   return false;
 }
@@ -69,16 +65,21 @@ void AddBuildFlags(std::vector<FlagSpec>& specs) {
   specs.push_back({{"--max-version"}, true, "the newest cdiVersion the node's runtimes accept (default 0.5.0)"});
 }
 
-bool BuildOptionsFromFlags(const Flags& flags, Io io, cdi::BuildOptions& options) {
-  options.drivers = flags.All("--driver");
-  options.max_version = flags.GetOr("--max-version", cdi::kDefaultMaxVersion);
-  if (!CheckVersion(options.max_version, io)) return false;
-  cdi::DriverRule rule;
-  rule.vendor = flags.GetOr("--vendor", "");
-  rule.cdi_class = flags.GetOr("--class", rule.cdi_class);
-  rule.metadata_host_dir = flags.GetOr("--metadata-dir", "");
-  options.rules.push_back(rule);
+bool BuildOptionsFromFlags(const Flags& flags, Io io, CdiOptions& options) {
+  for (const std::string& d : flags.All("--driver")) options.drivers += (options.drivers.empty() ? "" : ",") + d;
+  // Without --max-version the library's default ceiling (0.5.0) applies.
+  options.max_version = flags.GetOr("--max-version", "");
+  if (!options.max_version.empty() && !CheckVersion(options.max_version, KnownVersions(), io)) return false;
+  options.vendor = flags.GetOr("--vendor", "");
+  options.cdi_class = flags.GetOr("--class", "");
+  options.metadata_dir = flags.GetOr("--metadata-dir", "");
   return true;
+}
+
+void Strings(JsonWriter& w, const rapidjson::Value& v) {
+  w.StartArray();
+  for (const auto& s : v.GetArray()) JStr(w, s.GetString());
+  w.EndArray();
 }
 
 int RunGenerate(const Args& args, Io io) {
@@ -109,30 +110,35 @@ int RunGenerate(const Args& args, Io io) {
     io.err << "error: give exactly one of --out DIR and --dry-run\n";
     return kExitBadInput;
   }
-  cdi::BuildOptions options;
+  CdiOptions options;
   if (!BuildOptionsFromFlags(*flags, io, options)) return kExitBadInput;
 
-  store::Cluster cluster;
-  if (!LoadIntoCluster(*flags, io, cluster)) return kExitBadInput;
-  absl::StatusOr<cdi::NodeSpecs> built = cdi::BuildSpecsForNode(*cluster.snapshot(), node, options);
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
+  auto built = CdiSpecs::Generate(loaded->snapshot, node, options);
   if (!built.ok()) {
-    io.err << "error: " << built.status().message() << "\n";
+    io.err << "error: " << built.error().message << "\n";
     return kExitBadInput;
   }
-  for (const cdi::ClaimFailure& f : built->failed) io.err << "error: " << f.message << "\n";
+  auto summary_json = built->Json();
+  if (!summary_json.ok()) {
+    io.err << "error: " << summary_json.error().message << "\n";
+    return kExitError;
+  }
+  const rapidjson::Document summary = ParseJson(*summary_json);
+  const rapidjson::Value& claims = summary["specs"];
+  const rapidjson::Value& failed = summary["failed"];
+  for (const auto& f : failed.GetArray()) io.err << "error: " << f["message"].GetString() << "\n";
 
-  cdi::SyncReport report;
+  rapidjson::Document report = ParseJson(R"({"written":[],"unchanged":[],"removed":[],"failed":[]})");
   if (!dry_run) {
-    cdi::WriteOptions write;
-    write.validate.max_version = options.max_version;
-    absl::StatusOr<cdi::SyncReport> synced =
-        cdi::SyncDirectory(out_dir, built->Files(), built->MakeSyncOptions(write));
+    auto synced = built->Sync(out_dir);
     if (!synced.ok()) {
-      io.err << "error: " << synced.status().message() << "\n";
+      io.err << "error: " << synced.error().message << "\n";
       return kExitError;
     }
-    report = *std::move(synced);
-    for (const cdi::SyncFailure& f : report.failed) io.err << "error: " << f.status.message() << "\n";
+    report = ParseJson(*synced);
+    for (const auto& f : report["failed"].GetArray()) io.err << "error: " << f["message"].GetString() << "\n";
   }
 
   if (*format == "json") {
@@ -144,30 +150,37 @@ int RunGenerate(const Args& args, Io io) {
     JStr(w, node);
     w.Key("claims");
     w.StartArray();
-    for (const cdi::ClaimSpec& c : built->specs) {
+    for (rapidjson::SizeType i = 0; i < claims.Size(); ++i) {
+      const rapidjson::Value& c = claims[i];
+      const std::string claim = c["claim"].GetString();  // "namespace/name"
+      const size_t slash = claim.find('/');
+      auto document = built->Document(i);
+      if (!document.ok()) {
+        io.err << "error: " << document.error().message << "\n";
+        return kExitError;
+      }
+      const rapidjson::Document spec = ParseJson(*document);
       w.StartObject();
       w.Key("namespace");
-      JStr(w, c.claim_namespace);
+      JStr(w, claim.substr(0, slash));
       w.Key("name");
-      JStr(w, c.claim_name);
+      JStr(w, claim.substr(slash + 1));
       w.Key("uid");
-      JStr(w, c.claim_uid);
+      JStr(w, c["claimUID"].GetString());
       w.Key("driver");
-      JStr(w, c.driver);
+      JStr(w, c["driver"].GetString());
       w.Key("file");
-      JStr(w, c.file.file_name);
+      JStr(w, c["fileName"].GetString());
       w.Key("cdiVersion");
-      JStr(w, c.file.spec.version);
+      JStr(w, spec["cdiVersion"].GetString());
       w.Key("requests");
       w.StartArray();
-      for (const cdi::RequestDevices& r : c.requests) {
+      for (const auto& r : c["requests"].GetArray()) {
         w.StartObject();
         w.Key("request");
-        JStr(w, r.request);
+        JStr(w, r["request"].GetString());
         w.Key("cdiDeviceIDs");
-        w.StartArray();
-        for (const std::string& id : r.cdi_device_ids) JStr(w, id);
-        w.EndArray();
+        Strings(w, r["cdiDeviceIDs"]);
         w.EndObject();
       }
       w.EndArray();
@@ -176,38 +189,43 @@ int RunGenerate(const Args& args, Io io) {
     w.EndArray();
     w.Key("failed");
     w.StartArray();
-    for (const cdi::ClaimFailure& f : built->failed) JStr(w, f.message);
-    for (const cdi::SyncFailure& f : report.failed) JStr(w, SV(f.status.message()));
+    for (const auto& f : failed.GetArray()) JStr(w, f["message"].GetString());
+    for (const auto& f : report["failed"].GetArray()) JStr(w, f["message"].GetString());
     w.EndArray();
-    auto list = [&](const char* key, const std::vector<std::string>& v) {
+    for (const char* key : {"written", "unchanged", "removed"}) {
       w.Key(key);
-      w.StartArray();
-      for (const std::string& s : v) JStr(w, s);
-      w.EndArray();
-    };
-    list("written", report.written);
-    list("unchanged", report.unchanged);
-    list("removed", report.removed);
+      Strings(w, report[key]);
+    }
     w.EndObject();
     io.out << buf.GetString() << "\n";
   } else if (dry_run) {
-    for (const cdi::ClaimSpec& c : built->specs) {
-      io.out << "# " << c.file.file_name << "\n" << cdi::EncodeSpec(c.file.spec);
+    for (rapidjson::SizeType i = 0; i < claims.Size(); ++i) {
+      auto document = built->Document(i);
+      if (!document.ok()) {
+        io.err << "error: " << document.error().message << "\n";
+        return kExitError;
+      }
+      io.out << "# " << claims[i]["fileName"].GetString() << "\n" << *document;
     }
   } else {
-    for (const cdi::ClaimSpec& c : built->specs) {
-      for (const cdi::RequestDevices& r : c.requests) {
-        io.out << c.claim_namespace << "/" << c.claim_name << " " << r.request << ":";
-        for (const std::string& id : r.cdi_device_ids) io.out << " " << id;
+    for (const auto& c : claims.GetArray()) {
+      for (const auto& r : c["requests"].GetArray()) {
+        io.out << c["claim"].GetString() << " " << r["request"].GetString() << ":";
+        for (const auto& id : r["cdiDeviceIDs"].GetArray()) io.out << " " << id.GetString();
         io.out << "\n";
       }
     }
-    io.out << report.written.size() << " written, " << report.unchanged.size() << " unchanged, "
-           << report.removed.size() << " removed, " << (built->failed.size() + report.failed.size())
-           << " failed\n";
+    io.out << report["written"].Size() << " written, " << report["unchanged"].Size() << " unchanged, "
+           << report["removed"].Size() << " removed, " << (failed.Size() + report["failed"].Size()) << " failed\n";
   }
-  return built->failed.empty() && report.failed.empty() ? kExitOk : kExitError;
+  return failed.Empty() && report["failed"].Empty() ? kExitOk : kExitError;
 }
+
+// One file's verdict: the path as given (or DIR/name) and its problems ([{"path","message"}]).
+struct FileReport {
+  std::string file;
+  rapidjson::Document problems;
+};
 
 int RunValidateSpecs(const Args& args, Io io) {
   std::vector<FlagSpec> specs = {
@@ -225,58 +243,67 @@ int RunValidateSpecs(const Args& args, Io io) {
     io.err << "error: no FILE or DIR given\nusage: draforge cdi validate [--strict] [--max-version V] FILE|DIR...\n";
     return kExitBadInput;
   }
-  cdi::ValidateOptions options;
-  options.strictness = flags->Has("--strict") ? cdi::Strictness::kStrict : cdi::Strictness::kCompat;
-  options.max_version =
-      flags->GetOr("--max-version", flags->Has("--strict") ? cdi::kDefaultMaxVersion : cdi::kLatestVersion);
-  if (!CheckVersion(options.max_version, io)) return kExitBadInput;
+  const std::vector<std::string> known = KnownVersions();
+  CdiOptions options;
+  options.compat = !flags->Has("--strict");
+  // Strict: the library's default ceiling; compatible: the newest version there is.
+  options.max_version = flags->GetOr("--max-version", options.compat && !known.empty() ? known.back() : "");
+  if (!options.max_version.empty() && !CheckVersion(options.max_version, known, io)) return kExitBadInput;
 
-  std::vector<cdi::FileReport> reports;  // file: the path as given, or DIR/name
+  std::vector<FileReport> reports;
   bool unreadable = false;
   for (const std::string& arg : flags->positional()) {
     struct stat st;
     if (stat(arg.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      absl::StatusOr<cdi::DirectoryReport> dir = cdi::ValidateDirectory(arg, options);
+      auto dir = CdiValidateDirectory(arg, options);
       if (!dir.ok()) {
-        io.err << "error: " << dir.status().message() << "\n";
+        io.err << "error: " << dir.error().message << "\n";
         unreadable = true;
         continue;
       }
-      for (cdi::FileReport& f : dir->files) {
-        f.file = arg + (arg.empty() || arg.back() != '/' ? "/" : "") + f.file;
-        reports.push_back(std::move(f));
+      rapidjson::Document files = ParseJson(*dir);
+      for (auto& f : files.GetArray()) {
+        FileReport r{arg + (arg.empty() || arg.back() != '/' ? "/" : "") + f["file"].GetString(), {}};
+        r.problems.CopyFrom(f["problems"], r.problems.GetAllocator());
+        reports.push_back(std::move(r));
       }
       continue;
     }
-    absl::StatusOr<std::string> text = ReadSource(arg);
-    if (!text.ok()) {
-      io.err << "error: " << text.status().message() << "\n";
+    Result<CdiValidation> verdict = Error{};
+    if (arg == "-") {
+      const std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+      verdict = CdiValidate(text, Format::kJson, options);
+    } else {
+      verdict = CdiValidateFile(arg, options);
+    }
+    if (!verdict.ok()) {
+      io.err << "error: " << verdict.error().message << "\n";
       unreadable = true;
       continue;
     }
-    reports.push_back({arg, cdi::ValidateDocument(*text, cdi::FormatForFileName(arg), options)});
+    reports.push_back({arg, ParseJson(verdict->problems_json)});
   }
   size_t invalid = 0;
-  for (const cdi::FileReport& f : reports) invalid += f.problems.empty() ? 0 : 1;
+  for (const FileReport& f : reports) invalid += f.problems.Empty() ? 0 : 1;
   if (*format == "json") {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.SetIndent(' ', 2);
     w.StartArray();
-    for (const cdi::FileReport& f : reports) {
+    for (const FileReport& f : reports) {
       w.StartObject();
       w.Key("file");
       JStr(w, f.file);
       w.Key("valid");
-      w.Bool(f.problems.empty());
+      w.Bool(f.problems.Empty());
       w.Key("problems");
       w.StartArray();
-      for (const cdi::Problem& p : f.problems) {
+      for (const auto& p : f.problems.GetArray()) {
         w.StartObject();
         w.Key("path");
-        JStr(w, p.path);
+        JStr(w, p["path"].GetString());
         w.Key("message");
-        JStr(w, p.message);
+        JStr(w, p["message"].GetString());
         w.EndObject();
       }
       w.EndArray();
@@ -285,12 +312,14 @@ int RunValidateSpecs(const Args& args, Io io) {
     w.EndArray();
     io.out << buf.GetString() << "\n";
   } else {
-    for (const cdi::FileReport& f : reports) {
-      if (f.problems.empty()) {
+    for (const FileReport& f : reports) {
+      if (f.problems.Empty()) {
         io.out << f.file << ": valid\n";
         continue;
       }
-      for (const cdi::Problem& p : f.problems) io.out << f.file << ": " << p.path << ": " << p.message << "\n";
+      for (const auto& p : f.problems.GetArray()) {
+        io.out << f.file << ": " << p["path"].GetString() << ": " << p["message"].GetString() << "\n";
+      }
     }
     io.out << reports.size() - invalid << " valid, " << invalid << " invalid\n";
   }
@@ -322,63 +351,39 @@ int RunAudit(const Args& args, Io io) {
     io.err << "error: --node is required\n";
     return kExitBadInput;
   }
-  cdi::BuildOptions options;
+  CdiOptions options;
   if (!BuildOptionsFromFlags(*flags, io, options)) return kExitBadInput;
-  store::Cluster cluster;
-  if (!LoadIntoCluster(*flags, io, cluster)) return kExitBadInput;
-  absl::StatusOr<cdi::AuditReport> report = cdi::AuditDirectory(dir, *cluster.snapshot(), node, options);
-  if (!report.ok()) {
-    io.err << "error: " << report.status().message() << "\n";
-    return absl::IsInvalidArgument(report.status()) ? kExitBadInput : kExitError;
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
+  auto audited = CdiAudit(loaded->snapshot, node, dir, options);
+  if (!audited.ok()) {
+    io.err << "error: " << audited.error().message << "\n";
+    return audited.error().code == DRAFORGE_EINVALID ? kExitBadInput : kExitError;
   }
-  const std::string prefix = dir + (dir.empty() || dir.back() != '/' ? "/" : "");
+  const rapidjson::Document report = ParseJson(*audited);
+  const rapidjson::Value& findings = report["findings"];
   if (*format == "json") {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.SetIndent(' ', 2);
-    w.StartObject();
-    w.Key("node");
-    JStr(w, node);
-    w.Key("directory");
-    JStr(w, dir);
-    w.Key("inSync");
-    w.StartArray();
-    for (const std::string& f : report->in_sync) JStr(w, f);
-    w.EndArray();
-    w.Key("findings");
-    w.StartArray();
-    for (const cdi::AuditFinding& f : report->findings) {
-      w.StartObject();
-      w.Key("status");
-      JStr(w, cdi::AuditStatusName(f.status));
-      w.Key("file");
-      JStr(w, f.file);
-      w.Key("namespace");
-      JStr(w, f.claim_namespace);
-      w.Key("name");
-      JStr(w, f.claim_name);
-      w.Key("uid");
-      JStr(w, f.claim_uid);
-      w.Key("driver");
-      JStr(w, f.driver);
-      w.Key("message");
-      JStr(w, f.message);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
+    report.Accept(w);
     io.out << buf.GetString() << "\n";
   } else {
-    for (const cdi::AuditFinding& f : report->findings) {
-      io.out << (f.file.empty() ? std::string("(no file)") : prefix + f.file) << ": "
-             << cdi::AuditStatusName(f.status) << ": " << f.message << "\n";
+    const std::string prefix = dir + (dir.empty() || dir.back() != '/' ? "/" : "");
+    for (const auto& f : findings.GetArray()) {
+      const std::string file = f["file"].GetString();
+      io.out << (file.empty() ? std::string("(no file)") : prefix + file) << ": " << f["status"].GetString() << ": "
+             << f["message"].GetString() << "\n";
     }
-    io.out << report->in_sync.size() << " in sync, " << report->Count(cdi::AuditStatus::kStale) << " stale, "
-           << report->Count(cdi::AuditStatus::kMissing) << " missing, "
-           << report->Count(cdi::AuditStatus::kOutOfDate) << " out of date, "
-           << report->Count(cdi::AuditStatus::kFailed) << " failed\n";
+    auto count = [&](std::string_view status) {
+      size_t n = 0;
+      for (const auto& f : findings.GetArray()) n += status == f["status"].GetString() ? 1 : 0;
+      return n;
+    };
+    io.out << report["inSync"].Size() << " in sync, " << count("stale") << " stale, " << count("missing")
+           << " missing, " << count("out of date") << " out of date, " << count("failed") << " failed\n";
   }
-  return report->ok() ? kExitOk : kExitDrift;
+  return findings.Empty() ? kExitOk : kExitDrift;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// draforge cel: DRA CEL device selectors on the command line (lib/cel).
+// draforge cel: DRA CEL device selectors on the command line (draforge/cel.h).
 //
 //   draforge cel eval [--device FILE] [--] EXPR   compile and evaluate; the result as a CEL literal
 //   draforge cel eval --batch                     JSON lines in, JSON lines out (tests/oracle dra-cel's format)
@@ -10,27 +10,19 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
-#include "alloc/features.h"
-#include "api/codec.h"
-#include "api/standalone_device.h"
-#include "api/yaml.h"
-#include "cel/eval.h"
-#include "cel/references.h"
-#include "cel/selector.h"
 #include "commands.h"
+#include "draforge/draforge.hpp"
 #include "output.h"
 #include "rapidjson/document.h"
-#include "store/cluster.h"
-#include "common/json_string.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 
 namespace draforge::cli {
 namespace {
@@ -64,17 +56,14 @@ std::vector<FlagSpec> GateFlag() {
                                       "(DRAConsumableCapacity, DRAListTypeAttributes change the environment)"}};
 }
 
-// CompileOptions from --feature-gates, as the scheduler compiles selectors.
-std::optional<cel::CompileOptions> OptionsFromFlags(const Flags& flags, Io io) {
-  auto features = alloc::ParseFeatureGates(flags.GetOr("--feature-gates", ""));
-  if (!features.ok()) {
-    io.err << "error: --feature-gates: " << features.status().message() << "\n";
+// CelOptions from --feature-gates, as the scheduler compiles selectors (gates checked as it checks them).
+std::optional<CelOptions> OptionsFromFlags(const Flags& flags, Io io) {
+  CelOptions options;
+  options.feature_gates = flags.GetOr("--feature-gates", "");
+  if (auto gates = FeatureGatesJson(options.feature_gates); !gates.ok()) {
+    io.err << "error: --feature-gates: " << gates.error().message << "\n";
     return std::nullopt;
   }
-  cel::CompileOptions options;
-  options.check_estimated_cost = false;
-  options.consumable_capacity = features->consumable_capacity;
-  options.list_type_attributes = features->list_type_attributes;
   return options;
 }
 
@@ -89,71 +78,64 @@ std::optional<std::string> ExpressionArg(const Flags& flags, const std::string& 
   return pos.front();
 }
 
-// A device given as JSON: {"driver", "attributes", "capacity", "allowMultipleAllocations", ...}
-// (the v1 Device fields plus `driver`), decoded with the ResourceSlice decoder.
-using LoadedDevice = api::StandaloneDevice;
-
-absl::StatusOr<LoadedDevice> DecodeDevice(const rapidjson::Value& v, bool require_driver) {
-  if (!v.IsObject()) return absl::InvalidArgumentError("the device must be an object");
-  if (require_driver && !v.HasMember("driver")) return absl::InvalidArgumentError("missing \"driver\"");
-  return api::DecodeStandaloneDevice(v);
+std::string JsonText(const rapidjson::Value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  v.Accept(w);
+  return std::string(buf.GetString(), buf.GetSize());
 }
 
-cel::DeviceInput InputOf(const LoadedDevice& d, const cel::CompileOptions& options) {
-  cel::DeviceInput in;
-  in.driver = d.driver;
-  in.attributes = &d.device.attributes;
-  in.capacity = &d.device.capacity;
-  in.allow_multiple_allocations = options.consumable_capacity && d.device.allow_multiple_allocations.value_or(false);
-  return in;
-}
-
-absl::StatusOr<LoadedDevice> LoadDeviceFile(const std::string& path) {
+// The device of --device FILE as JSON; the error names the file.
+Result<std::string> LoadDeviceFile(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  if (!f) return Error{DRAFORGE_ENOTFOUND, path + ": cannot open", "", ""};
   std::stringstream ss;
   ss << f.rdbuf();
-  const std::string text = ss.str();
-  size_t first = text.find_first_not_of(" \t\r\n");
-  rapidjson::Document doc;
-  if (first != std::string::npos && text[first] == '{') {
-    auto parsed = api::ParseJson(text);
-    if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", parsed.status().message()));
-    doc = *std::move(parsed);
-  } else {
-    auto docs = api::ParseYamlStream(text);
-    if (!docs.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", docs.status().message()));
-    if (docs->size() != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": expected one device, found ", docs->size(), " documents"));
-    }
-    doc = std::move(docs->front().json);
-  }
-  auto device = DecodeDevice(doc, /*require_driver=*/true);
-  if (!device.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", device.status().message()));
+  auto device = CelParseDevice(ss.str());
+  if (!device.ok()) return Error{device.error().code, path + ": " + device.error().message, "", ""};
   return device;
 }
+
+// The estimated cost a selector reports in the dra-cel format (cel-go's uint64).
+std::string Cost(uint64_t n) { return std::to_string(n); }
 
 // --- eval --batch -------------------------------------------------------------------------------
 
 std::string JsonQuoted(std::string_view s) {
   rapidjson::Value v(rapidjson::StringRef(s.data(), static_cast<rapidjson::SizeType>(s.size())));
-  return api::WriteJson(v, false);
+  return JsonText(v);
 }
 
-int RunBatch(const cel::CompileOptions& options, std::istream& in, Io io) {
-  std::unordered_map<std::string, absl::StatusOr<std::shared_ptr<const cel::DeviceSelector>>> cache;
+// One batch line's output: the outcome JSON of the C ABI in dra-cel's field names.
+std::string BatchLine(const rapidjson::Document& outcome, uint64_t estimated_cost) {
+  if (outcome.HasMember("compileError")) return "{\"compileError\":" + JsonText(outcome["compileError"]) + "}";
+  if (outcome.HasMember("runtimeError")) return "{\"runtimeError\":" + JsonText(outcome["runtimeError"]) + "}";
+  if (outcome.HasMember("value")) {
+    return "{\"result\":" + JsonText(outcome["value"]) + ",\"cost\":" + JsonText(outcome["cost"]) +
+           ",\"estimatedCost\":" + JsonText(outcome["estimatedCost"]) + "}";
+  }
+  return std::string("{\"result\":\"") + (outcome["matches"].GetBool() ? "true" : "false") +
+         "\",\"cost\":" + JsonText(outcome["cost"]) + ",\"estimatedCost\":" + Cost(estimated_cost) + "}";
+}
+
+int RunBatch(const CelOptions& options, std::istream& in, Io io) {
+  std::unordered_map<std::string, Result<CelSelector>> cache;
   std::string line;
   for (int line_no = 1; std::getline(in, line); ++line_no) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto doc = api::ParseJson(line);
-    if (!doc.ok() || !doc->IsObject()) {
+    rapidjson::Document doc;
+    doc.Parse(line.c_str(), line.size());
+    if (doc.HasParseError() || !doc.IsObject()) {
       io.out.flush();
-      io.err << "error: line " << line_no << ": " << (doc.ok() ? "not a JSON object" : doc.status().message()) << "\n";
+      io.err << "error: line " << line_no << ": "
+             << (doc.HasParseError() ? "not valid JSON (at byte " + std::to_string(doc.GetErrorOffset()) + ")"
+                                     : std::string("not a JSON object"))
+             << "\n";
       return kExitBadInput;
     }
     const rapidjson::Value* expr = nullptr;
     const rapidjson::Value* device = nullptr;
-    for (auto it = doc->MemberBegin(); it != doc->MemberEnd(); ++it) {
+    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
       std::string_view key(it->name.GetString(), it->name.GetStringLength());
       if (key == "expression" && it->value.IsString()) {
         expr = &it->value;
@@ -173,38 +155,36 @@ int RunBatch(const cel::CompileOptions& options, std::istream& in, Io io) {
     const std::string expression(expr->GetString(), expr->GetStringLength());
     std::string out;
     if (device == nullptr) {
-      cel::ExpressionResult r = cel::EvaluateExpression(expression, options);
-      switch (r.outcome) {
-        case cel::ExpressionResult::Outcome::kCompileError: out = "{\"compileError\":" + JsonQuoted(r.error) + "}"; break;
-        case cel::ExpressionResult::Outcome::kRuntimeError: out = "{\"runtimeError\":" + JsonQuoted(r.error) + "}"; break;
-        case cel::ExpressionResult::Outcome::kValue:
-          out = absl::StrCat("{\"result\":", JsonQuoted(r.value), ",\"cost\":", r.cost,
-                             ",\"estimatedCost\":", r.estimated_cost, "}");
-      }
-    } else {
-      auto d = DecodeDevice(*device, /*require_driver=*/false);
-      if (!d.ok()) {
+      auto r = CelEvaluateJson(expression, options);
+      if (!r.ok()) {
         io.out.flush();
-        io.err << "error: line " << line_no << ": device: " << d.status().message() << "\n";
+        io.err << "error: line " << line_no << ": " << r.error().message << "\n";
+        return kExitBadInput;
+      }
+      rapidjson::Document outcome;
+      outcome.Parse(r->c_str(), r->size());
+      out = BatchLine(outcome, 0);
+    } else {
+      if (!device->IsObject()) {
+        io.out.flush();
+        io.err << "error: line " << line_no << ": device: the device must be an object\n";
         return kExitBadInput;
       }
       auto it = cache.find(expression);
-      if (it == cache.end()) it = cache.emplace(expression, cel::DeviceSelector::Compile(expression, options)).first;
-      const auto& selector = it->second;
+      if (it == cache.end()) it = cache.emplace(expression, CelSelector::Compile(expression, options)).first;
+      const Result<CelSelector>& selector = it->second;
       if (!selector.ok()) {
-        out = "{\"compileError\":" + JsonQuoted(std::string(selector.status().message())) + "}";
+        out = "{\"compileError\":" + JsonQuoted(selector.error().message) + "}";
       } else {
-        cel::SelectorResult r = (*selector)->Evaluate(InputOf(*d, options));
-        if (!r.error.ok()) {
-          out = "{\"runtimeError\":" + JsonQuoted(std::string(r.error.message())) + "}";
-        } else {
-          uint64_t estimate = static_cast<uint64_t>((*selector)->estimated_cost());
-          if ((*selector)->estimated_cost() == INT64_MAX) {
-            if (auto e = cel::EstimateCost(expression, options); e.ok()) estimate = *e;
-          }
-          out = absl::StrCat("{\"result\":\"", r.matches ? "true" : "false", "\",\"cost\":", r.actual_cost,
-                             ",\"estimatedCost\":", estimate, "}");
+        auto r = selector->EvaluateJson(JsonText(*device));
+        if (!r.ok()) {
+          io.out.flush();
+          io.err << "error: line " << line_no << ": " << r.error().message << "\n";
+          return kExitBadInput;
         }
+        rapidjson::Document outcome;
+        outcome.Parse(r->c_str(), r->size());
+        out = BatchLine(outcome, selector->estimated_cost_uint64());
       }
     }
     io.out << out << '\n';
@@ -239,36 +219,51 @@ int RunEval(const Args& args, Io io) {
   if (auto path = flags->Get("--device")) {
     auto device = LoadDeviceFile(*path);
     if (!device.ok()) {
-      io.err << "error: --device " << device.status().message() << "\n";
+      io.err << "error: --device " << device.error().message << "\n";
       return kExitBadInput;
     }
-    auto selector = cel::DeviceSelector::Compile(*expression, *options);
+    auto selector = CelSelector::Compile(*expression, *options);
     if (!selector.ok()) {
-      io.err << "error: " << selector.status().message() << "\n";
+      io.err << "error: " << selector.error().message << "\n";
       return kExitBadInput;
     }
-    cel::SelectorResult r = (*selector)->Evaluate(InputOf(*device, *options));
-    if (!r.error.ok()) {
-      io.err << "error: CEL runtime error: " << r.error.message() << "\n";
+    auto r = selector->EvaluateJson(*device);
+    if (!r.ok()) {
+      io.err << "error: --device " << *path << ": " << r.error().message << "\n";
+      return kExitBadInput;
+    }
+    rapidjson::Document outcome;
+    outcome.Parse(r->c_str(), r->size());
+    if (outcome.HasMember("runtimeError")) {
+      io.err << "error: CEL runtime error: " << outcome["runtimeError"].GetString() << "\n";
       return kExitError;
     }
-    io.out << (r.matches ? "true" : "false") << "\n";
-    if (show_cost) io.err << "cost " << r.actual_cost << ", estimated cost " << (*selector)->estimated_cost() << "\n";
+    io.out << (outcome["matches"].GetBool() ? "true" : "false") << "\n";
+    if (show_cost) {
+      io.err << "cost " << outcome["cost"].GetInt64() << ", estimated cost " << selector->estimated_cost() << "\n";
+    }
     return kExitOk;
   }
-  cel::ExpressionResult r = cel::EvaluateExpression(*expression, *options);
-  switch (r.outcome) {
-    case cel::ExpressionResult::Outcome::kCompileError:
-      io.err << "error: " << r.error << "\n";
-      return kExitBadInput;
-    case cel::ExpressionResult::Outcome::kRuntimeError:
-      io.err << "error: CEL runtime error: " << r.error << "\n";
-      return kExitError;
-    case cel::ExpressionResult::Outcome::kValue:
-      break;
+  auto r = CelEvaluateJson(*expression, *options);
+  if (!r.ok()) {
+    io.err << "error: " << r.error().message << "\n";
+    return kExitBadInput;
   }
-  io.out << r.value << "\n";
-  if (show_cost) io.err << "type " << r.type << ", cost " << r.cost << ", estimated cost " << r.estimated_cost << "\n";
+  rapidjson::Document outcome;
+  outcome.Parse(r->c_str(), r->size());
+  if (outcome.HasMember("compileError")) {
+    io.err << "error: " << outcome["compileError"].GetString() << "\n";
+    return kExitBadInput;
+  }
+  if (outcome.HasMember("runtimeError")) {
+    io.err << "error: CEL runtime error: " << outcome["runtimeError"].GetString() << "\n";
+    return kExitError;
+  }
+  io.out << outcome["value"].GetString() << "\n";
+  if (show_cost) {
+    io.err << "type " << outcome["type"].GetString() << ", cost " << outcome["cost"].GetInt64() << ", estimated cost "
+           << outcome["estimatedCost"].GetUint64() << "\n";
+  }
   return kExitOk;
 }
 
@@ -285,31 +280,28 @@ int RunCheck(const Args& args, Io io) {
   if (!expression) return kExitBadInput;
   uint64_t estimate = 0;
   if (flags->Has("--any-type")) {
-    auto e = cel::EstimateCost(*expression, *options);
+    auto e = CelEstimateCost(*expression, *options);
     if (!e.ok()) {
-      io.err << "error: " << e.status().message() << "\n";
+      io.err << "error: " << e.error().message << "\n";
       return kExitBadInput;
     }
     estimate = *e;
   } else {
-    if (expression->size() > cel::kSelectorMaxExpressionLength) {
+    if (expression->size() > DRAFORGE_CEL_SELECTOR_MAX_EXPRESSION_LENGTH) {
       io.err << "error: the expression is " << expression->size() << " bytes long, more than the limit of "
-             << cel::kSelectorMaxExpressionLength << "\n";
+             << DRAFORGE_CEL_SELECTOR_MAX_EXPRESSION_LENGTH << "\n";
       return kExitBadInput;
     }
-    auto selector = cel::DeviceSelector::Compile(*expression, *options);
+    auto selector = CelSelector::Compile(*expression, *options);
     if (!selector.ok()) {
-      io.err << "error: " << selector.status().message() << "\n";
+      io.err << "error: " << selector.error().message << "\n";
       return kExitBadInput;
     }
-    estimate = static_cast<uint64_t>((*selector)->estimated_cost());
-    if ((*selector)->estimated_cost() == INT64_MAX) {
-      if (auto e = cel::EstimateCost(*expression, *options); e.ok()) estimate = *e;
-    }
+    estimate = selector->estimated_cost_uint64();
   }
   io.out << "estimated cost " << estimate << "\n";
-  if (!flags->Has("--any-type") && estimate > static_cast<uint64_t>(cel::kSelectorMaxCost)) {
-    io.err << "error: the estimated cost " << estimate << " exceeds the limit of " << cel::kSelectorMaxCost
+  if (!flags->Has("--any-type") && estimate > static_cast<uint64_t>(DRAFORGE_CEL_SELECTOR_MAX_COST)) {
+    io.err << "error: the estimated cost " << estimate << " exceeds the limit of " << DRAFORGE_CEL_SELECTOR_MAX_COST
            << " (the API server rejects new selectors over it)\n";
     return kExitBadInput;
   }
@@ -331,24 +323,27 @@ int RunCelExplain(const Args& args, Io io) {
   if (!options) return kExitBadInput;
   auto expression = ExpressionArg(*flags, usage, io);
   if (!expression) return kExitBadInput;
-  auto selector = cel::DeviceSelector::Compile(*expression, *options);
+  auto selector = CelSelector::Compile(*expression, *options);
   if (!selector.ok()) {
-    io.err << "error: " << selector.status().message() << "\n";
+    io.err << "error: " << selector.error().message << "\n";
     return kExitBadInput;
   }
-  auto refs = cel::ReferencedNames(*expression, *options);
-  if (!refs.ok()) {
-    io.err << "error: " << refs.status().message() << "\n";
+  auto refs_json = selector->ReferencesJson();
+  if (!refs_json.ok()) {
+    io.err << "error: " << refs_json.error().message << "\n";
     return kExitBadInput;
   }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
-  if (!inputs) return kExitBadInput;
-  store::Cluster cluster;
-  if (absl::Status s = ApplyAll(*inputs, cluster); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
-    return kExitBadInput;
+  rapidjson::Document refs;
+  refs.Parse(refs_json->c_str(), refs_json->size());
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
+  auto slices_json = loaded->snapshot.ObjectsJson("ResourceSlice");
+  if (!slices_json.ok()) {
+    io.err << "error: " << slices_json.error().message << "\n";
+    return kExitError;
   }
-  auto snapshot = cluster.snapshot();
+  rapidjson::Document slices;
+  slices.Parse(slices_json->c_str(), slices_json->size());
 
   struct Row {
     std::string device;  // driver/pool/device
@@ -356,81 +351,81 @@ int RunCelExplain(const Args& args, Io io) {
     std::string error;
   };
   std::vector<Row> rows;
-  std::vector<size_t> exists(refs->size(), 0);
+  std::vector<size_t> exists(refs.Size(), 0);
   size_t matched = 0, errors = 0;
-  for (const api::ResourceSlice* slice : snapshot->ResourceSlices()) {
-    if (!slice->spec) continue;
-    const std::string driver = slice->spec->driver.value_or("");
-    const std::string pool = slice->spec->pool && slice->spec->pool->name ? *slice->spec->pool->name : "";
-    for (const api::Device& d : slice->spec->devices) {
-      cel::DeviceInput in;
-      in.driver = driver;
-      in.attributes = &d.attributes;
-      in.capacity = &d.capacity;
-      in.allow_multiple_allocations = options->consumable_capacity && d.allow_multiple_allocations.value_or(false);
-      cel::SelectorResult r = (*selector)->Evaluate(in);
-      Row row{absl::StrCat(driver, "/", pool, "/", d.name.value_or("")), 0, ""};
-      if (!r.error.ok()) {
+  for (const rapidjson::Value& slice : slices.GetArray()) {
+    auto evaluated = selector->EvaluateSlice(JsonText(slice));
+    if (!evaluated.ok()) {
+      io.err << "error: " << evaluated.error().message << "\n";
+      return kExitBadInput;
+    }
+    rapidjson::Document e;
+    e.Parse(evaluated->c_str(), evaluated->size());
+    const std::string prefix = std::string(e["driver"].GetString()) + "/" + e["pool"].GetString() + "/";
+    for (const rapidjson::Value& d : e["devices"].GetArray()) {
+      Row row{prefix + d["name"].GetString(), 0, ""};
+      if (d.HasMember("runtimeError")) {
         row.outcome = -1;
-        row.error = std::string(r.error.message());
+        row.error = d["runtimeError"].GetString();
         ++errors;
-      } else if (r.matches) {
+      } else if (d["matches"].GetBool()) {
         row.outcome = 1;
         ++matched;
       }
       rows.push_back(std::move(row));
-      for (size_t i = 0; i < refs->size(); ++i) {
-        if ((*refs)[i].ExistsOn(driver, d.attributes, d.capacity)) ++exists[i];
-      }
+      const rapidjson::Value& present = d["references"];
+      for (rapidjson::SizeType i = 0; i < present.Size() && i < exists.size(); ++i) exists[i] += present[i].GetBool();
     }
   }
-  auto kind_name = [](const cel::DeviceReference& r) {
-    return r.kind == cel::DeviceReference::Kind::kAttribute ? "attribute" : "capacity";
-  };
-  const std::string summary = absl::StrCat(matched, " of ", rows.size(), " devices match", errors ? ", " : "",
-                                           errors ? absl::StrCat(errors, " failed to evaluate") : "");
+  const std::string summary = std::to_string(matched) + " of " + std::to_string(rows.size()) + " devices match" +
+                              (errors ? ", " + std::to_string(errors) + " failed to evaluate" : "");
   if (format == "text") {
     for (const Row& row : rows) {
       io.out << row.device << ": "
              << (row.outcome == 1 ? "true" : row.outcome == 0 ? "false" : "error: " + row.error) << "\n";
     }
     io.out << summary << "\n";
-    for (size_t i = 0; i < refs->size(); ++i) {
-      io.out << kind_name((*refs)[i]) << " " << (*refs)[i].QualifiedName() << " exists on " << exists[i] << " of "
-             << rows.size() << " devices\n";
+    for (rapidjson::SizeType i = 0; i < refs.Size(); ++i) {
+      io.out << refs[i]["kind"].GetString() << " " << refs[i]["qualifiedName"].GetString() << " exists on "
+             << exists[i] << " of " << rows.size() << " devices\n";
     }
-  } else {
-    std::vector<rapidjson::Document> docs(1);
-    rapidjson::Document& doc = docs.front();
-    doc.SetObject();
-    auto& a = doc.GetAllocator();
-    auto str = [&](std::string_view s) { return JsonString(s, a); };
-    doc.AddMember("expression", str(*expression), a);
-    doc.AddMember("devices", rapidjson::Value(static_cast<uint64_t>(rows.size())), a);
-    doc.AddMember("matching", rapidjson::Value(static_cast<uint64_t>(matched)), a);
-    doc.AddMember("errors", rapidjson::Value(static_cast<uint64_t>(errors)), a);
-    rapidjson::Value results(rapidjson::kArrayType);
-    for (const Row& row : rows) {
-      rapidjson::Value o(rapidjson::kObjectType);
-      o.AddMember("device", str(row.device), a);
-      if (row.outcome >= 0) o.AddMember("matches", rapidjson::Value(row.outcome == 1), a);
-      else o.AddMember("error", str(row.error), a);
-      results.PushBack(o, a);
+    return kExitOk;
+  }
+  std::vector<rapidjson::Document> docs(1);
+  rapidjson::Document& doc = docs.front();
+  doc.SetObject();
+  auto& a = doc.GetAllocator();
+  auto str = [&](std::string_view s) {
+    return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
+  };
+  doc.AddMember("expression", str(*expression), a);
+  doc.AddMember("devices", rapidjson::Value(static_cast<uint64_t>(rows.size())), a);
+  doc.AddMember("matching", rapidjson::Value(static_cast<uint64_t>(matched)), a);
+  doc.AddMember("errors", rapidjson::Value(static_cast<uint64_t>(errors)), a);
+  rapidjson::Value results(rapidjson::kArrayType);
+  for (const Row& row : rows) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("device", str(row.device), a);
+    if (row.outcome >= 0) {
+      o.AddMember("matches", rapidjson::Value(row.outcome == 1), a);
+    } else {
+      o.AddMember("error", str(row.error), a);
     }
-    doc.AddMember("results", results, a);
-    rapidjson::Value references(rapidjson::kArrayType);
-    for (size_t i = 0; i < refs->size(); ++i) {
-      rapidjson::Value o(rapidjson::kObjectType);
-      o.AddMember("kind", str(kind_name((*refs)[i])), a);
-      o.AddMember("name", str((*refs)[i].QualifiedName()), a);
-      o.AddMember("existsOn", rapidjson::Value(static_cast<uint64_t>(exists[i])), a);
-      references.PushBack(o, a);
-    }
-    doc.AddMember("references", references, a);
-    if (absl::Status s = WriteDocuments(docs, "json", io.out); !s.ok()) {
-      io.err << "error: " << s.message() << "\n";
-      return kExitBadInput;
-    }
+    results.PushBack(o, a);
+  }
+  doc.AddMember("results", results, a);
+  rapidjson::Value references(rapidjson::kArrayType);
+  for (rapidjson::SizeType i = 0; i < refs.Size(); ++i) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("kind", str(refs[i]["kind"].GetString()), a);
+    o.AddMember("name", str(refs[i]["qualifiedName"].GetString()), a);
+    o.AddMember("existsOn", rapidjson::Value(static_cast<uint64_t>(exists[i])), a);
+    references.PushBack(o, a);
+  }
+  doc.AddMember("references", references, a);
+  if (auto printed = PrintDocuments(docs, "json", io.out); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
+    return kExitBadInput;
   }
   return kExitOk;
 }

@@ -1,4 +1,4 @@
-// draforge sim | fault | scenario: simulated device pools (lib/sim).
+// draforge sim | fault | scenario: simulated device pools (draforge/sim.h).
 //
 //   sim expand      -f FILE... [-o yaml|json] [--tick N]      the slices the pools publish (offline)
 //   sim profiles                                              the driver profiles
@@ -10,39 +10,27 @@
 //
 // Nothing is written unless asked: fault inject/clear print the edited pool, and rewrite the file
 // only with --in-place.
-#include <algorithm>
-#include <cctype>
-#include <cstdio>
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
-#include <system_error>
+#include <string_view>
 #include <vector>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "api/codec.h"
-#include "api/yaml.h"
 #include "commands.h"
-#include "common/status.h"
+#include "draforge/draforge.hpp"
+#include "output.h"
+#include "rapidjson/document.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
+#include "table.h"
+// TODO(kube): the cluster calls go through include/draforge/kube.h once it is implemented.
 #include "kube/api_status.h"
 #include "kube/client.h"
-#include "kube/config.h"
 #include "kube/resource.h"
-#include "output.h"
-#include "sim/expand.h"
-#include "sim/faults.h"
-#include "sim/profiles.h"
-#include "sim/scenario.h"
-#include "sim/scenario_plan.h"
-#include "sim/simulated_device_pool.h"
-#include "table.h"
 
 namespace draforge::cli {
 
@@ -62,24 +50,57 @@ stale-generation, binding-failure)";
 bool ParseInt(const Flags& flags, const std::string& name, int64_t& out, Io io) {
   auto v = flags.Get(name);
   if (!v) return true;
-  if (!absl::SimpleAtoi(*v, &out)) {
+  const char* begin = v->c_str();
+  while (*begin == ' ' || *begin == '\t') ++begin;
+  char* end = nullptr;
+  errno = 0;
+  const long long n = std::strtoll(begin, &end, 10);
+  while (end != nullptr && (*end == ' ' || *end == '\t')) ++end;
+  if (*begin == '\0' || errno != 0 || end == nullptr || *end != '\0') {
     io.err << "error: " << name << ": not an integer: \"" << *v << "\"\n";
     return false;
   }
+  out = n;
   return true;
 }
 
-// The pools of the input, decoded; prints and returns false on the first bad one.
-bool DecodePools(const std::vector<InputObject>& inputs, Io io, std::vector<sim::SimulatedDevicePool>& pools) {
-  for (const InputObject& in : inputs) {
-    if (!in.object.ok() || !sim::IsSimulatedDevicePool(*in.object)) continue;
-    auto pool = sim::DecodeSimulatedDevicePool(*in.object);
+std::string JsonText(const rapidjson::Value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  v.Accept(w);
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+rapidjson::Document ParseJson(std::string_view text) {
+  rapidjson::Document d;
+  d.Parse(text.data(), text.size());
+  return d;
+}
+
+// Whether object `i` is a SimulatedDevicePool of any version of the sim.draforge.io group.
+bool IsPool(const Objects& objects, size_t i) {
+  return objects.decoded(i) && objects.kind(i) == DRAFORGE_SIM_KIND &&
+         objects.api_version(i).rfind(DRAFORGE_SIM_GROUP "/", 0) == 0;
+}
+
+// The pools of the input as a JSON array, each checked; prints and returns false on the first bad one.
+bool PoolsArray(const Inputs& inputs, Io io, std::string& array, size_t& count) {
+  array = "[";
+  count = 0;
+  for (size_t i = 0; i < inputs.objects.size(); ++i) {
+    if (!IsPool(inputs.objects, i)) continue;
+    auto pool = inputs.objects.Encode(i);
     if (!pool.ok()) {
-      io.err << "error: " << in.Where() << pool.status().message() << "\n";
+      io.err << "error: " << inputs.Where(i) << pool.error().message << "\n";
       return false;
     }
-    pools.push_back(*std::move(pool));
+    if (auto checked = SimCheckPool(*pool); !checked.ok()) {
+      io.err << "error: " << inputs.Where(i) << checked.error().message << "\n";
+      return false;
+    }
+    array += (count++ == 0 ? "" : ",") + *pool;
   }
+  array += "]";
   return true;
 }
 
@@ -93,47 +114,50 @@ int RunExpand(const Args& args, Io io) {
   const auto format_or = OutputFormat(*flags, "yaml", {"yaml", "json"}, io);
   if (!format_or) return kExitBadInput;
   const std::string& format = *format_or;
-  sim::ExpandOptions options;
-  if (!ParseInt(*flags, "--tick", options.tick, io)) return kExitBadInput;
+  int64_t tick = 0;
+  if (!ParseInt(*flags, "--tick", tick, io)) return kExitBadInput;
   if (!flags->positional().empty()) {
     io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
     return kExitBadInput;
   }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
+  auto inputs = LoadObjects(*flags, io, /*strict=*/false);
   if (!inputs) return kExitBadInput;
-  std::vector<sim::SimulatedDevicePool> pools;
-  if (!DecodePools(*inputs, io, pools)) return kExitBadInput;
-  if (pools.empty()) {
-    io.err << "error: no SimulatedDevicePool (" << sim::kApiVersion << ") in the input\n";
+  std::string pools;
+  size_t count = 0;
+  if (!PoolsArray(*inputs, io, pools, count)) return kExitBadInput;
+  if (count == 0) {
+    io.err << "error: no SimulatedDevicePool (" << DRAFORGE_SIM_API_VERSION << ") in the input\n";
     return kExitBadInput;
   }
-  auto expansion = sim::ExpandAll(pools, options);
+  auto expansion = SimExpand(pools, tick);
   if (!expansion.ok()) {
-    io.err << "error: " << expansion.status().message() << "\n";
+    io.err << "error: " << expansion.error().message << "\n";
     return kExitBadInput;
   }
-  std::vector<rapidjson::Document> docs;
-  for (const api::ResourceSlice& s : expansion->slices) {
-    api::Object o;
-    o.api_version = "resource.k8s.io/v1";
-    o.value = s;
-    auto d = api::EncodeObject(o);
-    if (!d.ok()) {
-      io.err << "error: " << d.status().message() << "\n";
-      return kExitError;
-    }
-    docs.push_back(*std::move(d));
-  }
+  rapidjson::Document expanded = ParseJson(*expansion);
   if (format == "yaml") {
     // kubectl's `get -o yaml` of several objects is a List; a stream of documents is what
     // `kubectl apply -f` and diff tools read best, and what the golden files hold.
-    std::vector<const rapidjson::Value*> values;
-    for (const auto& d : docs) values.push_back(&d);
-    io.out << api::WriteYamlStream(values);
+    bool first = true;
+    for (const rapidjson::Value& slice : expanded["slices"].GetArray()) {
+      auto yaml = ReformatJson(JsonText(slice), Format::kYaml);
+      if (!yaml.ok()) {
+        io.err << "error: " << yaml.error().message << "\n";
+        return kExitError;
+      }
+      io.out << (first ? "" : "---\n") << *yaml;
+      first = false;
+    }
     return kExitOk;
   }
-  if (absl::Status s = WriteDocuments(docs, format, io.out, /*always_list=*/true); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
+  std::vector<rapidjson::Document> docs;
+  for (const rapidjson::Value& slice : expanded["slices"].GetArray()) {
+    rapidjson::Document d;
+    d.CopyFrom(slice, d.GetAllocator());
+    docs.push_back(std::move(d));
+  }
+  if (auto printed = PrintDocuments(docs, format, io.out, /*always_list=*/true); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
     return kExitError;
   }
   return kExitOk;
@@ -143,118 +167,117 @@ int RunProfiles(const Args& args, Io io) {
   int code = kExitOk;
   auto flags = ParseOrUsage(args, {}, "draforge sim profiles", io, code);
   if (!flags) return code;
+  auto profiles = SimProfilesJson();
+  if (!profiles.ok()) {
+    io.err << "error: " << profiles.error().message << "\n";
+    return kExitError;
+  }
   Table t({"PROFILE", "DRIVER", "DEVICES-PER-NODE", "DEFAULT", "OPTIONS", "DESCRIPTION"});
-  for (const sim::ProfileInfo& p : sim::Profiles()) {
-    std::vector<std::string> options(p.options.begin(), p.options.end());
-    t.AddRow({std::string(p.name), p.driver.empty() ? "(spec.driver)" : std::string(p.driver), std::string(p.unit),
-              absl::StrCat(p.default_devices_per_node), options.empty() ? "-" : absl::StrJoin(options, ","),
-              std::string(p.description)});
+  const rapidjson::Document list = ParseJson(*profiles);
+  for (const rapidjson::Value& p : list.GetArray()) {
+    std::string options;
+    for (const rapidjson::Value& o : p["options"].GetArray()) options += (options.empty() ? "" : ",") + std::string(o.GetString());
+    const std::string driver = p["driver"].GetString();
+    t.AddRow({p["name"].GetString(), driver.empty() ? "(spec.driver)" : driver, p["unit"].GetString(),
+              std::to_string(p["defaultDevicesPerNode"].GetInt64()), options.empty() ? "-" : options,
+              p["description"].GetString()});
   }
   t.Print(io.out);
   return kExitOk;
 }
 
-// The one pool the fault commands edit: --pool NAME, or the only pool of the input.
-const InputObject* SelectPool(const Flags& flags, const std::vector<InputObject>& inputs, Io io) {
-  const InputObject* found = nullptr;
-  std::vector<std::string> names;
+std::string NameOf(const std::string& object_json) {
+  const rapidjson::Document d = ParseJson(object_json);
+  if (!d.IsObject() || !d.HasMember("metadata") || !d["metadata"].IsObject()) return "";
+  const rapidjson::Value& m = d["metadata"];
+  return m.HasMember("name") && m["name"].IsString() ? m["name"].GetString() : "";
+}
+
+// The one pool the fault commands edit: --pool NAME, or the only pool of the input. Returns its
+// index in `inputs`, or -1 after printing why there is none.
+long SelectPool(const Flags& flags, const Inputs& inputs, Io io) {
+  long found = -1;
+  std::string names;
   const auto want = flags.Get("--pool");
-  for (const InputObject& in : inputs) {
-    if (!in.object.ok() || !sim::IsSimulatedDevicePool(*in.object)) continue;
-    const std::string name = in.object->metadata().name.value_or("");
-    names.push_back(name);
+  for (size_t i = 0; i < inputs.objects.size(); ++i) {
+    if (!IsPool(inputs.objects, i)) continue;
+    auto pool = inputs.objects.Encode(i);
+    const std::string name = pool.ok() ? NameOf(*pool) : "";
+    names += (names.empty() ? "" : ", ") + name;
     if (want && *want != name) continue;
-    if (found != nullptr && !want) {
-      io.err << "error: the input has several SimulatedDevicePools (" << absl::StrJoin(names, ", ")
+    if (found >= 0 && !want) {
+      io.err << "error: the input has several SimulatedDevicePools (" << names
              << "...): choose one with --pool NAME\n";
-      return nullptr;
+      return -1;
     }
-    found = &in;
+    found = static_cast<long>(i);
   }
-  if (found == nullptr) {
-    io.err << "error: " << (want ? absl::StrCat("no SimulatedDevicePool named \"", *want, "\" in the input")
-                                 : std::string("no SimulatedDevicePool in the input"))
-           << (names.empty() ? "" : absl::StrCat(" (it has ", absl::StrJoin(names, ", "), ")")) << "\n";
+  if (found < 0) {
+    io.err << "error: "
+           << (want ? "no SimulatedDevicePool named \"" + *want + "\" in the input"
+                    : std::string("no SimulatedDevicePool in the input"))
+           << (names.empty() ? "" : " (it has " + names + ")") << "\n";
   }
   return found;
 }
 
-// Writes `text` to `path` through a temporary file and a rename, so the file is never half-written.
-absl::Status WriteFileAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".draforge-tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot replace ", path, ": ", ec.message()));
-  }
-  return absl::OkStatus();
+// The permission bits of an existing file, so that --in-place keeps them (0644 when unknown).
+unsigned int ModeOf(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<unsigned int>(st.st_mode & 07777) : 0644;
 }
 
 // Prints the edited pool, or with --in-place rewrites its file (every object of it, the pool edited).
-int EmitPool(const Flags& flags, const std::vector<InputObject>& inputs, const InputObject& target,
-             rapidjson::Document& edited, Io io) {
+int EmitPool(const Flags& flags, const Inputs& inputs, size_t target, const std::string& edited, Io io) {
   const std::string format = flags.GetOr("-o", "yaml");
+  const std::string source(inputs.objects.source(target));
   if (!flags.Has("--in-place")) {
-    if (format == "json") {
-      io.out << api::WriteJson(edited, /*pretty=*/true) << "\n";
-    } else {
-      io.out << api::WriteYaml(edited);
+    auto text = ReformatJson(edited, format == "json" ? Format::kJson : Format::kYaml);
+    if (!text.ok()) {
+      io.err << "error: " << text.error().message << "\n";
+      return kExitError;
     }
+    io.out << *text << (format == "json" ? "\n" : "");
     return kExitOk;
   }
-  if (target.source == "<stdin>") {
+  if (source == "<stdin>") {
     io.err << "error: --in-place needs a file, not standard input\n";
     return kExitBadInput;
   }
-  std::vector<rapidjson::Document> docs;
-  for (const InputObject& in : inputs) {
-    if (in.source != target.source) continue;
-    if (!in.object.ok()) {
-      io.err << "error: " << in.Where() << "cannot rewrite a file with an object that does not decode\n";
+  std::vector<std::string> docs;
+  for (size_t i = 0; i < inputs.objects.size(); ++i) {
+    if (inputs.objects.source(i) != source) continue;
+    if (!inputs.objects.decoded(i)) {
+      io.err << "error: " << inputs.Where(i) << "cannot rewrite a file with an object that does not decode\n";
       return kExitBadInput;
     }
-    if (&in == &target) {
-      rapidjson::Document d;
-      d.CopyFrom(edited, d.GetAllocator());
-      docs.push_back(std::move(d));
+    if (i == target) {
+      docs.push_back(edited);
       continue;
     }
-    auto d = api::EncodeObject(*in.object);
+    auto d = inputs.objects.Encode(i);
     if (!d.ok()) {
-      io.err << "error: " << in.Where() << d.status().message() << "\n";
+      io.err << "error: " << inputs.Where(i) << d.error().message << "\n";
       return kExitError;
     }
     docs.push_back(*std::move(d));
   }
   std::string text;
-  if (format == "json" && docs.size() == 1) {
-    text = api::WriteJson(docs.front(), /*pretty=*/true) + "\n";
-  } else {
-    std::vector<const rapidjson::Value*> values;
-    for (const auto& d : docs) values.push_back(&d);
-    text = api::WriteYamlStream(values);
+  const bool one_json = format == "json" && docs.size() == 1;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    auto t = ReformatJson(docs[i], one_json ? Format::kJson : Format::kYaml);
+    if (!t.ok()) {
+      io.err << "error: " << t.error().message << "\n";
+      return kExitError;
+    }
+    text += (i == 0 ? "" : "---\n") + *t + (one_json ? "\n" : "");
   }
-  if (absl::Status s = WriteFileAtomically(target.source, text); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
+  if (auto written = WriteFileAtomic(source, text, ModeOf(source)); !written.ok()) {
+    io.err << "error: " << written.error().message << "\n";
     return kExitError;
   }
-  io.err << "wrote " << target.source << "\n";
+  io.err << "wrote " << source << "\n";
   return kExitOk;
-}
-
-absl::StatusOr<rapidjson::Document> PoolJson(const InputObject& in) {
-  const auto& other = std::get<api::OtherObject>(in.object->value);
-  return api::ParseJson(other.raw.json);
 }
 
 // InputFlags() with the help of --kubeconfig saying what this command does with the cluster.
@@ -274,12 +297,15 @@ std::vector<FlagSpec> FaultEditFlags() {
   return specs;
 }
 
+// An edit of a pool's JSON: the edited pool, or the error (whose code decides the exit status).
+using PoolEdit = std::function<Result<std::string>(const std::string& pool_json)>;
+
 std::unique_ptr<kube::Client> Connect(const Flags& flags, Io io);
 kube::Resource SimPoolResource();
 
 // Cluster mode of fault inject/clear: read the pool, edit it, write it back with the resourceVersion
 // read (a concurrent change is retried from a fresh read, never overwritten).
-int EditPoolInCluster(const Flags& flags, Io io, const std::function<absl::Status(rapidjson::Document&)>& edit) {
+int EditPoolInCluster(const Flags& flags, Io io, const PoolEdit& edit) {
   const std::string name = flags.GetOr("--pool", "");
   if (name.empty()) {
     io.err << "error: --kubeconfig edits a pool in the cluster: give --pool NAME\n";
@@ -294,11 +320,13 @@ int EditPoolInCluster(const Flags& flags, Io io, const std::function<absl::Statu
       return kube::IsApiNotFound(doc.status()) ? kExitBadInput : kExitError;
     }
     doc->RemoveMember("status");
-    if (absl::Status s = edit(*doc); !s.ok()) {
-      io.err << "error: " << s.message() << "\n";
+    auto edited = edit(JsonText(*doc));
+    if (!edited.ok()) {
+      io.err << "error: " << edited.error().message << "\n";
       return kExitBadInput;
     }
-    auto updated = client->Update(SimPoolResource(), "", *doc);
+    rapidjson::Document body = ParseJson(*edited);
+    auto updated = client->Update(SimPoolResource(), "", body);
     if (updated.ok()) {
       io.out << "simulateddevicepool/" << name << " updated\n";
       return kExitOk;
@@ -314,6 +342,43 @@ int EditPoolInCluster(const Flags& flags, Io io, const std::function<absl::Statu
 
 bool ClusterMode(const Flags& flags) {
   return flags.Has("--kubeconfig") || flags.Has("--context") || (flags.All("-f").empty() && flags.Has("--pool"));
+}
+
+// Offline mode of fault inject/clear: edit the selected pool of the -f input and print or rewrite it.
+int EditPoolInFiles(const Flags& flags, Io io, const PoolEdit& edit) {
+  auto inputs = LoadObjects(flags, io, /*strict=*/false, /*keep_failed=*/true);
+  if (!inputs) return kExitBadInput;
+  const long target = SelectPool(flags, *inputs, io);
+  if (target < 0) return kExitBadInput;
+  auto pool = inputs->objects.Encode(static_cast<size_t>(target));
+  if (!pool.ok()) {
+    io.err << "error: " << inputs->Where(target) << pool.error().message << "\n";
+    return kExitBadInput;
+  }
+  auto edited = edit(*pool);
+  if (!edited.ok()) {
+    io.err << "error: " << inputs->Where(target) << edited.error().message << "\n";
+    return kExitBadInput;
+  }
+  return EmitPool(flags, *inputs, static_cast<size_t>(target), *edited, io);
+}
+
+// A JSON array of strings.
+void AddStrings(rapidjson::Value& o, const char* key, const std::vector<std::string>& v,
+                rapidjson::Document::AllocatorType& a) {
+  rapidjson::Value arr(rapidjson::kArrayType);
+  for (const std::string& s : v) arr.PushBack(rapidjson::Value(s.c_str(), a), a);
+  o.AddMember(rapidjson::StringRef(key), arr, a);
+}
+
+bool IsFaultType(const std::string& type) {
+  auto types = SimFaultTypesJson();
+  if (!types.ok()) return false;
+  const rapidjson::Document names = ParseJson(*types);
+  for (const rapidjson::Value& t : names.GetArray()) {
+    if (type == t.GetString()) return true;
+  }
+  return false;
 }
 
 int RunFaultInject(const Args& args, Io io) {
@@ -334,51 +399,41 @@ int RunFaultInject(const Args& args, Io io) {
   auto flags = ParseOrUsage(args, specs, kFaultUsage, io, code);
   if (!flags) return code;
   if (!OutputFormat(*flags, "yaml", {"yaml", "json"}, io)) return kExitBadInput;
-  sim::Fault fault;
-  fault.name = flags->GetOr("--name", "");
+  const std::string name = flags->GetOr("--name", "");
   const std::string type = flags->GetOr("--type", "");
-  if (fault.name.empty() || type.empty()) {
+  if (name.empty() || type.empty()) {
     io.err << "error: --name and --type are required\n";
     return kExitBadInput;
   }
-  auto t = sim::ParseFaultType(type);
-  if (!t) {
+  if (!IsFaultType(type)) {
     io.err << "error: --type: unknown fault type \"" << type << "\"\n\nUsage: " << kFaultUsage << "\n";
     return kExitBadInput;
   }
-  fault.type = *t;
-  fault.nodes = flags->All("--node");
-  fault.devices = flags->All("--device");
+  // The fault as a spec.faults[] item, in the field order the pool's encoder uses.
+  rapidjson::Document fault(rapidjson::kObjectType);
+  auto& a = fault.GetAllocator();
+  fault.AddMember("name", rapidjson::Value(name.c_str(), a), a);
+  fault.AddMember("type", rapidjson::Value(type.c_str(), a), a);
+  if (!flags->All("--node").empty()) AddStrings(fault, "nodes", flags->All("--node"), a);
+  if (!flags->All("--device").empty()) AddStrings(fault, "devices", flags->All("--device"), a);
   if (flags->Has("--key") || flags->Has("--effect") || flags->Has("--value")) {
-    api::DeviceTaint taint;
-    if (auto k = flags->Get("--key")) taint.key = *k;
-    if (auto v = flags->Get("--value")) taint.value = *v;
-    if (auto e = flags->Get("--effect")) taint.effect = *e;
-    fault.taint = taint;
+    for (const char* f : {"--key", "--value", "--effect"}) {
+      if (auto v = flags->Get(f)) fault.AddMember(rapidjson::StringRef(f + 2), rapidjson::Value(v->c_str(), a), a);
+    }
   }
-  int64_t slice = -1;
-  if (!ParseInt(*flags, "--xid", fault.xid, io) || !ParseInt(*flags, "--slice", slice, io) ||
-      !ParseInt(*flags, "--period", fault.period, io) || !ParseInt(*flags, "--missing-slices", fault.missing_slices, io)) {
+  int64_t xid = 0, slice = -1, period = 1, missing = 1;
+  if (!ParseInt(*flags, "--xid", xid, io) || !ParseInt(*flags, "--slice", slice, io) ||
+      !ParseInt(*flags, "--period", period, io) || !ParseInt(*flags, "--missing-slices", missing, io)) {
     return kExitBadInput;
   }
-  if (flags->Has("--slice")) fault.slice = slice;
-  if (ClusterMode(*flags)) {
-    return EditPoolInCluster(*flags, io, [&](rapidjson::Document& doc) { return sim::InjectFault(doc, fault); });
-  }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false, /*keep_failed=*/true);
-  if (!inputs) return kExitBadInput;
-  const InputObject* target = SelectPool(*flags, *inputs, io);
-  if (target == nullptr) return kExitBadInput;
-  auto doc = PoolJson(*target);
-  if (!doc.ok()) {
-    io.err << "error: " << target->Where() << doc.status().message() << "\n";
-    return kExitBadInput;
-  }
-  if (absl::Status s = sim::InjectFault(*doc, fault); !s.ok()) {
-    io.err << "error: " << target->Where() << s.message() << "\n";
-    return kExitBadInput;
-  }
-  return EmitPool(*flags, *inputs, *target, *doc, io);
+  // Each parameter only with the type that reads it, as the pool's encoder writes them.
+  if (type == "xid") fault.AddMember("xid", xid, a);
+  if (flags->Has("--slice")) fault.AddMember("slice", slice, a);
+  if (type == "flap") fault.AddMember("period", period, a);
+  if (type == "incomplete-pool") fault.AddMember("missingSlices", missing, a);
+  const std::string fault_json = JsonText(fault);
+  PoolEdit inject = [&](const std::string& pool) { return SimInjectFault(pool, fault_json); };
+  return ClusterMode(*flags) ? EditPoolInCluster(*flags, io, inject) : EditPoolInFiles(*flags, io, inject);
 }
 
 int RunFaultClear(const Args& args, Io io) {
@@ -393,33 +448,15 @@ int RunFaultClear(const Args& args, Io io) {
     io.err << "error: give exactly one of --name NAME and --all\n";
     return kExitBadInput;
   }
-  if (ClusterMode(*flags)) {
-    return EditPoolInCluster(*flags, io, [&](rapidjson::Document& doc) -> absl::Status {
-      if (flags->Has("--all")) return sim::ClearAllFaults(doc).status();
-      return sim::ClearFault(doc, flags->GetOr("--name", ""));
-    });
-  }
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false, /*keep_failed=*/true);
-  if (!inputs) return kExitBadInput;
-  const InputObject* target = SelectPool(*flags, *inputs, io);
-  if (target == nullptr) return kExitBadInput;
-  auto doc = PoolJson(*target);
-  if (!doc.ok()) {
-    io.err << "error: " << target->Where() << doc.status().message() << "\n";
-    return kExitBadInput;
-  }
-  if (flags->Has("--all")) {
-    auto n = sim::ClearAllFaults(*doc);
-    if (!n.ok()) {
-      io.err << "error: " << target->Where() << n.status().message() << "\n";
-      return kExitBadInput;
-    }
-    io.err << "cleared " << *n << " faults\n";
-  } else if (absl::Status s = sim::ClearFault(*doc, flags->GetOr("--name", "")); !s.ok()) {
-    io.err << "error: " << target->Where() << s.message() << "\n";
-    return kExitBadInput;
-  }
-  return EmitPool(*flags, *inputs, *target, *doc, io);
+  const bool cluster = ClusterMode(*flags);
+  PoolEdit clear = [&](const std::string& pool) -> Result<std::string> {
+    if (!flags->Has("--all")) return SimClearFault(pool, flags->GetOr("--name", ""));
+    auto cleared = SimClearAllFaults(pool);
+    if (!cleared.ok()) return cleared.error();
+    if (!cluster) io.err << "cleared " << cleared->cleared << " faults\n";
+    return cleared->pool_json;
+  };
+  return cluster ? EditPoolInCluster(*flags, io, clear) : EditPoolInFiles(*flags, io, clear);
 }
 
 int RunFaultList(const Args& args, Io io) {
@@ -427,7 +464,7 @@ int RunFaultList(const Args& args, Io io) {
   auto flags = ParseOrUsage(args, InputFlagsWithCluster("list the faults of the pools in this kubeconfig's cluster"),
                             "draforge fault list (-f FILE... | --kubeconfig PATH)", io, code);
   if (!flags) return code;
-  std::vector<sim::SimulatedDevicePool> pools;
+  std::vector<std::string> pools;  // each a whole SimulatedDevicePool as JSON
   if (flags->All("-f").empty()) {
     std::unique_ptr<kube::Client> client = Connect(*flags, io);
     if (client == nullptr) return kExitError;
@@ -437,22 +474,33 @@ int RunFaultList(const Args& args, Io io) {
       return kExitError;
     }
     for (const auto& item : list->list["items"].GetArray()) {
-      auto pool = sim::DecodeSimulatedDevicePool(item);
-      if (!pool.ok()) {
-        io.err << "warning: " << pool.status().message() << "\n";
+      std::string pool = JsonText(item);
+      if (auto checked = SimCheckPool(pool); !checked.ok()) {
+        io.err << "warning: " << checked.error().message << "\n";
         continue;
       }
-      pools.push_back(*std::move(pool));
+      pools.push_back(std::move(pool));
     }
   } else {
-    auto inputs = LoadInputs(*flags, io, /*strict=*/false);
+    auto inputs = LoadObjects(*flags, io, /*strict=*/false);
     if (!inputs) return kExitBadInput;
-    if (!DecodePools(*inputs, io, pools)) return kExitBadInput;
+    std::string array;
+    size_t count = 0;
+    if (!PoolsArray(*inputs, io, array, count)) return kExitBadInput;
+    const rapidjson::Document checked = ParseJson(array);
+    for (const rapidjson::Value& p : checked.GetArray()) pools.push_back(JsonText(p));
   }
   Table t({"POOL", "FAULT", "TYPE", "EFFECT"});
-  for (const sim::SimulatedDevicePool& p : pools) {
-    for (const sim::Fault& f : p.spec.faults) {
-      t.AddRow({p.metadata.name.value_or(""), f.name, std::string(sim::FaultTypeName(f.type)), sim::DescribeFault(p, f)});
+  for (const std::string& pool : pools) {
+    auto faults = SimFaultsJson(pool);
+    if (!faults.ok()) {
+      io.err << "error: " << faults.error().message << "\n";
+      return kExitBadInput;
+    }
+    const std::string name = NameOf(pool);
+    const rapidjson::Document list = ParseJson(*faults);
+    for (const rapidjson::Value& f : list.GetArray()) {
+      t.AddRow({name, f["name"].GetString(), f["type"].GetString(), f["description"].GetString()});
     }
   }
   if (t.empty()) {
@@ -474,7 +522,7 @@ int RunSim(const Args& args, Io io) {
     io.out << "Usage: " << kSimUsage << "\n";
     return kExitOk;
   }
-  io.err << "error: " << (verb.empty() ? "missing subcommand" : absl::StrCat("unknown subcommand \"", verb, "\""))
+  io.err << "error: " << (verb.empty() ? "missing subcommand" : "unknown subcommand \"" + verb + "\"")
          << "\n\nUsage: " << kSimUsage << "\n";
   return kExitBadInput;
 }
@@ -489,7 +537,7 @@ int RunFault(const Args& args, Io io) {
     io.out << "Usage: " << kFaultUsage << "\n";
     return kExitOk;
   }
-  io.err << "error: " << (verb.empty() ? "missing subcommand" : absl::StrCat("unknown subcommand \"", verb, "\""))
+  io.err << "error: " << (verb.empty() ? "missing subcommand" : "unknown subcommand \"" + verb + "\"")
          << "\n\nUsage: " << kFaultUsage << "\n";
   return kExitBadInput;
 }
@@ -508,7 +556,7 @@ ResourceSlices directly; --mode pools creates the SimulatedDevicePools for drafo
 anything is written. reset deletes exactly the labelled objects.)";
 
 kube::Resource SimPoolResource() {
-  return kube::Resource{sim::kGroup, sim::kVersion, sim::kResource, sim::kKind, false};
+  return kube::Resource{DRAFORGE_SIM_GROUP, DRAFORGE_SIM_VERSION, DRAFORGE_SIM_RESOURCE, DRAFORGE_SIM_KIND, false};
 }
 
 // A client for the cluster kubectl would use (--kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster);
@@ -524,11 +572,11 @@ std::unique_ptr<kube::Client> Connect(const Flags& flags, Io io) {
   return *std::move(client);
 }
 
-// The API resource of a planned write (lib/sim plans in kinds; lib/kube speaks resources).
-kube::Resource ResourceOf(const sim::ScenarioWrite& w) {
-  if (w.kind != api::Kind::kOther) return *kube::ResourceFor(w.kind);
-  if (w.kind_name == sim::kKind) return SimPoolResource();
-  return kube::NamespaceResource();
+// The API resource of a planned write or a scenario kind ({"kind","group","version","resource",
+// "namespaced"} of draforge/sim.h).
+kube::Resource ResourceOf(const rapidjson::Value& v) {
+  return kube::Resource{v["group"].GetString(), v["version"].GetString(), v["resource"].GetString(),
+                        v["kind"].GetString(), v["namespaced"].GetBool()};
 }
 
 int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
@@ -537,50 +585,59 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
     io.err << "error: --mode: \"" << mode << "\" is not slices or pools\n";
     return kExitBadInput;
   }
-  // The files, read directly: apply takes -f and --kubeconfig together (LoadInputs reads one or the other).
-  auto inputs = ReadInputs(flags.All("-f"), InputOptions{});
-  if (!inputs.ok()) {
-    io.err << "error: " << inputs.status().message() << "\n";
+  // The files, read directly: apply takes -f and --kubeconfig together (LoadObjects reads one or the other).
+  auto objects = ReadObjects(flags.All("-f"), /*strict=*/false, /*max_bytes=*/0);
+  if (!objects.ok()) {
+    io.err << "error: " << objects.error().message << "\n";
     return kExitBadInput;
   }
-  for (const InputObject& in : *inputs) {
-    for (const std::string& w : in.warnings) io.err << "warning: " << in.Where() << w << "\n";
-    if (!in.object.ok()) {
-      io.err << "error: " << in.Where() << in.object.status().message() << "\n";
+  const Inputs inputs{*std::move(objects), ""};
+  std::string array = "[";
+  for (size_t i = 0; i < inputs.objects.size(); ++i) {
+    for (std::string_view w : inputs.objects.warnings(i)) io.err << "warning: " << inputs.Where(i) << w << "\n";
+    if (!inputs.objects.decoded(i)) {
+      io.err << "error: " << inputs.Where(i) << inputs.objects.error(i) << "\n";
       return kExitBadInput;
     }
+    auto json = inputs.objects.Encode(i);
+    if (!json.ok()) {
+      io.err << "error: " << inputs.Where(i) << json.error().message << "\n";
+      return kExitBadInput;
+    }
+    array += (i == 0 ? "" : ",") + *json;
   }
-  std::vector<api::Object> objects;
-  for (const InputObject& in : *inputs) objects.push_back(*in.object);
-  auto planned = sim::PlanScenarioApply(objects, scenario, mode == "pools" ? sim::ScenarioMode::kPools
-                                                                           : sim::ScenarioMode::kSlices);
+  array += "]";
+  auto planned = SimPlanScenario(array, scenario, mode == "pools" ? ScenarioMode::kPools : ScenarioMode::kSlices);
   if (!planned.ok()) {
-    io.err << "error: " << planned.status().message() << "\n";
+    io.err << "error: " << planned.error().message << "\n";
     return kExitBadInput;
   }
-  for (const std::string& note : planned->notes) io.err << "note: " << note << "\n";
-  std::vector<sim::ScenarioWrite>& plan = planned->writes;
+  rapidjson::Document parsed = ParseJson(*planned);
+  for (const rapidjson::Value& note : parsed["notes"].GetArray()) io.err << "note: " << note.GetString() << "\n";
+  rapidjson::Value& plan = parsed["writes"];
   std::unique_ptr<kube::Client> client = Connect(flags, io);
   if (client == nullptr) return kExitError;
   if (mode == "pools") {
-    if (auto g = client->DiscoverGroup(sim::kGroup); !g.ok()) {
-      io.err << "error: the cluster does not serve " << sim::kApiVersion
+    if (auto g = client->DiscoverGroup(DRAFORGE_SIM_GROUP); !g.ok()) {
+      io.err << "error: the cluster does not serve " << DRAFORGE_SIM_API_VERSION
              << " (install deploy/crds/sim.draforge.io_simulateddevicepools.yaml first): " << g.status().message()
              << "\n";
       return kExitError;
     }
   }
   // Nothing is written while any object exists that this scenario does not own.
-  std::vector<bool> exists(plan.size(), false);
-  for (size_t i = 0; i < plan.size(); ++i) {
-    auto got = client->Get(ResourceOf(plan[i]), plan[i].namespace_, plan[i].name);
+  std::vector<bool> exists(plan.Size(), false);
+  for (rapidjson::SizeType i = 0; i < plan.Size(); ++i) {
+    const rapidjson::Value& w = plan[i];
+    auto got = client->Get(ResourceOf(w), w["namespace"].GetString(), w["name"].GetString());
     if (!got.ok()) {
       if (kube::IsApiNotFound(got.status())) continue;
-      io.err << "error: " << plan[i].Ref() << ": " << got.status().message() << "\n";
+      io.err << "error: " << w["ref"].GetString() << ": " << got.status().message() << "\n";
       return kExitError;
     }
-    if (!sim::OwnedByScenario(*got, scenario)) {
-      io.err << "error: " << plan[i].Ref() << " already exists and is not part of scenario \"" << scenario
+    auto owned = SimScenarioOwns(JsonText(*got), scenario);
+    if (!owned.ok() || !*owned) {
+      io.err << "error: " << w["ref"].GetString() << " already exists and is not part of scenario \"" << scenario
              << "\"; nothing was changed\n";
       return kExitError;
     }
@@ -588,45 +645,53 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
   }
   int created = 0;
   int unchanged = 0;
-  for (size_t i = 0; i < plan.size(); ++i) {
-    const sim::ScenarioWrite& p = plan[i];
+  for (rapidjson::SizeType i = 0; i < plan.Size(); ++i) {
+    const rapidjson::Value& w = plan[i];
     if (exists[i]) {
-      io.out << p.Ref() << " unchanged (already applied)\n";
+      io.out << w["ref"].GetString() << " unchanged (already applied)\n";
       ++unchanged;
       continue;
     }
-    auto r = client->Create(ResourceOf(p), p.namespace_, p.body);
+    rapidjson::Document body;
+    body.CopyFrom(w["body"], body.GetAllocator());
+    auto r = client->Create(ResourceOf(w), w["namespace"].GetString(), body);
     if (!r.ok()) {
-      io.err << "error: " << p.Ref() << ": " << r.status().message() << "\n"
+      io.err << "error: " << w["ref"].GetString() << ": " << r.status().message() << "\n"
              << "(" << created << " objects were created; `draforge scenario reset --scenario " << scenario
              << "` removes them)\n";
       return kExitError;
     }
-    io.out << p.Ref() << " created\n";
+    io.out << w["ref"].GetString() << " created\n";
     ++created;
   }
   io.err << "scenario " << scenario << ": " << created << " created, " << unchanged << " unchanged\n";
   return kExitOk;
 }
 
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
 int ScenarioReset(const Flags& flags, const std::string& scenario, Io io) {
+  auto kinds = SimScenarioKindsJson();
+  if (!kinds.ok()) {
+    io.err << "error: " << kinds.error().message << "\n";
+    return kExitError;
+  }
   std::unique_ptr<kube::Client> client = Connect(flags, io);
   if (client == nullptr) return kExitError;
   // What apply creates, in the reverse order; SimulatedDevicePools only where the CRD is installed.
   std::vector<kube::Resource> resources;
-  const bool pools_served = client->DiscoverGroup(sim::kGroup).ok();
-  const auto& kinds = sim::ScenarioKinds();
-  for (auto k = kinds.rbegin(); k != kinds.rend(); ++k) {
-    if (*k == sim::kKind) {
-      if (pools_served) resources.push_back(SimPoolResource());
-    } else if (*k == "Namespace") {
-      resources.push_back(kube::NamespaceResource());
-    } else {
-      resources.push_back(*kube::ResourceFor(*api::ParseKindName(*k)));
-    }
+  const bool pools_served = client->DiscoverGroup(DRAFORGE_SIM_GROUP).ok();
+  const rapidjson::Document created_kinds = ParseJson(*kinds);
+  for (rapidjson::SizeType i = created_kinds.Size(); i-- > 0;) {
+    const rapidjson::Value& k = created_kinds[i];
+    if (std::string_view(k["kind"].GetString()) == DRAFORGE_SIM_KIND && !pools_served) continue;
+    resources.push_back(ResourceOf(k));
   }
   kube::ListOptions list;
-  list.label_selector = absl::StrCat(sim::kScenarioLabel, "=", scenario);
+  list.label_selector = std::string(DRAFORGE_SIM_SCENARIO_LABEL) + "=" + scenario;
   int deleted = 0;
   for (const kube::Resource& r : resources) {
     auto items = client->List(r, "", list);
@@ -650,7 +715,7 @@ int ScenarioReset(const Flags& flags, const std::string& scenario, Io io) {
                << d.status().message() << "\n";
         return kExitError;
       }
-      io.out << absl::AsciiStrToLower(r.kind) << "/" << (ns.empty() ? "" : ns + "/") << name << " deleted\n";
+      io.out << Lower(r.kind) << "/" << (ns.empty() ? "" : ns + "/") << name << " deleted\n";
       ++deleted;
     }
   }
@@ -668,7 +733,7 @@ int RunScenario(const Args& args, Io io) {
       io.out << "Usage: " << kScenarioUsage << "\n";
       return kExitOk;
     }
-    io.err << "error: " << (verb.empty() ? "missing subcommand" : absl::StrCat("unknown subcommand \"", verb, "\""))
+    io.err << "error: " << (verb.empty() ? "missing subcommand" : "unknown subcommand \"" + verb + "\"")
            << "\n\nUsage: " << kScenarioUsage << "\n";
     return kExitBadInput;
   }
@@ -680,12 +745,14 @@ int RunScenario(const Args& args, Io io) {
   auto flags = ParseOrUsage(rest, specs, kScenarioUsage, io, code);
   if (!flags) return code;
   std::string scenario = flags->GetOr("--scenario", "");
-  if (scenario.empty() && !flags->All("-f").empty()) scenario = sim::ScenarioNameFromPath(flags->All("-f").front());
+  if (scenario.empty() && !flags->All("-f").empty()) {
+    scenario = SimScenarioNameFromPath(flags->All("-f").front()).value_or("");
+  }
   if (scenario.empty()) {
     io.err << "error: give -f FILE or --scenario NAME\n";
     return kExitBadInput;
   }
-  if (!sim::ValidScenarioName(scenario)) {
+  if (!SimValidScenarioName(scenario)) {
     io.err << "error: --scenario: \"" << scenario << "\" is not a valid label value (63 letters, digits, '-', '_', "
               "'.' at most, alphanumeric at both ends)\n";
     return kExitBadInput;

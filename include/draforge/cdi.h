@@ -28,13 +28,23 @@ typedef struct draforge_cdi_options {
   /* Validation level of draforge_cdi_validate(): 0 strict (what DRAForge writes: canonical names,
    * exact minimum cdiVersion), 1 compatible (what released container runtimes accept). */
   int compat;
+  /* Since version 2: how every driver's kind and device edits are built (generate, sync, audit).
+   * The kind's vendor; NULL or "": "k8s.<driver>". */
+  const char *vendor;
+  /* The kind's class (lowercase letters, digits, '-'); NULL or "": "draforge". */
+  const char *cdi_class;
+  /* An absolute host directory: each device also gets a read-only bind mount of
+   * "<metadata_dir>/<CDI device name>.json" at "/var/run/draforge/devices/<request>/<device>.json";
+   * NULL or "": none. */
+  const char *metadata_dir;
 } draforge_cdi_options;
 
-#define DRAFORGE_CDI_OPTIONS_VERSION 1
-#define DRAFORGE_CDI_OPTIONS_INIT {DRAFORGE_CDI_OPTIONS_VERSION, NULL, NULL, 0}
+#define DRAFORGE_CDI_OPTIONS_VERSION 2
+#define DRAFORGE_CDI_OPTIONS_INIT {DRAFORGE_CDI_OPTIONS_VERSION, NULL, NULL, 0, NULL, NULL, NULL}
 
-/* Fills `options` with the defaults of `version`. Errors: DRAFORGE_EINVALID for NULL or an unknown
- * version. */
+/* Fills `options` with the defaults of `version`, writing only the fields that `version` has (a
+ * caller built against an older header may pass its own version). Errors: DRAFORGE_EINVALID for
+ * NULL or an unknown version. */
 DRAFORGE_API int draforge_cdi_options_init(draforge_cdi_options *options, unsigned int version);
 
 /* The CDI specs of one node: one spec per (claim, driver). Destroy with draforge_cdi_specs_destroy(). */
@@ -78,6 +88,45 @@ DRAFORGE_API int draforge_cdi_specs_write(const draforge_cdi_specs *specs, const
 DRAFORGE_API int draforge_cdi_validate(int *valid, draforge_buffer *problems, const char *data, size_t size,
                                        draforge_format format, const draforge_cdi_options *options,
                                        draforge_error **error);
+
+/* Every released cdiVersion, oldest first ("0.1.0" ... the newest DRAForge models), as a JSON array
+ * in `*out`. Errors: DRAFORGE_EINVALID for a NULL `out`. */
+DRAFORGE_API int draforge_cdi_known_versions_json(draforge_buffer *out, draforge_error **error);
+
+/* Makes directory `dir` hold exactly these specs among the files DRAForge owns there, as
+ * draforge_cdi_specs_write(), with each file checked against the max_version the specs were built
+ * for. A file that cannot be written is a result, not an error: it keeps its previous document and
+ * is listed in `*report` ({"written","unchanged","removed","failed":[{"fileName","message"}]}).
+ * Errors: DRAFORGE_EINVALID for NULL arguments; DRAFORGE_ENOTFOUND or DRAFORGE_EINTERNAL (I/O) when
+ * the directory cannot be created or listed. */
+DRAFORGE_API int draforge_cdi_specs_sync(draforge_buffer *report, const draforge_cdi_specs *specs, const char *dir,
+                                         draforge_error **error);
+
+/* Audits a node's CDI directory against the claims of `snapshot` allocated on `node`: which of
+ * DRAForge's files belong to claims no longer there ("stale"), which claims have no file
+ * ("missing"), which files differ from what the allocation requires ("out of date"), and which
+ * claims' specs cannot be built ("failed"). `options` must be those the directory was written with
+ * (drivers, vendor, class, metadata_dir, max_version); NULL: the defaults. `*out` receives
+ * {"node","directory","inSync":[file,...],"findings":[{"status","file","namespace","name","uid",
+ * "driver","message"}]}: findings sorted by file; differences are results. Other files are never
+ * judged. Errors: DRAFORGE_EINVALID for an empty node or bad options; DRAFORGE_ENOTFOUND or
+ * DRAFORGE_EINTERNAL when the directory cannot be listed. The directory is only read. */
+DRAFORGE_API int draforge_cdi_audit(draforge_buffer *out, const draforge_snapshot *snapshot, const char *node,
+                                    const char *dir, const draforge_cdi_options *options, draforge_error **error);
+
+/* Validates every ".json" and ".yaml" file of directory `dir` as a runtime loads it (also the rule
+ * across files: one device defined in two files is dropped from both; with the strict level, file
+ * modes other than 0644 and leftover temporary files). `*out` receives [{"file","problems":[{"path",
+ * "message"}]}] sorted by file name, files without problems included. Invalid files are results.
+ * Errors: DRAFORGE_ENOTFOUND or DRAFORGE_EINTERNAL when the directory cannot be listed. */
+DRAFORGE_API int draforge_cdi_validate_directory(draforge_buffer *out, const char *dir,
+                                                 const draforge_cdi_options *options, draforge_error **error);
+
+/* Validates the CDI spec file at `path` as draforge_cdi_validate() does, its format taken from its
+ * name as runtimes take it (".yaml": YAML, anything else: JSON). Errors: DRAFORGE_ENOTFOUND
+ * ("cannot open PATH") or DRAFORGE_EINTERNAL ("cannot read PATH") when the file cannot be read. */
+DRAFORGE_API int draforge_cdi_validate_file(int *valid, draforge_buffer *problems, const char *path,
+                                            const draforge_cdi_options *options, draforge_error **error);
 
 #ifdef __cplusplus
 }

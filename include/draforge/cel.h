@@ -65,6 +65,60 @@ DRAFORGE_API int draforge_cel_selector_evaluate(const draforge_cel_selector *sel
 DRAFORGE_API int draforge_cel_evaluate(draforge_buffer *out, const char *expression,
                                        const draforge_cel_options *options, draforge_error **error);
 
+/* The limits API validation puts on a DeviceSelector's CEL expression (Kubernetes 1.37): its
+ * estimated worst-case cost and its length in bytes. */
+#define DRAFORGE_CEL_SELECTOR_MAX_COST 1000000
+#define DRAFORGE_CEL_SELECTOR_MAX_EXPRESSION_LENGTH 10240
+
+/* The estimated worst-case cost of `selector` without saturation (cel-go reports a uint64;
+ * draforge_cel_selector_estimated_cost() saturates at INT64_MAX), saturating at UINT64_MAX. */
+DRAFORGE_API uint64_t draforge_cel_selector_estimated_cost_uint64(const draforge_cel_selector *selector);
+
+/* Compiles `expression` with any result type (`device` bound) and stores its estimated worst-case
+ * cost in `*cost`. `options` may be NULL; check_estimated_cost is ignored. Errors: DRAFORGE_EINVALID
+ * with the compiler's message for an expression that does not compile. */
+DRAFORGE_API int draforge_cel_estimate_cost(uint64_t *cost, const char *expression, const draforge_cel_options *options,
+                                            draforge_error **error);
+
+/* Evaluates `selector` on one device (as draforge_cel_selector_evaluate) and stores the outcome as
+ * JSON in `*out`: {"matches":true|false,"cost":N} or, when evaluation fails at run time (a missing
+ * attribute, the cost limit), {"runtimeError":"..."}: a runtime error is a result here. Errors:
+ * DRAFORGE_EINVALID for NULL arguments or a device that does not decode ("device: ..."). */
+DRAFORGE_API int draforge_cel_selector_evaluate_json(draforge_buffer *out, const draforge_cel_selector *selector,
+                                                     const char *device_json, size_t device_json_size,
+                                                     draforge_error **error);
+
+/* Evaluates `selector` on every device of one ResourceSlice (`slice_json`: a whole object in any
+ * served resource.k8s.io version) and stores {"driver","pool","devices":[{"name","matches"|
+ * "runtimeError","cost","references":[true|false,...]}]} in `*out`, devices in slice order; each
+ * "references" entry says whether the device has the attribute or capacity at the same index of
+ * draforge_cel_selector_references_json(). Errors: DRAFORGE_EINVALID for NULL arguments or a slice
+ * that does not decode. */
+DRAFORGE_API int draforge_cel_selector_evaluate_slice(draforge_buffer *out, const draforge_cel_selector *selector,
+                                                      const char *slice_json, size_t slice_json_size,
+                                                      draforge_error **error);
+
+/* The device attributes and capacities `selector` reads with constant names, in order of first
+ * appearance, as JSON in `*out`: [{"kind":"attribute"|"capacity","domain","name","qualifiedName"}].
+ * Names read with computed keys are not listed. Errors: DRAFORGE_EINVALID for NULL arguments. */
+DRAFORGE_API int draforge_cel_selector_references_json(draforge_buffer *out, const draforge_cel_selector *selector,
+                                                       draforge_error **error);
+
+/* Reads one standalone device (the resource.k8s.io/v1 Device fields plus "driver") from JSON or YAML
+ * text (JSON when the first non-blank character is '{') and stores it as JSON in `*out`, ready for
+ * draforge_cel_selector_evaluate(). Errors: DRAFORGE_EINVALID for text that is not JSON/YAML, not
+ * exactly one document ("expected one device, found 2 documents"), not an object, without "driver",
+ * or with a field the ResourceSlice decoder rejects (the message names it). */
+DRAFORGE_API int draforge_cel_device_parse(draforge_buffer *out, const char *data, size_t size,
+                                           draforge_error **error);
+
+/* Compiles and evaluates `expression` of any result type with `device` unbound, as
+ * draforge_cel_evaluate(), but with compile and runtime errors as results: `*out` receives
+ * {"value":"<CEL literal>","type","cost","estimatedCost"}, {"compileError":"..."} or
+ * {"runtimeError":"..."}. Errors: DRAFORGE_EINVALID for NULL arguments or bad options. */
+DRAFORGE_API int draforge_cel_evaluate_json(draforge_buffer *out, const char *expression,
+                                            const draforge_cel_options *options, draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

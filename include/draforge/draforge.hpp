@@ -14,11 +14,13 @@
 #include "draforge/cpp/cdi.hpp"
 #include "draforge/cpp/cel.hpp"
 #include "draforge/cpp/cluster.hpp"
+#include "draforge/cpp/files.hpp"
 #include "draforge/cpp/inventory.hpp"
 #include "draforge/cpp/kube.hpp"
 #include "draforge/cpp/objects.hpp"
 #include "draforge/cpp/reconcile.hpp"
 #include "draforge/cpp/result.hpp"
+#include "draforge/cpp/sim.hpp"
 #include "draforge/draforge.h"
 
 namespace draforge {

@@ -43,11 +43,22 @@ std::string PoolsOf(const SimulatedDevicePool& pool, const Fault& f) {
 }  // namespace
 
 absl::Status InjectFault(rapidjson::Document& pool_json, const Fault& fault) {
+  rapidjson::Document item;
+  item.CopyFrom(EncodeFault(fault, item.GetAllocator()), item.GetAllocator());
+  return InjectFault(pool_json, item);
+}
+
+absl::Status InjectFault(rapidjson::Document& pool_json, const rapidjson::Value& fault_json) {
   ASSIGN_OR_RETURN(SimulatedDevicePool before, DecodeSimulatedDevicePool(pool_json));
-  for (const Fault& f : before.spec.faults) {
-    if (f.name == fault.name) {
-      return absl::AlreadyExistsError(absl::StrCat(kKind, " \"", before.metadata.name.value_or(""),
-                                                   "\" already has a fault named \"", fault.name, "\""));
+  if (!fault_json.IsObject()) return absl::InvalidArgumentError("fault: expected an object");
+  auto name = fault_json.FindMember("name");
+  if (name != fault_json.MemberEnd() && name->value.IsString()) {
+    const std::string_view wanted(name->value.GetString(), name->value.GetStringLength());
+    for (const Fault& f : before.spec.faults) {
+      if (f.name == wanted) {
+        return absl::AlreadyExistsError(absl::StrCat(kKind, " \"", before.metadata.name.value_or(""),
+                                                     "\" already has a fault named \"", AV(wanted), "\""));
+      }
     }
   }
   rapidjson::Document edited;
@@ -56,7 +67,7 @@ absl::Status InjectFault(rapidjson::Document& pool_json, const Fault& fault) {
   if (spec == nullptr) return absl::InvalidArgumentError("spec: Required value");
   auto& a = edited.GetAllocator();
   if (!spec->HasMember("faults")) spec->AddMember("faults", rapidjson::Value(rapidjson::kArrayType), a);
-  (*spec)["faults"].PushBack(EncodeFault(fault, a), a);
+  (*spec)["faults"].PushBack(rapidjson::Value(fault_json, a), a);
   RETURN_IF_ERROR(Check(edited));
   pool_json.Swap(edited);
   return absl::OkStatus();

@@ -20,6 +20,11 @@ namespace draforge::sim {
 // pool does not have, or a bad parameter, kInvalidArgument).
 absl::Status InjectFault(rapidjson::Document& pool_json, const Fault& fault);
 
+// InjectFault with the fault given as one spec.faults[] item in JSON (what the C ABI takes): the
+// item is appended as given, so its errors name the field where the pool decoder finds them
+// ("spec.faults[2].type: Unsupported value ...").
+absl::Status InjectFault(rapidjson::Document& pool_json, const rapidjson::Value& fault_json);
+
 // Removes the fault called `name` from spec.faults (and spec.faults itself when it becomes empty, so
 // the object is byte-identical to what it was before the first injection). kNotFound when the pool
 // has no such fault; `pool_json` is then unchanged.
