@@ -49,17 +49,6 @@ size_t OptionsSize(unsigned int version) {
   }
 }
 
-// The caller's options (NULL: the defaults) as a complete struct of the current version: the
-// fields its version has are the caller's, the later ones keep their defaults (version 1 callers
-// have always had pruning on). Errors: an unknown version, a negative max_steps.
-absl::StatusOr<draforge_allocate_options> EffectiveOptions(const draforge_allocate_options* options) {
-  draforge_allocate_options o = kDefaultOptions;
-  if (options == nullptr) return o;
-  RETURN_IF_ERROR(CheckVersion("draforge_allocate_options", options->version, DRAFORGE_ALLOCATE_OPTIONS_VERSION));
-  std::memcpy(&o, options, OptionsSize(options->version));
-  if (o.max_steps < 0) return absl::InvalidArgumentError("draforge_allocate_options: max_steps must not be negative");
-  return o;
-}
 
 // The node as the allocator sees it: labels from the options, else from the snapshot's Node.
 absl::StatusOr<alloc::NodeInfo> NodeOf(const store::Snapshot& snapshot, std::string_view name,
@@ -93,6 +82,19 @@ std::string ExplanationJson(const alloc::Explanation& ex) {
 }
 
 }  // namespace
+
+// The caller's options (NULL: the defaults) as a complete struct of the current version: the
+// fields its version has are the caller's, the later ones keep their defaults (version 1 callers
+// have always had pruning on). Errors: an unknown version, a negative max_steps.
+absl::StatusOr<draforge_allocate_options> EffectiveOptions(const draforge_allocate_options* options) {
+  draforge_allocate_options o = kDefaultOptions;
+  if (options == nullptr) return o;
+  RETURN_IF_ERROR(CheckVersion("draforge_allocate_options", options->version, DRAFORGE_ALLOCATE_OPTIONS_VERSION));
+  std::memcpy(&o, options, OptionsSize(options->version));
+  if (o.max_steps < 0) return absl::InvalidArgumentError("draforge_allocate_options: max_steps must not be negative");
+  return o;
+}
+
 }  // namespace draforge::capi
 
 extern "C" {

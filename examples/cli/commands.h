@@ -64,6 +64,10 @@ struct ClusterInputs {
 // cluster without -f). Prints the problem and returns nullopt when the input is unusable.
 std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io);
 
+// Checks the --feature-gates text `gates` through the C ABI; prints "error: --feature-gates: ..."
+// (without the ABI's "feature_gates: " field prefix) and returns false when it is invalid.
+bool CheckFeatureGates(const std::string& gates, Io io);
+
 // LoadInputs (not strict) and ApplyAll into `cluster`; prints the problem and returns nullopt when the
 // input is unusable. The inputs are returned for commands that need the file order. Without -f,
 // --kubeconfig or --context it reads the cluster kubectl would use: $KUBECONFIG, ~/.kube/config,

@@ -312,6 +312,16 @@ std::optional<Inputs> LoadObjects(const Flags& flags, Io io, bool strict, bool k
   return LoadObjectsImpl(flags, io, strict, keep_failed, /*implicit_cluster=*/false);
 }
 
+bool CheckFeatureGates(const std::string& gates, Io io) {
+  auto checked = draforge::FeatureGatesJson(gates);
+  if (checked.ok()) return true;
+  std::string_view message = checked.error().message;
+  constexpr std::string_view kPrefix = "feature_gates: ";
+  if (message.substr(0, kPrefix.size()) == kPrefix) message.remove_prefix(kPrefix.size());
+  io.err << "error: --feature-gates: " << message << "\n";
+  return false;
+}
+
 std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io) {
   auto inputs = LoadObjectsImpl(flags, io, /*strict=*/false, /*keep_failed=*/false, /*implicit_cluster=*/true);
   if (!inputs) return std::nullopt;

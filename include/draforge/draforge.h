@@ -21,6 +21,7 @@
 #include "draforge/files.h"
 #include "draforge/kube.h"
 #include "draforge/objects.h"
+#include "draforge/place.h"
 #include "draforge/reconcile.h"
 #include "draforge/version.h"
 

@@ -17,6 +17,7 @@
 #include "draforge/cpp/files.hpp"
 #include "draforge/cpp/kube.hpp"
 #include "draforge/cpp/objects.hpp"
+#include "draforge/cpp/place.hpp"
 #include "draforge/cpp/reconcile.hpp"
 #include "draforge/cpp/result.hpp"
 #include "draforge/draforge.h"
