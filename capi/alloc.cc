@@ -30,6 +30,7 @@ struct draforge_allocation_result {
 struct draforge_explanation {
   std::string summary;
   std::string json;
+  std::string node_groups_json;  // draforge_explanation_node_groups_json
 };
 
 namespace draforge::capi {
@@ -78,6 +79,20 @@ rapidjson::Value Str(std::string_view s, rapidjson::Document::AllocatorType& a) 
 std::string ExplanationJson(const alloc::Explanation& ex) {
   rapidjson::Document d;
   static_cast<rapidjson::Value&>(d) = alloc::ExplanationJson(ex, d.GetAllocator());
+  return api::WriteJson(d, false);
+}
+
+std::string NodeGroupsJson(const alloc::Explanation& ex) {
+  rapidjson::Document d(rapidjson::kArrayType);
+  auto& a = d.GetAllocator();
+  for (const alloc::NodeReasonGroup& g : alloc::GroupNodesByReason(ex.nodes)) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("reason", Str(g.reason, a), a);
+    rapidjson::Value nodes(rapidjson::kArrayType);
+    for (const auto& n : g.nodes) nodes.PushBack(Str(n, a), a);
+    o.AddMember("nodes", nodes, a);
+    d.PushBack(o, a);
+  }
   return api::WriteJson(d, false);
 }
 
@@ -303,6 +318,7 @@ int draforge_explain(draforge_explanation** out, const draforge_snapshot* snapsh
     auto e = std::make_unique<draforge_explanation>();
     e->summary = ex->summary;
     e->json = capi::ExplanationJson(*ex);
+    e->node_groups_json = capi::NodeGroupsJson(*ex);
     *out = e.release();
     return DRAFORGE_OK;
   });
@@ -323,6 +339,20 @@ int draforge_explanation_json(draforge_buffer* out, const draforge_explanation* 
     }
     *out = draforge_buffer{nullptr, 0};
     return capi::ToBuffer(explanation->json, out, error);
+  });
+}
+
+int draforge_explanation_node_groups_json(draforge_buffer* out, const draforge_explanation* explanation,
+                                          draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || explanation == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_explanation_node_groups_json: out and explanation must not be NULL"),
+          error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    return capi::ToBuffer(explanation->node_groups_json, out, error);
   });
 }
 

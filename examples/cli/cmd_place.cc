@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "json_fields.h"
 #include "output.h"
 #include "rapidjson/document.h"
 #include "table.h"
@@ -66,57 +67,19 @@ namespace {
 
 constexpr int kExitNoFit = 1;
 
-std::string Str(const rapidjson::Value& v, const char* key) {
-  const auto m = v.FindMember(key);
-  return m != v.MemberEnd() && m->value.IsString() ? std::string(m->value.GetString(), m->value.GetStringLength())
-                                                    : std::string();
-}
-
-bool Bool(const rapidjson::Value& v, const char* key) {
-  const auto m = v.FindMember(key);
-  return m != v.MemberEnd() && m->value.IsBool() && m->value.GetBool();
-}
-
-int64_t Int(const rapidjson::Value& v, const char* key) {
-  const auto m = v.FindMember(key);
-  return m != v.MemberEnd() && m->value.IsInt64() ? m->value.GetInt64() : 0;
-}
-
-std::vector<std::string> Strings(const rapidjson::Value& v, const char* key) {
-  std::vector<std::string> out;
-  const auto m = v.FindMember(key);
-  if (m == v.MemberEnd() || !m->value.IsArray()) return out;
-  for (const auto& s : m->value.GetArray()) {
-    if (s.IsString()) out.emplace_back(s.GetString(), s.GetStringLength());
-  }
-  return out;
-}
-
-const rapidjson::Value& Array(const rapidjson::Value& v, const char* key) {
-  static const rapidjson::Value kEmpty(rapidjson::kArrayType);
-  const auto m = v.FindMember(key);
-  return m != v.MemberEnd() && m->value.IsArray() ? m->value : kEmpty;
-}
-
-std::string Join(const std::vector<std::string>& parts, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : sep) + parts[i];
-  return out;
-}
-
 // "gpus/four=gpu.example.com/node-3/gpu-0,gpu.example.com/node-3/gpu-1": the devices of a
 // status.allocation grouped by request, in result order.
 std::string DeviceList(const rapidjson::Value& allocation) {
   const auto devices = allocation.FindMember("devices");
-  if (devices == allocation.MemberEnd() || !devices->value.IsObject() || Array(devices->value, "results").Empty()) {
+  if (devices == allocation.MemberEnd() || !devices->value.IsObject() || JsonArray(devices->value, "results").Empty()) {
     return "no devices";
   }
   std::vector<std::pair<std::string, std::vector<std::string>>> by_request;
-  for (const auto& r : Array(devices->value, "results").GetArray()) {
-    const std::string request = Str(r, "request");
+  for (const auto& r : JsonArray(devices->value, "results").GetArray()) {
+    const std::string request = JsonStr(r, "request");
     if (by_request.empty() || by_request.back().first != request) by_request.push_back({request, {}});
-    by_request.back().second.push_back(Str(r, "driver") + "/" + Str(r, "pool") + "/" + Str(r, "device") +
-                                       (Bool(r, "adminAccess") ? "(admin)" : ""));
+    by_request.back().second.push_back(JsonStr(r, "driver") + "/" + JsonStr(r, "pool") + "/" + JsonStr(r, "device") +
+                                       (JsonBool(r, "adminAccess") ? "(admin)" : ""));
   }
   std::vector<std::string> parts;
   for (const auto& [request, list] : by_request) parts.push_back(request + "=" + Join(list, ","));
@@ -135,51 +98,51 @@ bool PrintJson(rapidjson::Document doc, const std::string& format, Io io) {
 }
 
 int PrintPlacement(rapidjson::Document p, const std::string& format, Io io) {
-  const std::vector<std::string> fitting = Strings(p, "fittingNodes");
-  const rapidjson::Value& nodes = Array(p, "nodes");
+  const std::vector<std::string> fitting = JsonStrings(p, "fittingNodes");
+  const rapidjson::Value& nodes = JsonArray(p, "nodes");
   bool any_error = false;
-  for (const auto& n : nodes.GetArray()) any_error = any_error || Str(n, "outcome") == "error";
+  for (const auto& n : nodes.GetArray()) any_error = any_error || JsonStr(n, "outcome") == "error";
   const int exit = !fitting.empty() ? kExitOk : any_error ? kExitError : kExitNoFit;
 
   if (format == "text") {
-    io.out << "pod " << Str(p, "pod") << ": ";
+    io.out << "pod " << JsonStr(p, "pod") << ": ";
     if (nodes.Empty()) {
       io.out << "no nodes in the input (no Node objects, no node-local ResourceSlices)\n";
     } else {
       io.out << "fits on " << fitting.size() << " of " << nodes.Size() << " nodes"
              << (fitting.empty() ? "" : " (" + Join(fitting, ", ") + ")")
-             << (Str(p, "nodeSource") == "slices" ? "; nodes taken from ResourceSlices" : "") << "\n";
+             << (JsonStr(p, "nodeSource") == "slices" ? "; nodes taken from ResourceSlices" : "") << "\n";
     }
-    const rapidjson::Value& claims = Array(p, "claims");
+    const rapidjson::Value& claims = JsonArray(p, "claims");
     if (claims.Empty()) io.out << "claims: none (DRA does not restrict the pod)\n";
     for (const auto& c : claims.GetArray()) {
-      io.out << "claim " << Str(c, "name") << ": " << Str(c, "claim");
-      const std::string source = Str(c, "source");
+      io.out << "claim " << JsonStr(c, "name") << ": " << JsonStr(c, "claim");
+      const std::string source = JsonStr(c, "source");
       if (source == "template") {
-        io.out << " (from template " << Str(c, "template") << ")";
+        io.out << " (from template " << JsonStr(c, "template") << ")";
       } else if (source == "template-instantiated") {
-        io.out << " (from template " << Str(c, "template") << ", not created yet: instantiated in memory)";
+        io.out << " (from template " << JsonStr(c, "template") << ", not created yet: instantiated in memory)";
       }
-      io.out << (!Bool(c, "found") ? ", not found" : Bool(c, "allocated") ? ", allocated" : ", pending") << "\n";
+      io.out << (!JsonBool(c, "found") ? ", not found" : JsonBool(c, "allocated") ? ", allocated" : ", pending") << "\n";
     }
-    for (const auto& u : Strings(p, "unresolvable")) io.out << "unresolvable: " << u << "\n";
+    for (const auto& u : JsonStrings(p, "unresolvable")) io.out << "unresolvable: " << u << "\n";
     if (!nodes.Empty()) {
       Table table({"NODE", "FITS", "WHY/DEVICES"});
       for (const auto& n : nodes.GetArray()) {
-        const bool fits = Bool(n, "fits");
+        const bool fits = JsonBool(n, "fits");
         std::string detail;
         if (fits) {
           std::vector<std::string> parts;
-          for (const auto& a : Array(n, "allocations").GetArray()) {
+          for (const auto& a : JsonArray(n, "allocations").GetArray()) {
             const auto allocation = a.FindMember("allocation");
-            parts.push_back(Str(a, "claim") + (Bool(a, "existing") ? " (allocated)" : "") + ": " +
+            parts.push_back(JsonStr(a, "claim") + (JsonBool(a, "existing") ? " (allocated)" : "") + ": " +
                             (allocation != a.MemberEnd() ? DeviceList(allocation->value) : "no devices"));
           }
           detail = parts.empty() ? "no claims to allocate" : Join(parts, "; ");
         } else {
-          detail = Str(n, "why").empty() ? Join(Strings(n, "reasons"), "; ") : Str(n, "why");
+          detail = JsonStr(n, "why").empty() ? Join(JsonStrings(n, "reasons"), "; ") : JsonStr(n, "why");
         }
-        table.AddRow({Str(n, "node"), fits ? "yes" : Str(n, "outcome") == "error" ? "error" : "no", detail});
+        table.AddRow({JsonStr(n, "node"), fits ? "yes" : JsonStr(n, "outcome") == "error" ? "error" : "no", detail});
       }
       table.Print(io.out);
     }
@@ -192,28 +155,28 @@ int PrintPlacement(rapidjson::Document p, const std::string& format, Io io) {
 }
 
 std::string StopSentence(const rapidjson::Value& r) {
-  const std::string stop = Str(r, "stop");
+  const std::string stop = JsonStr(r, "stop");
   if (stop == "exhausted") return "no node fits another";
-  if (stop == "cap") return "cap of " + std::to_string(Int(r, "cap")) + " reached";
-  if (stop == "error") return "error on node " + Str(r, "errorNode") + ": " + Str(r, "error");
+  if (stop == "cap") return "cap of " + std::to_string(JsonInt(r, "cap")) + " reached";
+  if (stop == "error") return "error on node " + JsonStr(r, "errorNode") + ": " + JsonStr(r, "error");
   if (stop == "no-nodes") return "no nodes in the input (no Node objects, no node-local ResourceSlices)";
   return "";
 }
 
 int PrintHowManyMore(rapidjson::Document r, const std::string& format, Io io) {
-  const bool stopped_by_error = Str(r, "stop") == "error";
-  const int64_t total = Int(r, "total");
+  const bool stopped_by_error = JsonStr(r, "stop") == "error";
+  const int64_t total = JsonInt(r, "total");
   const int exit = stopped_by_error ? kExitError : total > 0 ? kExitOk : kExitNoFit;
   if (format == "text") {
-    io.out << total << " more " << (total == 1 ? "claim" : "claims") << " like " << Str(r, "prototype") << " "
+    io.out << total << " more " << (total == 1 ? "claim" : "claims") << " like " << JsonStr(r, "prototype") << " "
            << (total == 1 ? "fits" : "fit") << " (stopped: " << StopSentence(r) << ")\n";
-    const rapidjson::Value& nodes = Array(r, "nodes");
+    const rapidjson::Value& nodes = JsonArray(r, "nodes");
     if (!nodes.Empty()) {
       Table table({"NODE", "COUNT", "WHY NOT MORE"});
       for (const auto& n : nodes.GetArray()) {
-        std::string why = Str(n, "why").empty() ? Join(Strings(n, "reasons"), "; ") : Str(n, "why");
-        if (why.empty()) why = stopped_by_error && Str(n, "node") == Str(r, "errorNode") ? "error" : "-";
-        table.AddRow({Str(n, "node"), std::to_string(Int(n, "count")), why});
+        std::string why = JsonStr(n, "why").empty() ? Join(JsonStrings(n, "reasons"), "; ") : JsonStr(n, "why");
+        if (why.empty()) why = stopped_by_error && JsonStr(n, "node") == JsonStr(r, "errorNode") ? "error" : "-";
+        table.AddRow({JsonStr(n, "node"), std::to_string(JsonInt(n, "count")), why});
       }
       table.Print(io.out);
     }

@@ -1,5 +1,6 @@
 // draforge/place.h as a caller sees it: on which nodes a pod fits and how many more claims like one
-// fit, through the C ABI and the C++ API (draforge/draforge.hpp).
+// fit, through the C ABI and the C++ API (draforge/draforge.hpp); and explain's grouping of the nodes
+// that do not fit (draforge_explanation_node_groups_json), on the same two nodes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -171,6 +172,24 @@ TEST_F(PlaceCApi, HowManyMoreBadArguments) {
   EXPECT_EQ(draforge_how_many_more_json(&b, snapshot_, 7, "team-a/two", 0, nullptr, nullptr), DRAFORGE_EINVALID);
   EXPECT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_CLAIM, nullptr, 0, nullptr, nullptr),
             DRAFORGE_EINVALID);
+}
+
+// Explain without a node, on the same two nodes: the nodes that do not fit, grouped by reason.
+TEST_F(PlaceCApi, ExplainGroupsTheNodesThatDoNotFit) {
+  auto groups_of = [&](const char* claim, const char* node) {
+    draforge_explanation* ex = nullptr;
+    EXPECT_EQ(draforge_explain(&ex, snapshot_, claim, node, nullptr, &error_), DRAFORGE_OK)
+        << draforge_error_message(error_);
+    draforge_buffer b = {nullptr, 0};
+    EXPECT_EQ(draforge_explanation_node_groups_json(&b, ex, nullptr), DRAFORGE_OK);
+    draforge_explanation_destroy(ex);
+    return Take(b);
+  };
+  EXPECT_EQ(groups_of("team-a/two", nullptr),
+            "[{\"reason\":\"request gpus: only 1 device matches class gpu.example.com, 2 needed\",\"nodes\":[\"node-2\"]}]");
+  EXPECT_EQ(groups_of("team-a/two", "node-2"), "[]");  // with a node there are no verdicts to group
+  draforge_buffer b = {nullptr, 0};
+  EXPECT_EQ(draforge_explanation_node_groups_json(&b, nullptr, nullptr), DRAFORGE_EINVALID);
 }
 
 TEST(PlaceCpp, WrappersReturnTheSameJson) {
