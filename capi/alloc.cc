@@ -30,6 +30,7 @@ struct draforge_allocation_result {
 struct draforge_explanation {
   std::string summary;
   std::string json;
+  std::string node_groups_json;  // draforge_explanation_node_groups_json
 };
 
 namespace draforge::capi {
@@ -49,17 +50,6 @@ size_t OptionsSize(unsigned int version) {
   }
 }
 
-// The caller's options (NULL: the defaults) as a complete struct of the current version: the
-// fields its version has are the caller's, the later ones keep their defaults (version 1 callers
-// have always had pruning on). Errors: an unknown version, a negative max_steps.
-absl::StatusOr<draforge_allocate_options> EffectiveOptions(const draforge_allocate_options* options) {
-  draforge_allocate_options o = kDefaultOptions;
-  if (options == nullptr) return o;
-  RETURN_IF_ERROR(CheckVersion("draforge_allocate_options", options->version, DRAFORGE_ALLOCATE_OPTIONS_VERSION));
-  std::memcpy(&o, options, OptionsSize(options->version));
-  if (o.max_steps < 0) return absl::InvalidArgumentError("draforge_allocate_options: max_steps must not be negative");
-  return o;
-}
 
 // The node as the allocator sees it: labels from the options, else from the snapshot's Node.
 absl::StatusOr<alloc::NodeInfo> NodeOf(const store::Snapshot& snapshot, std::string_view name,
@@ -92,7 +82,34 @@ std::string ExplanationJson(const alloc::Explanation& ex) {
   return api::WriteJson(d, false);
 }
 
+std::string NodeGroupsJson(const alloc::Explanation& ex) {
+  rapidjson::Document d(rapidjson::kArrayType);
+  auto& a = d.GetAllocator();
+  for (const alloc::NodeReasonGroup& g : alloc::GroupNodesByReason(ex.nodes)) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("reason", Str(g.reason, a), a);
+    rapidjson::Value nodes(rapidjson::kArrayType);
+    for (const auto& n : g.nodes) nodes.PushBack(Str(n, a), a);
+    o.AddMember("nodes", nodes, a);
+    d.PushBack(o, a);
+  }
+  return api::WriteJson(d, false);
+}
+
 }  // namespace
+
+// The caller's options (NULL: the defaults) as a complete struct of the current version: the
+// fields its version has are the caller's, the later ones keep their defaults (version 1 callers
+// have always had pruning on). Errors: an unknown version, a negative max_steps.
+absl::StatusOr<draforge_allocate_options> EffectiveOptions(const draforge_allocate_options* options) {
+  draforge_allocate_options o = kDefaultOptions;
+  if (options == nullptr) return o;
+  RETURN_IF_ERROR(CheckVersion("draforge_allocate_options", options->version, DRAFORGE_ALLOCATE_OPTIONS_VERSION));
+  std::memcpy(&o, options, OptionsSize(options->version));
+  if (o.max_steps < 0) return absl::InvalidArgumentError("draforge_allocate_options: max_steps must not be negative");
+  return o;
+}
+
 }  // namespace draforge::capi
 
 extern "C" {
@@ -301,6 +318,7 @@ int draforge_explain(draforge_explanation** out, const draforge_snapshot* snapsh
     auto e = std::make_unique<draforge_explanation>();
     e->summary = ex->summary;
     e->json = capi::ExplanationJson(*ex);
+    e->node_groups_json = capi::NodeGroupsJson(*ex);
     *out = e.release();
     return DRAFORGE_OK;
   });
@@ -321,6 +339,20 @@ int draforge_explanation_json(draforge_buffer* out, const draforge_explanation* 
     }
     *out = draforge_buffer{nullptr, 0};
     return capi::ToBuffer(explanation->json, out, error);
+  });
+}
+
+int draforge_explanation_node_groups_json(draforge_buffer* out, const draforge_explanation* explanation,
+                                          draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || explanation == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_explanation_node_groups_json: out and explanation must not be NULL"),
+          error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    return capi::ToBuffer(explanation->node_groups_json, out, error);
   });
 }
 

@@ -74,6 +74,11 @@ void SplitRef(std::string_view ref, std::string_view default_ns, std::string& ns
 // The features of an options struct's gate text (empty: 1.37 defaults).
 absl::StatusOr<alloc::Features> FeaturesOf(const char* gates, bool unlock_locked);
 
+// The caller's allocate options (NULL: the defaults) as a complete struct of the current version:
+// the fields its version has are the caller's, the later ones keep their defaults. Errors: an
+// unknown version, a negative max_steps.
+absl::StatusOr<draforge_allocate_options> EffectiveOptions(const draforge_allocate_options* options);
+
 // Checks an options struct's version: InvalidArgument naming `what` for null or unknown versions.
 absl::Status CheckVersion(const char* what, unsigned int version, unsigned int max_version);
 

@@ -98,10 +98,7 @@ int RunAllocate(const Args& args, Io io) {
   }
   draforge::AllocateOptions options;
   options.feature_gates = flags->GetOr("--feature-gates", "");
-  if (auto gates = draforge::FeatureGatesJson(options.feature_gates); !gates.ok()) {
-    io.err << "error: --feature-gates: " << gates.error().message << "\n";
-    return kExitBadInput;
-  }
+  if (!CheckFeatureGates(options.feature_gates, io)) return kExitBadInput;
   auto loaded = LoadCluster(*flags, io);
   if (!loaded) return kExitBadInput;
   std::vector<std::string> claims;

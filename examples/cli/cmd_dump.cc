@@ -1,12 +1,10 @@
 // draforge dump: the cluster's DRA state as one List file that the offline commands read with -f.
 #include <sstream>
+#include <string>
+#include <vector>
 
-#include "absl/strings/match.h"
-#include "api/codec.h"
 #include "commands.h"
 #include "draforge/draforge.hpp"
-#include "kube/client.h"
-#include "kube/cluster_state.h"
 #include "output.h"
 
 namespace draforge::cli {
@@ -31,35 +29,28 @@ int RunDump(const Args& args, Io io) {
     return kExitBadInput;
   }
   std::string file = flags->GetOr("-o", "");
-  std::string format = flags->GetOr("--format", absl::EndsWith(file, ".json") ? "json" : "yaml");
+  const bool json_file = file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0;
+  std::string format = flags->GetOr("--format", json_file ? "json" : "yaml");
   if (format != "yaml" && format != "json") {
     io.err << "error: --format: unknown format \"" << format << "\" (yaml, json)\n";
     return kExitBadInput;
   }
-  auto config = ClusterConfig(*flags, io);
-  if (!config) return kExitBadInput;
-  auto client = kube::Client::Create(*config);
-  if (!client.ok()) {
-    io.err << "error: " << client.status().message() << "\n";
-    return kExitBadInput;
-  }
-  kube::ClusterStateOptions options;
-  options.namespace_ = flags->GetOr("-n", "");
-  auto state = kube::ListClusterState(**client, options);
-  if (!state.ok()) {
-    io.err << "error: " << config->server << ": " << state.status().message() << "\n";
-    return kExitError;
-  }
+  auto client = ClusterClient(*flags, io);
+  if (!client) return kExitBadInput;
+  const std::string server(client->server());
+  auto state = ListClusterState(*client, flags->GetOr("-n", ""), server, io);
+  if (!state) return kExitError;
   for (const std::string& s : state->skipped) io.err << "warning: skipped " << s << "\n";
   std::vector<rapidjson::Document> docs;
   docs.reserve(state->objects.size());
-  for (const api::Object& obj : state->objects) {
-    auto doc = api::EncodeObject(obj);
-    if (!doc.ok()) {
-      io.err << "error: " << obj.kind_name() << " " << obj.Key() << ": " << doc.status().message() << "\n";
+  for (size_t i = 0; i < state->objects.size(); ++i) {
+    auto json = state->objects.Encode(i);
+    if (!json.ok()) {
+      io.err << "error: " << state->objects.kind(i) << " " << state->objects.key(i) << ": " << json.error().message
+             << "\n";
       return kExitError;
     }
-    docs.push_back(*std::move(doc));
+    docs.emplace_back().Parse(json->data(), json->size());
   }
   std::ostringstream text;
   if (auto printed = PrintDocuments(docs, format, text, /*always_list=*/true); !printed.ok()) {
@@ -74,7 +65,7 @@ int RunDump(const Args& args, Io io) {
       io.err << "error: cannot write " << file << ": " << written.error().message << "\n";
       return kExitError;
     }
-    io.err << "wrote " << docs.size() << " objects from " << config->server << " to " << file << "\n";
+    io.err << "wrote " << docs.size() << " objects from " << server << " to " << file << "\n";
   }
   return state->skipped.empty() ? kExitOk : kExitBadInput;
 }

@@ -1,43 +1,49 @@
-// draforge explain: why a claim is pending (lib/alloc explain funnel).
+// draforge explain: why a claim is pending (draforge_explain: the explain funnel).
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "alloc/explain.h"
-#include "alloc/explanation_json.h"
-#include "alloc/features.h"
 #include "commands.h"
+#include "json_fields.h"
 #include "output.h"
-#include "common/json_string.h"
+#include "rapidjson/document.h"
 
 namespace draforge::cli {
 
 namespace {
 
 // The scheduler's view first: the verdict per node. Up to kListed nodes one line each; past that,
-// the nodes that fit on one line and the others grouped by their reason.
-void WriteNodeVerdicts(const alloc::Explanation& ex, std::ostream& out) {
+// the nodes that fit on one line and the others grouped by their reason (`groups`:
+// draforge_explanation_node_groups_json).
+void WriteNodeVerdicts(const rapidjson::Value& ex, const rapidjson::Value& groups, std::ostream& out) {
   constexpr size_t kListed = 10;
-  out << ex.nodes_summary << "\n";
+  out << JsonStr(ex, "nodesSummary") << "\n";
   auto names = [](const std::vector<std::string>& nodes) {
     std::string s;
     for (size_t i = 0; i < nodes.size() && i < kListed; ++i) s += (i ? ", " : "") + nodes[i];
     if (nodes.size() > kListed) s += " and " + std::to_string(nodes.size() - kListed) + " more";
     return s;
   };
-  if (ex.nodes.size() <= kListed) {
-    for (const alloc::NodeVerdict& v : ex.nodes) {
-      out << "  " << v.node << ": " << (v.fits() ? std::string("fits") : v.reason) << "\n";
+  const rapidjson::Value& nodes = JsonArray(ex, "nodes");
+  if (nodes.Size() <= kListed) {
+    for (const auto& v : nodes.GetArray()) {
+      out << "  " << JsonStr(v, "node") << ": " << (JsonBool(v, "fits") ? std::string("fits") : JsonStr(v, "reason"))
+          << "\n";
     }
   } else {
-    if (const auto fitting = ex.FittingNodes(); !fitting.empty()) out << "  fits: " << names(fitting) << "\n";
-    for (const alloc::NodeReasonGroup& g : alloc::GroupNodesByReason(ex.nodes)) {
-      out << "  " << names(g.nodes) << ": " << g.reason << "\n";
+    std::vector<std::string> fitting;
+    for (const auto& v : nodes.GetArray()) {
+      if (JsonBool(v, "fits")) fitting.push_back(JsonStr(v, "node"));
+    }
+    if (!fitting.empty()) out << "  fits: " << names(fitting) << "\n";
+    if (groups.IsArray()) {
+      for (const auto& g : groups.GetArray()) out << "  " << names(JsonStrings(g, "nodes")) << ": " << JsonStr(g, "reason") << "\n";
     }
   }
-  if (ex.NodesTruncated()) {
-    out << "  (" << ex.nodes_total - static_cast<int64_t>(ex.nodes.size()) << " more nodes not examined)\n";
+  if (JsonBool(ex, "nodesTruncated")) {
+    out << "  (" << JsonInt(ex, "nodesTotal") - static_cast<int64_t>(nodes.Size()) << " more nodes not examined)\n";
   }
 }
 
@@ -63,49 +69,52 @@ int RunExplain(const Args& args, Io io) {
     io.err << "error: --claim is required\n";
     return kExitBadInput;
   }
-  auto features = alloc::ParseFeatureGates(flags->GetOr("--feature-gates", ""));
-  if (!features.ok()) {
-    io.err << "error: --feature-gates: " << features.status().message() << "\n";
-    return kExitBadInput;
-  }
-  store::Cluster cluster;
-  auto inputs = LoadIntoCluster(*flags, io, cluster);
-  if (!inputs) return kExitBadInput;
-  auto snapshot = cluster.snapshot();
-  const size_t slash = ref.find('/');
-  const std::string ns = slash == std::string::npos ? "default" : ref.substr(0, slash);
-  const std::string name = slash == std::string::npos ? ref : ref.substr(slash + 1);
-  std::optional<alloc::NodeInfo> node;
-  if (auto n = flags->Get("--node")) {
-    node = alloc::NodeInfo{*n, {}};
-    if (const api::Node* obj = snapshot->GetNode(*n)) node = alloc::NodeInfo::FromNode(*obj);
-  }
-  auto ex = alloc::Explain(*snapshot, ns, name, node ? &*node : nullptr, *features);
+  draforge::AllocateOptions options;
+  options.feature_gates = flags->GetOr("--feature-gates", "");
+  if (!CheckFeatureGates(options.feature_gates, io)) return kExitBadInput;
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
+  auto ex = draforge::Explain(loaded->snapshot, ref, flags->GetOr("--node", ""), options);
   if (!ex.ok()) {
-    io.err << "error: " << ex.status().message() << "\n";
+    io.err << "error: " << ex.error().message << "\n";
     return kExitBadInput;
   }
+  auto json = ex->Json();
+  if (!json.ok()) {
+    io.err << "error: " << json.error().message << "\n";
+    return kExitError;
+  }
+  rapidjson::Document doc;
+  doc.Parse(json->data(), json->size());
   if (format == "text") {
-    if (!ex->nodes_summary.empty()) {
-      WriteNodeVerdicts(*ex, io.out);
+    if (!JsonStr(doc, "nodesSummary").empty()) {
+      auto groups_json = ex->NodeGroupsJson();
+      if (!groups_json.ok()) {
+        io.err << "error: " << groups_json.error().message << "\n";
+        return kExitError;
+      }
+      rapidjson::Document groups;
+      groups.Parse(groups_json->data(), groups_json->size());
+      WriteNodeVerdicts(doc, groups, io.out);
       io.out << "\nevery device, whatever its node:\n";
     }
-    io.out << ex->summary << "\n";
-    for (const auto& r : ex->requests) {
-      io.out << "\nrequest " << r.request << " (class " << r.device_class << ", needs "
-             << (r.all_mode ? std::string("all matching") : std::to_string(r.needed)) << "):\n";
-      for (const auto& s : r.steps) {
-        io.out << "  " << alloc::FunnelStepName(s.step) << ": " << s.remaining << "  " << s.detail << "\n";
+    io.out << JsonStr(doc, "summary") << "\n";
+    for (const auto& r : JsonArray(doc, "requests").GetArray()) {
+      io.out << "\nrequest " << JsonStr(r, "request") << " (class " << JsonStr(r, "deviceClass") << ", needs "
+             << (JsonBool(r, "allMode") ? std::string("all matching") : std::to_string(JsonInt(r, "needed"))) << "):\n";
+      for (const auto& s : JsonArray(r, "steps").GetArray()) {
+        io.out << "  " << JsonStr(s, "step") << ": " << JsonInt(s, "remaining") << "  " << JsonStr(s, "detail") << "\n";
       }
-      if (!r.first_error.empty()) io.out << "  first CEL error: " << r.first_error << "\n";
+      if (const std::string first_error = JsonStr(r, "firstError"); !first_error.empty()) {
+        io.out << "  first CEL error: " << first_error << "\n";
+      }
     }
     return kExitOk;
   }
-  std::vector<rapidjson::Document> docs(1);
-  rapidjson::Document& d = docs.front();
-  static_cast<rapidjson::Value&>(d) = alloc::ExplanationJson(*ex, d.GetAllocator());
-  if (absl::Status s = WriteDocuments(docs, format, io.out); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
+  std::vector<rapidjson::Document> docs;
+  docs.push_back(std::move(doc));
+  if (auto printed = PrintDocuments(docs, format, io.out); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
     return kExitBadInput;
   }
   return kExitOk;

@@ -1,4 +1,4 @@
-// draforge place: cluster-wide placement (lib/alloc/placement.h).
+// draforge place: cluster-wide placement (draforge_place_pod_json, draforge_how_many_more_json).
 //
 //   draforge place --pod NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates A=true,B=false] [-o text|json|yaml]
 //     On which nodes the pod's claims fit: kube-scheduler's DRA Filter on every node (Node objects of
@@ -47,250 +47,174 @@
 //                "why": "request gpus: ..."}],                // the funnel's sentence (with reasons)
 //     "copies": [{"claim": "default/two-gpus-more-1", "node": "node-a", "allocation": {...}}]
 //   }
+#include <cctype>
+#include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "alloc/allocator.h"
-#include "alloc/features.h"
-#include "alloc/placement.h"
 #include "commands.h"
-#include "common/status.h"
+#include "json_fields.h"
 #include "output.h"
+#include "rapidjson/document.h"
 #include "table.h"
-#include "common/json_string.h"
 
 namespace draforge::cli {
 namespace {
 
 constexpr int kExitNoFit = 1;
 
-std::pair<std::string, std::string> SplitRef(const std::string& ref) {
-  const size_t slash = ref.find('/');
-  if (slash == std::string::npos) return {"default", ref};
-  return {ref.substr(0, slash), ref.substr(slash + 1)};
-}
-
-// "gpus/four=gpu.example.com/node-3/gpu-0,gpu.example.com/node-3/gpu-1": the devices of an
-// allocation grouped by request, in result order.
-std::string DeviceList(const api::AllocationResult& allocation) {
-  if (!allocation.devices || allocation.devices->results.empty()) return "no devices";
+// "gpus/four=gpu.example.com/node-3/gpu-0,gpu.example.com/node-3/gpu-1": the devices of a
+// status.allocation grouped by request, in result order.
+std::string DeviceList(const rapidjson::Value& allocation) {
+  const auto devices = allocation.FindMember("devices");
+  if (devices == allocation.MemberEnd() || !devices->value.IsObject() || JsonArray(devices->value, "results").Empty()) {
+    return "no devices";
+  }
   std::vector<std::pair<std::string, std::vector<std::string>>> by_request;
-  for (const auto& r : allocation.devices->results) {
-    const std::string request = r.request.value_or("");
+  for (const auto& r : JsonArray(devices->value, "results").GetArray()) {
+    const std::string request = JsonStr(r, "request");
     if (by_request.empty() || by_request.back().first != request) by_request.push_back({request, {}});
-    by_request.back().second.push_back(absl::StrCat(alloc::ResultDeviceID(r).String(),
-                                                    r.admin_access.value_or(false) ? "(admin)" : ""));
+    by_request.back().second.push_back(JsonStr(r, "driver") + "/" + JsonStr(r, "pool") + "/" + JsonStr(r, "device") +
+                                       (JsonBool(r, "adminAccess") ? "(admin)" : ""));
   }
   std::vector<std::string> parts;
-  for (const auto& [request, devices] : by_request) parts.push_back(absl::StrCat(request, "=", absl::StrJoin(devices, ",")));
-  return absl::StrJoin(parts, " ");
+  for (const auto& [request, list] : by_request) parts.push_back(request + "=" + Join(list, ","));
+  return Join(parts, " ");
 }
 
-class Json {
- public:
-  Json() { docs_.resize(1); doc().SetObject(); }
-  rapidjson::Document& doc() { return docs_.front(); }
-  rapidjson::Document::AllocatorType& a() { return doc().GetAllocator(); }
-  rapidjson::Value Str(std::string_view s) {
-    return JsonString(s, a());
+// Prints the result JSON in `format`; false (after printing why) when it cannot be written.
+bool PrintJson(rapidjson::Document doc, const std::string& format, Io io) {
+  std::vector<rapidjson::Document> docs;
+  docs.push_back(std::move(doc));
+  if (auto printed = PrintDocuments(docs, format, io.out); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
+    return false;
   }
-  rapidjson::Value Strings(const std::vector<std::string>& list) {
-    rapidjson::Value v(rapidjson::kArrayType);
-    for (const auto& s : list) v.PushBack(Str(s), a());
-    return v;
-  }
-  // status.allocation as Kubernetes writes it; false (after printing) when it cannot be encoded.
-  bool Allocation(const api::AllocationResult& allocation, rapidjson::Value& out, Io io) {
-    auto encoded = alloc::EncodeAllocationResult(allocation);
-    if (!encoded.ok()) {
-      io.err << "error: " << encoded.status().message() << "\n";
-      return false;
-    }
-    out.CopyFrom(*encoded, a());
-    return true;
-  }
-  bool Write(const std::string& format, Io io) {
-    if (absl::Status s = WriteDocuments(docs_, format, io.out); !s.ok()) {
-      io.err << "error: " << s.message() << "\n";
-      return false;
-    }
-    return true;
-  }
+  return true;
+}
 
- private:
-  std::vector<rapidjson::Document> docs_;
-};
-
-int PrintPlacement(const alloc::PodPlacement& p, const std::string& format, Io io) {
-  const std::vector<std::string> fitting = p.FittingNodes();
+int PrintPlacement(rapidjson::Document p, const std::string& format, Io io) {
+  const std::vector<std::string> fitting = JsonStrings(p, "fittingNodes");
+  const rapidjson::Value& nodes = JsonArray(p, "nodes");
   bool any_error = false;
-  for (const auto& n : p.nodes) any_error = any_error || n.outcome == alloc::Outcome::kError;
+  for (const auto& n : nodes.GetArray()) any_error = any_error || JsonStr(n, "outcome") == "error";
   const int exit = !fitting.empty() ? kExitOk : any_error ? kExitError : kExitNoFit;
 
   if (format == "text") {
-    io.out << "pod " << p.pod << ": ";
-    if (p.nodes.empty()) {
+    io.out << "pod " << JsonStr(p, "pod") << ": ";
+    if (nodes.Empty()) {
       io.out << "no nodes in the input (no Node objects, no node-local ResourceSlices)\n";
     } else {
-      io.out << "fits on " << fitting.size() << " of " << p.nodes.size() << " nodes"
-             << (fitting.empty() ? "" : absl::StrCat(" (", absl::StrJoin(fitting, ", "), ")"))
-             << (p.node_source == "slices" ? "; nodes taken from ResourceSlices" : "") << "\n";
+      io.out << "fits on " << fitting.size() << " of " << nodes.Size() << " nodes"
+             << (fitting.empty() ? "" : " (" + Join(fitting, ", ") + ")")
+             << (JsonStr(p, "nodeSource") == "slices" ? "; nodes taken from ResourceSlices" : "") << "\n";
     }
-    if (p.claims.empty()) io.out << "claims: none (DRA does not restrict the pod)\n";
-    for (const auto& c : p.claims) {
-      io.out << "claim " << c.pod_claim << ": " << c.key;
-      switch (c.source) {
-        case alloc::ClaimSource::kClaim:
-          break;
-        case alloc::ClaimSource::kTemplate:
-          io.out << " (from template " << c.template_name << ")";
-          break;
-        case alloc::ClaimSource::kTemplateInstantiated:
-          io.out << " (from template " << c.template_name << ", not created yet: instantiated in memory)";
-          break;
+    const rapidjson::Value& claims = JsonArray(p, "claims");
+    if (claims.Empty()) io.out << "claims: none (DRA does not restrict the pod)\n";
+    for (const auto& c : claims.GetArray()) {
+      io.out << "claim " << JsonStr(c, "name") << ": " << JsonStr(c, "claim");
+      const std::string source = JsonStr(c, "source");
+      if (source == "template") {
+        io.out << " (from template " << JsonStr(c, "template") << ")";
+      } else if (source == "template-instantiated") {
+        io.out << " (from template " << JsonStr(c, "template") << ", not created yet: instantiated in memory)";
       }
-      io.out << (c.claim == nullptr ? ", not found" : c.allocated ? ", allocated" : ", pending") << "\n";
+      io.out << (!JsonBool(c, "found") ? ", not found" : JsonBool(c, "allocated") ? ", allocated" : ", pending") << "\n";
     }
-    for (const auto& u : p.unresolvable) io.out << "unresolvable: " << u << "\n";
-    if (!p.nodes.empty()) {
+    for (const auto& u : JsonStrings(p, "unresolvable")) io.out << "unresolvable: " << u << "\n";
+    if (!nodes.Empty()) {
       Table table({"NODE", "FITS", "WHY/DEVICES"});
-      for (const auto& n : p.nodes) {
+      for (const auto& n : nodes.GetArray()) {
+        const bool fits = JsonBool(n, "fits");
         std::string detail;
-        if (n.fits()) {
+        if (fits) {
           std::vector<std::string> parts;
-          for (const auto& a : n.allocations) {
-            parts.push_back(absl::StrCat(a.claim, a.existing ? " (allocated)" : "", ": ", DeviceList(a.allocation)));
+          for (const auto& a : JsonArray(n, "allocations").GetArray()) {
+            const auto allocation = a.FindMember("allocation");
+            parts.push_back(JsonStr(a, "claim") + (JsonBool(a, "existing") ? " (allocated)" : "") + ": " +
+                            (allocation != a.MemberEnd() ? DeviceList(allocation->value) : "no devices"));
           }
-          detail = parts.empty() ? "no claims to allocate" : absl::StrJoin(parts, "; ");
+          detail = parts.empty() ? "no claims to allocate" : Join(parts, "; ");
         } else {
-          detail = n.why.empty() ? absl::StrJoin(n.reasons, "; ") : n.why;
+          detail = JsonStr(n, "why").empty() ? Join(JsonStrings(n, "reasons"), "; ") : JsonStr(n, "why");
         }
-        table.AddRow({n.node, n.fits() ? "yes" : n.outcome == alloc::Outcome::kError ? "error" : "no", detail});
+        table.AddRow({JsonStr(n, "node"), fits ? "yes" : JsonStr(n, "outcome") == "error" ? "error" : "no", detail});
       }
       table.Print(io.out);
     }
     return exit;
   }
-
-  Json j;
-  auto& d = j.doc();
-  auto& a = j.a();
-  d.AddMember("pod", j.Str(p.pod), a);
-  d.AddMember("nodeSource", j.Str(p.node_source), a);
-  rapidjson::Value claims(rapidjson::kArrayType);
-  for (const auto& c : p.claims) {
-    rapidjson::Value o(rapidjson::kObjectType);
-    o.AddMember("name", j.Str(c.pod_claim), a);
-    o.AddMember("claim", j.Str(c.key), a);
-    o.AddMember("source", j.Str(alloc::ClaimSourceName(c.source)), a);
-    if (!c.template_name.empty()) o.AddMember("template", j.Str(c.template_name), a);
-    o.AddMember("allocated", c.allocated, a);
-    claims.PushBack(o, a);
-  }
-  d.AddMember("claims", claims, a);
-  d.AddMember("unresolvable", j.Strings(p.unresolvable), a);
-  d.AddMember("fittingNodes", j.Strings(fitting), a);
-  rapidjson::Value nodes(rapidjson::kArrayType);
-  for (const auto& n : p.nodes) {
-    rapidjson::Value o(rapidjson::kObjectType);
-    o.AddMember("node", j.Str(n.node), a);
-    o.AddMember("fits", n.fits(), a);
-    o.AddMember("outcome", j.Str(alloc::OutcomeName(n.outcome)), a);
-    if (n.fits()) {
-      rapidjson::Value allocations(rapidjson::kArrayType);
-      for (const auto& ca : n.allocations) {
-        rapidjson::Value e(rapidjson::kObjectType);
-        e.AddMember("claim", j.Str(ca.claim), a);
-        e.AddMember("existing", ca.existing, a);
-        rapidjson::Value alloc_json;
-        if (!j.Allocation(ca.allocation, alloc_json, io)) return kExitError;
-        e.AddMember("allocation", alloc_json, a);
-        allocations.PushBack(e, a);
-      }
-      o.AddMember("allocations", allocations, a);
-    } else {
-      o.AddMember("reasons", j.Strings(n.reasons), a);
-      o.AddMember("why", j.Str(n.why), a);
-      if (!n.error.ok()) o.AddMember("error", j.Str(SV(n.error.message())), a);
-    }
-    o.AddMember("searchSteps", rapidjson::Value(static_cast<int64_t>(n.search_steps)), a);
-    nodes.PushBack(o, a);
-  }
-  d.AddMember("nodes", nodes, a);
-  if (!j.Write(format, io)) return kExitBadInput;
+  // "found" is for the text above; the JSON keeps its documented shape.
+  for (auto& c : p["claims"].GetArray()) c.RemoveMember("found");
+  if (!PrintJson(std::move(p), format, io)) return kExitBadInput;
   return exit;
 }
 
-std::string StopSentence(const alloc::HowManyMoreResult& r) {
-  switch (r.stop) {
-    case alloc::StopReason::kExhausted:
-      return "no node fits another";
-    case alloc::StopReason::kCap:
-      return absl::StrCat("cap of ", r.cap, " reached");
-    case alloc::StopReason::kError:
-      return absl::StrCat("error on node ", r.error_node, ": ", r.error.message());
-    case alloc::StopReason::kNoNodes:
-      return "no nodes in the input (no Node objects, no node-local ResourceSlices)";
-  }
+std::string StopSentence(const rapidjson::Value& r) {
+  const std::string stop = JsonStr(r, "stop");
+  if (stop == "exhausted") return "no node fits another";
+  if (stop == "cap") return "cap of " + std::to_string(JsonInt(r, "cap")) + " reached";
+  if (stop == "error") return "error on node " + JsonStr(r, "errorNode") + ": " + JsonStr(r, "error");
+  if (stop == "no-nodes") return "no nodes in the input (no Node objects, no node-local ResourceSlices)";
   return "";
 }
 
-int PrintHowManyMore(const alloc::HowManyMoreResult& r, const std::string& format, Io io) {
-  const int exit = r.stop == alloc::StopReason::kError ? kExitError : r.total > 0 ? kExitOk : kExitNoFit;
+int PrintHowManyMore(rapidjson::Document r, const std::string& format, Io io) {
+  const bool stopped_by_error = JsonStr(r, "stop") == "error";
+  const int64_t total = JsonInt(r, "total");
+  const int exit = stopped_by_error ? kExitError : total > 0 ? kExitOk : kExitNoFit;
   if (format == "text") {
-    io.out << r.total << " more " << (r.total == 1 ? "claim" : "claims") << " like " << r.prototype << " "
-           << (r.total == 1 ? "fits" : "fit") << " (stopped: " << StopSentence(r) << ")\n";
-    if (!r.nodes.empty()) {
+    io.out << total << " more " << (total == 1 ? "claim" : "claims") << " like " << JsonStr(r, "prototype") << " "
+           << (total == 1 ? "fits" : "fit") << " (stopped: " << StopSentence(r) << ")\n";
+    const rapidjson::Value& nodes = JsonArray(r, "nodes");
+    if (!nodes.Empty()) {
       Table table({"NODE", "COUNT", "WHY NOT MORE"});
-      for (const auto& n : r.nodes) {
-        std::string why = n.why.empty() ? absl::StrJoin(n.reasons, "; ") : n.why;
-        if (why.empty()) why = r.stop == alloc::StopReason::kError && n.node == r.error_node ? "error" : "-";
-        table.AddRow({n.node, std::to_string(n.count), why});
+      for (const auto& n : nodes.GetArray()) {
+        std::string why = JsonStr(n, "why").empty() ? Join(JsonStrings(n, "reasons"), "; ") : JsonStr(n, "why");
+        if (why.empty()) why = stopped_by_error && JsonStr(n, "node") == JsonStr(r, "errorNode") ? "error" : "-";
+        table.AddRow({JsonStr(n, "node"), std::to_string(JsonInt(n, "count")), why});
       }
       table.Print(io.out);
     }
     return exit;
   }
-  Json j;
-  auto& d = j.doc();
-  auto& a = j.a();
-  d.AddMember("prototype", j.Str(r.prototype), a);
-  d.AddMember("total", rapidjson::Value(static_cast<int64_t>(r.total)), a);
-  d.AddMember("cap", rapidjson::Value(static_cast<int64_t>(r.cap)), a);
-  d.AddMember("stop", j.Str(alloc::StopReasonName(r.stop)), a);
-  if (r.stop == alloc::StopReason::kError) {
-    d.AddMember("error", j.Str(SV(r.error.message())), a);
-    d.AddMember("errorNode", j.Str(r.error_node), a);
-  }
-  rapidjson::Value nodes(rapidjson::kArrayType);
-  for (const auto& n : r.nodes) {
-    rapidjson::Value o(rapidjson::kObjectType);
-    o.AddMember("node", j.Str(n.node), a);
-    o.AddMember("count", rapidjson::Value(static_cast<int64_t>(n.count)), a);
-    o.AddMember("reasons", j.Strings(n.reasons), a);
-    if (!n.why.empty()) o.AddMember("why", j.Str(n.why), a);
-    nodes.PushBack(o, a);
-  }
-  d.AddMember("nodes", nodes, a);
-  rapidjson::Value copies(rapidjson::kArrayType);
-  for (const auto& c : r.copies) {
-    rapidjson::Value o(rapidjson::kObjectType);
-    o.AddMember("claim", j.Str(c.claim), a);
-    o.AddMember("node", j.Str(c.node), a);
-    rapidjson::Value alloc_json;
-    if (!j.Allocation(c.allocation, alloc_json, io)) return kExitError;
-    o.AddMember("allocation", alloc_json, a);
-    copies.PushBack(o, a);
-  }
-  d.AddMember("copies", copies, a);
-  if (!j.Write(format, io)) return kExitBadInput;
+  if (!PrintJson(std::move(r), format, io)) return kExitBadInput;
   return exit;
+}
+
+// A positive integer (optional '+', surrounding ASCII whitespace allowed, as before); false otherwise.
+bool ParsePositive(const std::string& text, int64_t& out) {
+  size_t begin = text.find_first_not_of(" \t\n\v\f\r");
+  const size_t end = text.find_last_not_of(" \t\n\v\f\r");
+  if (begin == std::string::npos) return false;
+  const std::string digits = text.substr(begin, end - begin + 1);
+  if (digits.empty() || digits[0] == '-' || std::isspace(static_cast<unsigned char>(digits[0]))) return false;
+  errno = 0;
+  char* stop = nullptr;
+  const long long n = std::strtoll(digits.c_str(), &stop, 10);
+  if (errno != 0 || stop != digits.c_str() + digits.size() || n <= 0) return false;
+  out = n;
+  return true;
+}
+
+// The error of a placement call, as before: " in the input" after NotFound; exit 2 for bad input.
+int PrintError(const draforge::Error& e, Io io) {
+  io.err << "error: " << e.message << (e.code == DRAFORGE_ENOTFOUND ? " in the input" : "") << "\n";
+  return e.code == DRAFORGE_ENOTFOUND || e.code == DRAFORGE_EINVALID ? kExitBadInput : kExitError;
+}
+
+std::optional<rapidjson::Document> Parse(const std::string& json, Io io) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    io.err << "error: the placement result is not a JSON object\n";
+    return std::nullopt;
+  }
+  return doc;
 }
 
 }  // namespace
@@ -337,50 +261,35 @@ int RunPlace(const Args& args, Io io) {
     io.err << "error: --count and --cap go with --claim or --template, not --pod\n";
     return kExitBadInput;
   }
-  alloc::HowManyMoreOptions more;
-  if (auto cap = flags->Get("--cap")) {
-    int64_t n = 0;
-    if (!absl::SimpleAtoi(*cap, &n) || n <= 0) {
-      io.err << "error: --cap: expected a positive integer, got \"" << *cap << "\"\n";
+  int64_t cap = 0;
+  if (auto text = flags->Get("--cap")) {
+    if (!ParsePositive(*text, cap)) {
+      io.err << "error: --cap: expected a positive integer, got \"" << *text << "\"\n";
       return kExitBadInput;
     }
-    more.cap = n;
   }
-  auto features = alloc::ParseFeatureGates(flags->GetOr("--feature-gates", ""));
-  if (!features.ok()) {
-    io.err << "error: --feature-gates: " << features.status().message() << "\n";
-    return kExitBadInput;
-  }
-  store::Cluster cluster;
-  auto inputs = LoadIntoCluster(*flags, io, cluster);
-  if (!inputs) return kExitBadInput;
-  auto snapshot = cluster.snapshot();
+  draforge::AllocateOptions options;
+  options.feature_gates = flags->GetOr("--feature-gates", "");
+  if (!CheckFeatureGates(options.feature_gates, io)) return kExitBadInput;
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
 
   if (pod_mode) {
-    const auto [ns, name] = SplitRef(flags->GetOr("--pod", ""));
-    alloc::PlaceOptions options;
-    options.features = *features;
-    auto placement = alloc::Place(*snapshot, ns, name, options);
-    if (!placement.ok()) {
-      io.err << "error: " << placement.status().message() << (absl::IsNotFound(placement.status()) ? " in the input" : "")
-             << "\n";
-      return absl::IsNotFound(placement.status()) || absl::IsInvalidArgument(placement.status()) ? kExitBadInput
-                                                                                                : kExitError;
-    }
-    return PrintPlacement(*placement, format, io);
+    auto placement = draforge::PlacePodJson(loaded->snapshot, flags->GetOr("--pod", ""), options);
+    if (!placement.ok()) return PrintError(placement.error(), io);
+    auto doc = Parse(*placement, io);
+    if (!doc) return kExitError;
+    return PrintPlacement(std::move(*doc), format, io);
   }
 
   const bool is_claim = flags->Has("--claim");
-  const auto [ns, name] = SplitRef(flags->GetOr(is_claim ? "--claim" : "--template", ""));
-  more.features = *features;
-  auto result = alloc::HowManyMore(*snapshot, is_claim ? alloc::PrototypeKind::kClaim : alloc::PrototypeKind::kTemplate,
-                                   ns, name, more);
-  if (!result.ok()) {
-    io.err << "error: " << result.status().message() << (absl::IsNotFound(result.status()) ? " in the input" : "")
-           << "\n";
-    return absl::IsNotFound(result.status()) || absl::IsInvalidArgument(result.status()) ? kExitBadInput : kExitError;
-  }
-  return PrintHowManyMore(*result, format, io);
+  auto result = draforge::HowManyMoreJson(loaded->snapshot,
+                                          is_claim ? draforge::PrototypeKind::kClaim : draforge::PrototypeKind::kTemplate,
+                                          flags->GetOr(is_claim ? "--claim" : "--template", ""), cap, options);
+  if (!result.ok()) return PrintError(result.error(), io);
+  auto doc = Parse(*result, io);
+  if (!doc) return kExitError;
+  return PrintHowManyMore(std::move(*doc), format, io);
 }
 
 }  // namespace draforge::cli

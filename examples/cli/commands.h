@@ -64,12 +64,34 @@ struct ClusterInputs {
 // cluster without -f). Prints the problem and returns nullopt when the input is unusable.
 std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io);
 
+// Checks the --feature-gates text `gates` through the C ABI; prints "error: --feature-gates: ..."
+// (without the ABI's "feature_gates: " field prefix) and returns false when it is invalid.
+bool CheckFeatureGates(const std::string& gates, Io io);
+
 // LoadInputs (not strict) and ApplyAll into `cluster`; prints the problem and returns nullopt when the
 // input is unusable. The inputs are returned for commands that need the file order. Without -f,
 // --kubeconfig or --context it reads the cluster kubectl would use: $KUBECONFIG, ~/.kube/config,
 // then the in-cluster service account.
 std::optional<std::vector<InputObject>> LoadIntoCluster(const Flags& flags, Io io, store::Cluster& cluster);
 
+// A client of the cluster --kubeconfig/--context name, by client-go's rules (kube.h: --kubeconfig,
+// $KUBECONFIG merged, ~/.kube/config, in-cluster) with this process's environment. Prints the problem
+// and returns nullopt when there is none; *none_found (may be null) tells "nothing configured" apart
+// (then nothing is printed).
+std::optional<draforge::KubeClient> ClusterClient(const Flags& flags, Io io, bool* none_found = nullptr);
+
+// The DRA objects, Pods and Nodes of a cluster (draforge_kube_list_cluster_state), and what was
+// skipped because it did not decode.
+struct ClusterState {
+  draforge::Objects objects;
+  std::vector<std::string> skipped;
+};
+// Lists them (`namespace_` "": every namespace); prints "error: <source>: ..." and returns nullopt
+// on failure.
+std::optional<ClusterState> ListClusterState(const draforge::KubeClient& client, const std::string& namespace_,
+                                             const std::string& source, Io io);
+
+// TODO(clisim): goes once cmd_sim.cc uses ClusterClient.
 // The cluster configuration for --kubeconfig/--context in kubectl's order (--kubeconfig, the first
 // existing file of $KUBECONFIG, ~/.kube/config, in-cluster). Prints the problem and returns nullopt
 // when it cannot be loaded; *none_found (may be null) tells "nothing configured" apart.

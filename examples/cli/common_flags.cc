@@ -7,8 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "api/codec.h"
 #include "commands.h"
+#include "rapidjson/document.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 #include "kube/client.h"
 #include "kube/cluster_state.h"
 
@@ -115,6 +117,62 @@ std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* n
   return *std::move(config);
 }
 
+std::optional<draforge::KubeClient> ClusterClient(const Flags& flags, Io io, bool* none_found) {
+  if (none_found != nullptr) *none_found = false;
+  // The CLI reads its environment; the library applies client-go's rules to it (kube.h).
+  draforge::KubeConfigOptions options =
+      draforge::KubeConfigOptionsFromEnvironment(flags.GetOr("--kubeconfig", ""), flags.GetOr("--context", ""));
+  options.user_agent = "draforge-cli";
+  auto resolved = draforge::ResolveKubeConfig(options);
+  rapidjson::Document doc;
+  if (resolved.ok() && !doc.Parse(resolved->data(), resolved->size()).HasParseError() && doc.IsObject() &&
+      doc.HasMember("source") && doc["source"] == "none") {
+    if (none_found != nullptr) {
+      *none_found = true;  // the caller words the message
+    } else {
+      io.err << kNoCluster;
+    }
+    return std::nullopt;
+  }
+  auto client = resolved.ok() ? draforge::KubeClient::Create(options) : draforge::Result<draforge::KubeClient>(resolved.error());
+  if (!client.ok()) {
+    // Say where the files came from: the messages name them, but not that $KUBECONFIG chose them.
+    const bool from_env = options.kubeconfig.empty() && !options.kubeconfig_env.empty();
+    io.err << (from_env ? "error: $KUBECONFIG: " : "error: ") << client.error().message << "\n";
+    return std::nullopt;
+  }
+  return *std::move(client);
+}
+
+std::optional<ClusterState> ListClusterState(const draforge::KubeClient& client, const std::string& namespace_,
+                                             const std::string& source, Io io) {
+  auto json = client.ListClusterState(namespace_);
+  rapidjson::Document doc;
+  if (!json.ok()) {
+    io.err << "error: " << source << ": " << json.error().message << "\n";
+    return std::nullopt;
+  }
+  if (doc.Parse(json->data(), json->size()).HasParseError() || !doc.IsObject() || !doc.HasMember("objects")) {
+    io.err << "error: " << source << ": unreadable cluster state\n";
+    return std::nullopt;
+  }
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(sb);
+  doc["objects"].Accept(writer);
+  auto objects = draforge::Objects::Parse(std::string_view(sb.GetString(), sb.GetSize()));
+  if (!objects.ok()) {
+    io.err << "error: " << source << ": " << objects.error().message << "\n";
+    return std::nullopt;
+  }
+  ClusterState state{*std::move(objects), {}};
+  if (doc.HasMember("skipped") && doc["skipped"].IsArray()) {
+    for (const auto& s : doc["skipped"].GetArray()) {
+      if (s.IsString()) state.skipped.emplace_back(s.GetString());
+    }
+  }
+  return state;
+}
+
 namespace {
 
 // The cluster's DRA objects as InputObjects (source "cluster <server>").
@@ -211,32 +269,16 @@ std::optional<std::vector<InputObject>> Load(const Flags& flags, Io io, bool str
       from_files);
 }
 
-// The cluster's objects through the C ABI's types: the decoded objects are encoded again as one
-// List (lossless) and parsed. TODO(kube): read draforge_kube_list_cluster_state's JSON instead.
+// The cluster's DRA objects through kube.h (draforge_kube_list_cluster_state), as Inputs whose
+// source is "cluster <server>".
 std::optional<Inputs> ObjectsFromCluster(const Flags& flags, Io io, bool* none_found) {
-  auto objects = LoadFromCluster(flags, io, none_found);
-  if (!objects) return std::nullopt;
-  rapidjson::Document list(rapidjson::kObjectType);
-  auto& a = list.GetAllocator();
-  list.AddMember("apiVersion", "v1", a);
-  list.AddMember("kind", "List", a);
-  rapidjson::Value items(rapidjson::kArrayType);
-  for (const InputObject& in : *objects) {
-    auto doc = api::EncodeObject(*in.object);
-    if (!doc.ok()) {
-      io.err << "error: " << in.Where() << doc.status().message() << "\n";
-      return std::nullopt;
-    }
-    items.PushBack(rapidjson::Value(*doc, a), a);
-  }
-  list.AddMember("items", items, a);
-  auto parsed = draforge::Objects::Parse(api::WriteJson(list, /*pretty=*/false));
-  if (!parsed.ok()) {
-    io.err << "error: " << parsed.error().message << "\n";
-    return std::nullopt;
-  }
-  Inputs out{*std::move(parsed), objects->empty() ? std::string() : objects->front().source};
-  return out;
+  auto client = ClusterClient(flags, io, none_found);
+  if (!client) return std::nullopt;
+  const std::string source = "cluster " + std::string(client->server());
+  auto state = ListClusterState(*client, "", source, io);
+  if (!state) return std::nullopt;
+  for (const std::string& s : state->skipped) io.err << "warning: " << source << ": skipped " << s << "\n";
+  return Inputs{std::move(state->objects), source};
 }
 
 std::optional<Inputs> LoadObjectsImpl(const Flags& flags, Io io, bool strict, bool keep_failed,
@@ -268,6 +310,16 @@ std::optional<Inputs> LoadObjectsImpl(const Flags& flags, Io io, bool strict, bo
 
 std::optional<Inputs> LoadObjects(const Flags& flags, Io io, bool strict, bool keep_failed) {
   return LoadObjectsImpl(flags, io, strict, keep_failed, /*implicit_cluster=*/false);
+}
+
+bool CheckFeatureGates(const std::string& gates, Io io) {
+  auto checked = draforge::FeatureGatesJson(gates);
+  if (checked.ok()) return true;
+  std::string_view message = checked.error().message;
+  constexpr std::string_view kPrefix = "feature_gates: ";
+  if (message.substr(0, kPrefix.size()) == kPrefix) message.remove_prefix(kPrefix.size());
+  io.err << "error: --feature-gates: " << message << "\n";
+  return false;
 }
 
 std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io) {

@@ -130,6 +130,14 @@ DRAFORGE_API const char *draforge_explanation_summary(const draforge_explanation
  * "firstShortStep","firstEmptyStep","firstError","sentence"}]}. */
 DRAFORGE_API int draforge_explanation_json(draforge_buffer *out, const draforge_explanation *explanation,
                                            draforge_error **error);
+/* Without a node: the nodes of the explanation's "nodes" that do not fit, grouped by their reason
+ * with the node's own name replaced by "the node" (so that "... not reachable from node node-2" and
+ * "... node node-3" form one group), in order of each group's first node, as JSON in `*out`:
+ * [{"reason":"...","nodes":["node-2","node-3"]}]. `[]` with a node, or when every node fits. For a
+ * short view of many nodes (draforge explain prints it past 10 nodes). Errors: DRAFORGE_EINVALID for
+ * NULL arguments. Reads `explanation` only: safe to call from several threads at once. */
+DRAFORGE_API int draforge_explanation_node_groups_json(draforge_buffer *out, const draforge_explanation *explanation,
+                                                       draforge_error **error);
 
 #ifdef __cplusplus
 }

@@ -106,6 +106,12 @@ class Explanation {
       return draforge_explanation_json(out, p_.get(), e);
     });
   }
+  // Without a node: the nodes that do not fit grouped by reason, [{"reason","nodes"}].
+  Result<std::string> NodeGroupsJson() const {
+    return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+      return draforge_explanation_node_groups_json(out, p_.get(), e);
+    });
+  }
 
  private:
   friend Result<Explanation> Explain(const Snapshot&, std::string_view, std::string_view, const AllocateOptions&);

@@ -1,0 +1,48 @@
+#include "json_fields.h"
+
+namespace draforge::cli {
+
+std::string JsonStr(const rapidjson::Value& v, const char* key) {
+  if (!v.IsObject()) return {};
+  const auto m = v.FindMember(key);
+  return m != v.MemberEnd() && m->value.IsString() ? std::string(m->value.GetString(), m->value.GetStringLength())
+                                                    : std::string();
+}
+
+bool JsonBool(const rapidjson::Value& v, const char* key) {
+  if (!v.IsObject()) return false;
+  const auto m = v.FindMember(key);
+  return m != v.MemberEnd() && m->value.IsBool() && m->value.GetBool();
+}
+
+int64_t JsonInt(const rapidjson::Value& v, const char* key) {
+  if (!v.IsObject()) return 0;
+  const auto m = v.FindMember(key);
+  return m != v.MemberEnd() && m->value.IsInt64() ? m->value.GetInt64() : 0;
+}
+
+std::vector<std::string> JsonStrings(const rapidjson::Value& v, const char* key) {
+  std::vector<std::string> out;
+  for (const auto& s : JsonArray(v, key).GetArray()) {
+    if (s.IsString()) out.emplace_back(s.GetString(), s.GetStringLength());
+  }
+  return out;
+}
+
+const rapidjson::Value& JsonArray(const rapidjson::Value& v, const char* key) {
+  static const rapidjson::Value kEmpty(rapidjson::kArrayType);
+  if (!v.IsObject()) return kEmpty;
+  const auto m = v.FindMember(key);
+  return m != v.MemberEnd() && m->value.IsArray() ? m->value : kEmpty;
+}
+
+std::string Join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+}  // namespace draforge::cli

@@ -1,0 +1,41 @@
+// DRAForge C++ API: cluster-wide placement (draforge/place.h), results as JSON.
+#ifndef DRAFORGE_CPP_PLACE_HPP
+#define DRAFORGE_CPP_PLACE_HPP
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "draforge/cpp/alloc.hpp"
+#include "draforge/cpp/cluster.hpp"
+#include "draforge/cpp/result.hpp"
+#include "draforge/place.h"
+
+namespace draforge {
+
+// On which nodes pod `pod` ("ns/name" or "name") fits, as draforge_place_pod_json's JSON.
+inline Result<std::string> PlacePodJson(const Snapshot& snapshot, std::string_view pod,
+                                        const AllocateOptions& options = {}) {
+  detail::CString p(pod);
+  const draforge_allocate_options o = detail::COptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_place_pod_json(out, snapshot.c_handle(), p.get(), &o, e);
+  });
+}
+
+enum class PrototypeKind { kClaim = DRAFORGE_PROTOTYPE_CLAIM, kTemplate = DRAFORGE_PROTOTYPE_TEMPLATE };
+
+// How many more claims like claim or template `name` fit, and where (cap 0: the default, 1000), as
+// draforge_how_many_more_json's JSON.
+inline Result<std::string> HowManyMoreJson(const Snapshot& snapshot, PrototypeKind kind, std::string_view name,
+                                           int64_t cap = 0, const AllocateOptions& options = {}) {
+  detail::CString n(name);
+  const draforge_allocate_options o = detail::COptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_how_many_more_json(out, snapshot.c_handle(), static_cast<int>(kind), n.get(), cap, &o, e);
+  });
+}
+
+}  // namespace draforge
+
+#endif  // DRAFORGE_CPP_PLACE_HPP

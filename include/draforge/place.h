@@ -1,0 +1,77 @@
+/* DRAForge C ABI: cluster-wide placement. On which nodes a pod's claims fit (kube-scheduler's DRA
+ * Filter run on every node), and how many more claims like a given one fit, and where.
+ *
+ * Nodes, for both: the snapshot's Node objects (their labels feed node selectors); when it has
+ * none, the node names that node-local ResourceSlices (spec.nodeName) name. Only DRA is considered:
+ * node affinity, taints, resources and the pod's spec.nodeName are not. Results are deterministic.
+ *
+ * Thread-safety: both functions only read `snapshot` (an immutable handle) and may run on any
+ * thread, concurrently with each other on the same snapshot. No callbacks. */
+#ifndef DRAFORGE_PLACE_H
+#define DRAFORGE_PLACE_H
+
+#include <stdint.h>
+
+#include "draforge/alloc.h"
+#include "draforge/cluster.h"
+#include "draforge/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Places pod `pod` ("namespace/name" or "name": namespace "default") of `snapshot`: its claims are
+ * resolved as the scheduler's DRA PreFilter does (a template's claim not created yet is
+ * instantiated in memory), then allocated together on every node against the snapshot's allocated
+ * state; claims already allocated pin the node and are not re-allocated.
+ * `options` may be NULL (Kubernetes 1.37's defaults); feature_gates, unlock_locked_gates and
+ * max_steps (per node) are used, node_labels_json and prune_search are not (labels come from the
+ * Node objects).
+ * On success `*out` (the caller frees it with draforge_buffer_dispose) holds one JSON object:
+ *   {"pod":"ns/name", "nodeSource":"nodes"|"slices",
+ *    "claims":[{"name":<spec.resourceClaims[].name>, "claim":"ns/name",
+ *               "source":"claim"|"template"|"template-instantiated", "template":"..." (templates only),
+ *               "allocated":bool, "found":bool}],
+ *    "unresolvable":["why no node can fit", ...], "fittingNodes":["node", ...],
+ *    "nodes":[{"node", "fits":bool, "outcome":"allocated"|"unschedulable"|"error",
+ *              "allocations":[{"claim","existing":bool,"allocation":status.allocation}] (fits only),
+ *              "reasons":[...], "why":"...", "error":"..." (not fitting; error only with outcome
+ *              "error"), "searchSteps":N}]}
+ * (nodes sorted by name). A node where the allocator failed (a CEL runtime error, max_steps) has
+ * outcome "error"; that is not an error of this call.
+ * Errors: DRAFORGE_ENOTFOUND for a pod not in the snapshot; DRAFORGE_EINVALID for NULL arguments,
+ * bad options or feature gates; DRAFORGE_EINTERNAL when an allocation cannot be encoded. */
+DRAFORGE_API int draforge_place_pod_json(draforge_buffer *out, const draforge_snapshot *snapshot, const char *pod,
+                                         const draforge_allocate_options *options, draforge_error **error);
+
+/* What draforge_how_many_more_json copies. */
+typedef enum draforge_prototype_kind {
+  DRAFORGE_PROTOTYPE_CLAIM = 0,   /* a ResourceClaim */
+  DRAFORGE_PROTOTYPE_TEMPLATE = 1 /* a ResourceClaimTemplate's claim (spec.spec) */
+} draforge_prototype_kind;
+
+/* How many more claims like claim or template `name` ("namespace/name" or "name": namespace
+ * "default") of `snapshot` fit, and where: copies with fresh names ("<name>-more-<i>") are allocated
+ * one at a time, node by node in name order (a node is filled until the next copy does not fit),
+ * until no node fits another, `cap` copies are placed or the allocator reports an error. Greedy:
+ * devices reachable from several nodes go to the first node that takes them. `kind` is a
+ * draforge_prototype_kind. `cap`: 0 for the default (1000), else > 0. `options` as for
+ * draforge_place_pod_json (max_steps: per allocation attempt).
+ * On success `*out` (free with draforge_buffer_dispose) holds:
+ *   {"prototype":"resourceclaim ns/name"|"resourceclaimtemplate ns/name", "total":N, "cap":N,
+ *    "stop":"exhausted"|"cap"|"error"|"no-nodes", "error":"...", "errorNode":"..." (stop "error"),
+ *    "nodes":[{"node","count":N,"reasons":[why the next copy did not fit],"why":"..." (with
+ *              reasons: the explain funnel's sentence)}],
+ *    "copies":[{"claim":"ns/name","node","allocation":status.allocation}]}
+ * An allocator error stops the count (stop "error"); that is not an error of this call.
+ * Errors: DRAFORGE_ENOTFOUND for an unknown claim or template; DRAFORGE_EINVALID for NULL
+ * arguments, an unknown kind, a negative cap, bad options or feature gates. */
+DRAFORGE_API int draforge_how_many_more_json(draforge_buffer *out, const draforge_snapshot *snapshot, int kind,
+                                             const char *name, int64_t cap, const draforge_allocate_options *options,
+                                             draforge_error **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DRAFORGE_PLACE_H */

@@ -1,0 +1,213 @@
+// draforge/place.h as a caller sees it: on which nodes a pod fits and how many more claims like one
+// fit, through the C ABI and the C++ API (draforge/draforge.hpp); and explain's grouping of the nodes
+// that do not fit (draforge_explanation_node_groups_json), on the same two nodes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "draforge/draforge.hpp"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// Two GPUs on node-1, one on node-2, no Node objects (the nodes come from the slices).
+constexpr char kCluster[] = R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+  - name: gpu-1
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-2-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-2
+  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: two, namespace: team-a}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly: {deviceClassName: gpu.example.com, count: 2}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one, namespace: team-a}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.example.com}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: team-a}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpus, resourceClaimName: two}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: orphan, namespace: team-a}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpus, resourceClaimName: missing}]
+)";
+
+std::string Take(draforge_buffer& b) {
+  std::string s(b.ptr ? b.ptr : "", b.size);
+  draforge_buffer_dispose(&b);
+  return s;
+}
+
+class PlaceCApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(draforge_cluster_create(&cluster_, nullptr, nullptr), DRAFORGE_OK);
+    size_t applied = 0;
+    draforge_error* e = nullptr;
+    ASSERT_EQ(draforge_cluster_apply(cluster_, kCluster, std::strlen(kCluster), &applied, &e), DRAFORGE_OK)
+        << draforge_error_message(e);
+    ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, cluster_, nullptr), DRAFORGE_OK);
+  }
+  void TearDown() override {
+    draforge_snapshot_destroy(snapshot_);
+    draforge_cluster_destroy(cluster_);
+    draforge_error_destroy(error_);
+  }
+  draforge_cluster* cluster_ = nullptr;
+  draforge_snapshot* snapshot_ = nullptr;
+  draforge_error* error_ = nullptr;
+};
+
+TEST_F(PlaceCApi, PodFitsOnlyWhereBothGpusAre) {
+  draforge_buffer b = {nullptr, 0};
+  ASSERT_EQ(draforge_place_pod_json(&b, snapshot_, "team-a/trainer", nullptr, &error_), DRAFORGE_OK)
+      << draforge_error_message(error_);
+  const std::string json = Take(b);
+  EXPECT_THAT(json, HasSubstr("\"pod\":\"team-a/trainer\",\"nodeSource\":\"slices\""));
+  EXPECT_THAT(json, HasSubstr("\"claim\":\"team-a/two\",\"source\":\"claim\",\"allocated\":false,\"found\":true"));
+  EXPECT_THAT(json, HasSubstr("\"fittingNodes\":[\"node-1\"]"));
+  EXPECT_THAT(json, HasSubstr("{\"node\":\"node-1\",\"fits\":true,\"outcome\":\"allocated\",\"allocations\":"));
+  EXPECT_THAT(json, HasSubstr("{\"node\":\"node-2\",\"fits\":false,\"outcome\":\"unschedulable\",\"reasons\":"));
+  EXPECT_THAT(json, HasSubstr("\"device\":\"gpu-1\""));
+}
+
+TEST_F(PlaceCApi, MissingClaimIsUnresolvableOnEveryNode) {
+  draforge_buffer b = {nullptr, 0};
+  ASSERT_EQ(draforge_place_pod_json(&b, snapshot_, "team-a/orphan", nullptr, &error_), DRAFORGE_OK);
+  const std::string json = Take(b);
+  EXPECT_THAT(json, HasSubstr("\"found\":false"));
+  EXPECT_THAT(json, HasSubstr("\"fittingNodes\":[]"));
+  EXPECT_THAT(json, Not(HasSubstr("\"unresolvable\":[]")));
+  EXPECT_THAT(json, HasSubstr("team-a/missing"));
+}
+
+TEST_F(PlaceCApi, UnknownPodAndBadArgumentsAreErrors) {
+  draforge_buffer b = {nullptr, 0};
+  EXPECT_EQ(draforge_place_pod_json(&b, snapshot_, "team-a/nope", nullptr, &error_), DRAFORGE_ENOTFOUND);
+  EXPECT_THAT(draforge_error_message(error_), HasSubstr("team-a/nope"));
+  EXPECT_EQ(b.ptr, nullptr);
+  EXPECT_EQ(draforge_place_pod_json(&b, nullptr, "team-a/trainer", nullptr, nullptr), DRAFORGE_EINVALID);
+  draforge_allocate_options o = DRAFORGE_ALLOCATE_OPTIONS_INIT;
+  o.feature_gates = "NoSuchGate=true";
+  EXPECT_EQ(draforge_place_pod_json(&b, snapshot_, "team-a/trainer", &o, nullptr), DRAFORGE_EINVALID);
+  EXPECT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_TEMPLATE, "team-a/one", 0, &o, nullptr),
+            DRAFORGE_EINVALID);
+}
+
+TEST_F(PlaceCApi, HowManyMoreFillsNodesInNameOrder) {
+  draforge_buffer b = {nullptr, 0};
+  ASSERT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_TEMPLATE, "team-a/one", 0, nullptr, &error_),
+            DRAFORGE_OK)
+      << draforge_error_message(error_);
+  const std::string json = Take(b);
+  EXPECT_THAT(json, HasSubstr("\"prototype\":\"resourceclaimtemplate team-a/one\",\"total\":3,\"cap\":1000,"
+                              "\"stop\":\"exhausted\""));
+  EXPECT_THAT(json, HasSubstr("{\"node\":\"node-1\",\"count\":2,"));
+  EXPECT_THAT(json, HasSubstr("{\"node\":\"node-2\",\"count\":1,"));
+  EXPECT_THAT(json, HasSubstr("{\"claim\":\"team-a/one-more-1\",\"node\":\"node-1\",\"allocation\":"));
+}
+
+TEST_F(PlaceCApi, HowManyMoreStopsAtTheCap) {
+  draforge_buffer b = {nullptr, 0};
+  ASSERT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_TEMPLATE, "one", 2, nullptr, &error_),
+            DRAFORGE_ENOTFOUND)
+      << "\"one\" alone is in namespace default";
+  ASSERT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_TEMPLATE, "team-a/one", 2, nullptr, nullptr),
+            DRAFORGE_OK);
+  EXPECT_THAT(Take(b), HasSubstr("\"total\":2,\"cap\":2,\"stop\":\"cap\""));
+}
+
+TEST_F(PlaceCApi, HowManyMoreBadArguments) {
+  draforge_buffer b = {nullptr, 0};
+  EXPECT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_CLAIM, "team-a/missing", 0, nullptr, nullptr),
+            DRAFORGE_ENOTFOUND);
+  EXPECT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_CLAIM, "team-a/two", -1, nullptr, nullptr),
+            DRAFORGE_EINVALID);
+  EXPECT_EQ(draforge_how_many_more_json(&b, snapshot_, 7, "team-a/two", 0, nullptr, nullptr), DRAFORGE_EINVALID);
+  EXPECT_EQ(draforge_how_many_more_json(&b, snapshot_, DRAFORGE_PROTOTYPE_CLAIM, nullptr, 0, nullptr, nullptr),
+            DRAFORGE_EINVALID);
+}
+
+// Explain without a node, on the same two nodes: the nodes that do not fit, grouped by reason.
+TEST_F(PlaceCApi, ExplainGroupsTheNodesThatDoNotFit) {
+  auto groups_of = [&](const char* claim, const char* node) {
+    draforge_explanation* ex = nullptr;
+    EXPECT_EQ(draforge_explain(&ex, snapshot_, claim, node, nullptr, &error_), DRAFORGE_OK)
+        << draforge_error_message(error_);
+    draforge_buffer b = {nullptr, 0};
+    EXPECT_EQ(draforge_explanation_node_groups_json(&b, ex, nullptr), DRAFORGE_OK);
+    draforge_explanation_destroy(ex);
+    return Take(b);
+  };
+  EXPECT_EQ(groups_of("team-a/two", nullptr),
+            "[{\"reason\":\"request gpus: only 1 device matches class gpu.example.com, 2 needed\",\"nodes\":[\"node-2\"]}]");
+  EXPECT_EQ(groups_of("team-a/two", "node-2"), "[]");  // with a node there are no verdicts to group
+  draforge_buffer b = {nullptr, 0};
+  EXPECT_EQ(draforge_explanation_node_groups_json(&b, nullptr, nullptr), DRAFORGE_EINVALID);
+}
+
+TEST(PlaceCpp, WrappersReturnTheSameJson) {
+  auto cluster = draforge::Cluster::Create();
+  ASSERT_TRUE(cluster.ok());
+  ASSERT_TRUE(cluster->Apply(kCluster).ok());
+  auto snap = cluster->snapshot();
+  ASSERT_TRUE(snap.ok());
+  const draforge::Snapshot& snapshot = *snap;
+  auto placed = draforge::PlacePodJson(snapshot, "team-a/trainer");
+  ASSERT_TRUE(placed.ok()) << placed.error().message;
+  EXPECT_THAT(*placed, HasSubstr("\"fittingNodes\":[\"node-1\"]"));
+  auto more = draforge::HowManyMoreJson(snapshot, draforge::PrototypeKind::kClaim, "team-a/two");
+  ASSERT_TRUE(more.ok()) << more.error().message;
+  EXPECT_THAT(*more, HasSubstr("\"total\":1,"));  // the copies need two GPUs: only node-1 has them
+  auto missing = draforge::PlacePodJson(snapshot, "team-a/nope");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, DRAFORGE_ENOTFOUND);
+}
+
+}  // namespace
