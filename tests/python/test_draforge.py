@@ -390,6 +390,26 @@ def test_graph_shows_allocations(root):
     assert allocation_edges and all(e["to"].startswith("Device/") for e in allocation_edges)
 
 
+def test_graph_queries_follow_edges(root):
+    g = draforge.Cluster.from_files(root / "examples" / "scenarios" / "demo.yaml").graph()
+    # Pod -> its claims -> the devices allocated to them; and back from a device to its claim.
+    claims = g.successors("Pod/team-a/train-0", "podClaim")
+    assert [c["id"] for c in claims] == ["ResourceClaim/team-a/train-0"]
+    devices = g.successors("ResourceClaim/team-a/train-0", "allocation")
+    assert [d["id"] for d in devices] == ["Device/gpu.example.com/node-1/gpu-0", "Device/gpu.example.com/node-1/gpu-1"]
+    assert [c["id"] for c in g.predecessors("Device/gpu.example.com/node-1/gpu-1", "allocation")] == [
+        "ResourceClaim/team-a/train-0"]
+    # A pending claim holds no device; the pools of node-3 lead to it.
+    assert g.successors("ResourceClaim/team-a/big-h100", "allocation") == []
+    assert [p["id"] for p in g.predecessors("Node/node-3")] == [
+        "Pool/gpu.example.com/node-3", "Pool/mig.example.com/node-3-mig"]
+    # Without a kind, every edge counts, each neighbour once.
+    everything = [n["id"] for n in g.successors("ResourceClaim/team-a/train-0")]
+    assert len(everything) == len(set(everything)) and "Device/gpu.example.com/node-1/gpu-0" in everything
+    with pytest.raises(KeyError):
+        g.successors("Pod/team-a/nobody")
+
+
 def test_graph_to_networkx(cluster):
     nx = pytest.importorskip("networkx")
     g = cluster.graph().to_networkx()
