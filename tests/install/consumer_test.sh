@@ -14,10 +14,16 @@ pass=0
 fail=0
 n=0
 check() {  # check NAME COMMAND...
-  local name=$1
+  local name=$1 code
   shift
   n=$((n + 1))
-  if "$@" >"$work/out.txt" 2>&1; then
+  # In a subshell with errexit, so that every command of a check is an assertion: called as the
+  # condition of an if, a function runs with errexit off and only its last command would count.
+  set +e
+  (set -e; "$@") >"$work/out.txt" 2>&1
+  code=$?
+  set -e
+  if ((code == 0)); then
     pass=$((pass + 1))
     echo "ok $n - $name"
   else
@@ -36,6 +42,18 @@ export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$stage
 prefix=$stage$(meson introspect "$build" --buildoptions | python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
 
 claim='{"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"n"},"spec":{"devices":{"requests":[{"name":"gpu","deviceClassName":"gpu.example.com","count":2}]}}}'
+
+# run_expecting CODE PROGRAM ARGS...: runs PROGRAM against the staged library, leaves its standard
+# output in $out, and fails unless it exits with CODE.
+run_expecting() {
+  local want=$1 code
+  shift
+  set +e
+  out=$(LD_LIBRARY_PATH=$libdir "$@")
+  code=$?
+  set -e
+  ((code == want)) || { echo "$1 exited with $code, expected $want"; echo "$out"; return 1; }
+}
 
 installed_layout() {
   local h
@@ -83,11 +101,9 @@ c_example() {
   grep -q '^allocated team-a/mig-half on node-3$' <<<"$out"
   grep -q '"nodeSelector"' <<<"$out"
   # Does not fit: exit 1, kube-scheduler's reason and the explanation.
-  set +e
-  out=$(LD_LIBRARY_PATH=$libdir "$work/allocate" node-1 team-a/big-h100 "$src/examples/scenarios/demo.yaml")
-  code=$?
-  set -e
-  [[ $code -eq 1 ]] && grep -q '^reason: cannot allocate all claims$' <<<"$out" && grep -q '^why: ' <<<"$out"
+  run_expecting 1 "$work/allocate" node-1 team-a/big-h100 "$src/examples/scenarios/demo.yaml"
+  grep -q '^reason: cannot allocate all claims$' <<<"$out"
+  grep -q '^why: ' <<<"$out"
 }
 check "C example (examples/c/allocate.c) through pkg-config allocates and explains" c_example
 
@@ -97,7 +113,8 @@ cpp_example() {
   out=$(LD_LIBRARY_PATH=$libdir "$work/allocate-cpp" node-3 team-a/mig-half,team-a/fabric-share \
         "$src/examples/scenarios/demo.yaml")
   grep -q '"outcome":"allocated"' <<<"$out"
-  grep -q '"team-a/mig-half":' <<<"$out" && grep -q '"team-a/fabric-share":' <<<"$out"
+  grep -q '"team-a/mig-half":' <<<"$out"
+  grep -q '"team-a/fabric-share":' <<<"$out"
   set +e
   LD_LIBRARY_PATH=$libdir "$work/allocate-cpp" node-1 team-a/none "$src/examples/scenarios/demo.yaml" 2>"$work/err"
   code=$?
@@ -137,17 +154,13 @@ cmake_consumer() {
   cmake -S "$src/examples/consumer/cmake" -B "$work/cm" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >"$work/cmake.log" || { cat "$work/cmake.log"; return 1; }
   cmake --build "$work/cm" >"$work/cmake.log" || { cat "$work/cmake.log"; return 1; }
-  local out code
-  out=$(LD_LIBRARY_PATH=$libdir "$work/cm/place-claim" node-3 team-a/mig-half "$src/examples/scenarios/demo.yaml")
+  run_expecting 0 "$work/cm/place-claim" node-3 team-a/mig-half "$src/examples/scenarios/demo.yaml"
   grep -q '^draforge 0\.1\.0 (Kubernetes 1\.37)$' <<<"$out"
   grep -q '^allocated team-a/mig-half on node-3: .*"driver":"mig.example.com","pool":"node-3-mig","device":"gpu-4-mig-4g-0"' <<<"$out"
   # Does not fit: exit 1, kube-scheduler's reason and why.
-  set +e
-  out=$(LD_LIBRARY_PATH=$libdir "$work/cm/place-claim" node-1 team-a/big-h100 "$src/examples/scenarios/demo.yaml")
-  code=$?
-  set -e
-  [[ $code -eq 1 ]] && grep -q '^does not fit on node-1: cannot allocate all claims$' <<<"$out" &&
-    grep -q '^why team-a/big-h100: .' <<<"$out"
+  run_expecting 1 "$work/cm/place-claim" node-1 team-a/big-h100 "$src/examples/scenarios/demo.yaml"
+  grep -q '^does not fit on node-1: cannot allocate all claims$' <<<"$out"
+  grep -q '^why team-a/big-h100: .' <<<"$out"
   # A version newer than the installed one is refused by draforgeConfigVersion.cmake.
   mkdir -p "$work/v1"
   printf 'cmake_minimum_required(VERSION 3.16)\nproject(v LANGUAGES CXX)\nfind_package(draforge 1.0 REQUIRED)\n' \
@@ -172,7 +185,8 @@ if [[ ${3:-} == --subproject ]]; then
     meson setup "$work/sb" "$copy/subproject" --wrap-mode=nodownload >/dev/null
     ninja -C "$work/sb" count-objects convert-c-abi >/dev/null
     out=$("$work/sb/count-objects" <"$src/examples/scenarios/demo.yaml")
-    grep -q '^ResourceSlice: 6$' <<<"$out" && grep -q '^DeviceClass: 5$' <<<"$out"
+    grep -q '^ResourceSlice: 6$' <<<"$out"
+    grep -q '^DeviceClass: 5$' <<<"$out"
     "$work/sb/convert-c-abi" <<<"$claim" | grep -q 'exactly:'
   }
   check "Meson subproject consumer (draforge.hpp and the C ABI through dependency('draforge'))" subproject
