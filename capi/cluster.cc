@@ -225,6 +225,10 @@ uint64_t draforge_snapshot_generation(const draforge_snapshot* snapshot) {
   return snapshot ? snapshot->snapshot->generation() : 0;
 }
 
+const char* draforge_snapshot_resource_version(const draforge_snapshot* snapshot) {
+  return snapshot ? snapshot->snapshot->resource_version().c_str() : "";
+}
+
 size_t draforge_snapshot_count(const draforge_snapshot* snapshot, const char* kind) {
   if (snapshot == nullptr) return 0;
   auto k = draforge::capi::KindOf(kind);

@@ -65,6 +65,10 @@ DRAFORGE_API int draforge_cluster_snapshot(draforge_snapshot **out, const drafor
 DRAFORGE_API void draforge_snapshot_destroy(draforge_snapshot *snapshot);
 /* The number of published changes before this snapshot (0: empty store). */
 DRAFORGE_API uint64_t draforge_snapshot_generation(const draforge_snapshot *snapshot);
+/* The resourceVersion of the last change applied ("" when none carried one), borrowed from
+ * `snapshot` (valid while it lives); "" for NULL. With the generation it identifies the snapshot
+ * to an API client (openapi.json's SnapshotRef). */
+DRAFORGE_API const char *draforge_snapshot_resource_version(const draforge_snapshot *snapshot);
 /* The number of stored objects of kind `kind` (kubectl spelling); 0 for an unknown kind. */
 DRAFORGE_API size_t draforge_snapshot_count(const draforge_snapshot *snapshot, const char *kind);
 /* Every stored object of kind `kind` (NULL: every kind DRAForge models), as a JSON array of
@@ -81,7 +85,9 @@ DRAFORGE_API int draforge_snapshot_get_json(draforge_buffer *out, const draforge
  * (docs/c-api.md describes the fields). `all_devices` 0 keeps only devices that allocations name. */
 DRAFORGE_API int draforge_snapshot_graph_json(draforge_buffer *out, const draforge_snapshot *snapshot,
                                               int all_devices, draforge_error **error);
-/* Every ResourceSlice pool with its utilisation, as a JSON array in `*out`, sorted by (driver,
+/* DEPRECATED: use draforge_inventory_pools_json() (draforge/inventory.h), whose schema is the pool
+ * schema of the server, the CLI and Python. Kept unchanged for existing callers.
+ * Every ResourceSlice pool with its utilisation, as a JSON array in `*out`, sorted by (driver,
  * pool): {"driver","pool","generation","slices","resourceSliceCount","complete","invalid",
  * "invalidReason","node","devices","allocated"} where "allocated" counts devices of the current
  * generation that an allocation result without adminAccess names. */

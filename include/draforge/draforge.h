@@ -16,6 +16,7 @@
 #include "draforge/cel.h"
 #include "draforge/cluster.h"
 #include "draforge/common.h"
+#include "draforge/inventory.h"
 #include "draforge/objects.h"
 #include "draforge/version.h"
 

@@ -14,6 +14,7 @@
 #include "draforge/cpp/cdi.hpp"
 #include "draforge/cpp/cel.hpp"
 #include "draforge/cpp/cluster.hpp"
+#include "draforge/cpp/inventory.hpp"
 #include "draforge/cpp/objects.hpp"
 #include "draforge/cpp/result.hpp"
 #include "draforge/draforge.h"

@@ -81,52 +81,55 @@ std::string_view PendingOutcomeName(PendingOutcome outcome) {
   return "error";
 }
 
+PendingClaimDiagnosis DiagnosePendingClaim(const store::Snapshot& snapshot, const api::ResourceClaim& claim,
+                                           const alloc::Features& features) {
+  PendingClaimDiagnosis d;
+  d.namespace_ = claim.metadata.namespace_.value_or("");
+  d.name = claim.metadata.name.value_or("");
+  // A pod already bound to a node (but with its claim still pending) is asking exactly "why not
+  // on this node"; otherwise the question is "why nowhere".
+  std::optional<alloc::NodeInfo> node;
+  for (const auto* pod : snapshot.PodsForClaim(d.namespace_, d.name)) {
+    d.consumers.push_back(absl::StrCat(pod->metadata.namespace_.value_or(""), "/", pod->metadata.name.value_or("")));
+    if (node || !pod->spec || !pod->spec->node_name || pod->spec->node_name->empty()) continue;
+    if (const api::Node* n = snapshot.GetNode(*pod->spec->node_name)) {
+      node = alloc::NodeInfo::FromNode(*n);
+      d.node = node->name;
+    }
+  }
+  std::sort(d.consumers.begin(), d.consumers.end());
+  auto explanation = alloc::Explain(snapshot, d.namespace_, d.name, node ? &*node : nullptr, features);
+  if (!explanation.ok()) {
+    d.outcome = PendingOutcome::kError;
+    d.error = std::string(explanation.status().message());
+    d.summary = d.error;
+    return d;
+  }
+  d.explanation = *std::move(explanation);
+  if (d.consumers.empty()) {
+    d.outcome = PendingOutcome::kWaitingForConsumer;
+    PlaceWithoutConsumer(snapshot, features, d);
+    return d;
+  }
+  switch (d.explanation->outcome) {
+    case alloc::Outcome::kAllocated: d.outcome = PendingOutcome::kAllocatable; break;
+    case alloc::Outcome::kUnschedulable: d.outcome = PendingOutcome::kUnschedulable; break;
+    case alloc::Outcome::kError: d.outcome = PendingOutcome::kError; break;
+  }
+  d.summary = d.explanation->summary;
+  // No pod is bound yet: the scheduler will try every node, so the per-node verdicts decide.
+  if (!node && !d.explanation->nodes.empty()) {
+    if (!d.explanation->FittingNodes().empty()) d.outcome = PendingOutcome::kAllocatable;
+    d.summary = absl::StrCat(d.explanation->nodes_summary, ". ", d.explanation->summary);
+  }
+  return d;
+}
+
 std::vector<PendingClaimDiagnosis> DiagnosePendingClaims(const store::Snapshot& snapshot, std::string_view ns,
                                                          const alloc::Features& features) {
   std::vector<PendingClaimDiagnosis> out;
   for (const auto* claim : snapshot.ResourceClaims(ns)) {
-    if (StateOf(*claim) != ClaimState::kPending) continue;
-    PendingClaimDiagnosis d;
-    d.namespace_ = claim->metadata.namespace_.value_or("");
-    d.name = claim->metadata.name.value_or("");
-    // A pod already bound to a node (but with its claim still pending) is asking exactly "why not
-    // on this node"; otherwise the question is "why nowhere".
-    std::optional<alloc::NodeInfo> node;
-    for (const auto* pod : snapshot.PodsForClaim(d.namespace_, d.name)) {
-      d.consumers.push_back(absl::StrCat(pod->metadata.namespace_.value_or(""), "/", pod->metadata.name.value_or("")));
-      if (node || !pod->spec || !pod->spec->node_name || pod->spec->node_name->empty()) continue;
-      if (const api::Node* n = snapshot.GetNode(*pod->spec->node_name)) {
-        node = alloc::NodeInfo::FromNode(*n);
-        d.node = node->name;
-      }
-    }
-    std::sort(d.consumers.begin(), d.consumers.end());
-    auto explanation = alloc::Explain(snapshot, d.namespace_, d.name, node ? &*node : nullptr, features);
-    if (!explanation.ok()) {
-      d.outcome = PendingOutcome::kError;
-      d.error = std::string(explanation.status().message());
-      d.summary = d.error;
-      out.push_back(std::move(d));
-      continue;
-    }
-    d.explanation = *std::move(explanation);
-    if (d.consumers.empty()) {
-      d.outcome = PendingOutcome::kWaitingForConsumer;
-      PlaceWithoutConsumer(snapshot, features, d);
-    } else {
-      switch (d.explanation->outcome) {
-        case alloc::Outcome::kAllocated: d.outcome = PendingOutcome::kAllocatable; break;
-        case alloc::Outcome::kUnschedulable: d.outcome = PendingOutcome::kUnschedulable; break;
-        case alloc::Outcome::kError: d.outcome = PendingOutcome::kError; break;
-      }
-      d.summary = d.explanation->summary;
-      // No pod is bound yet: the scheduler will try every node, so the per-node verdicts decide.
-      if (!node && !d.explanation->nodes.empty()) {
-        if (!d.explanation->FittingNodes().empty()) d.outcome = PendingOutcome::kAllocatable;
-        d.summary = absl::StrCat(d.explanation->nodes_summary, ". ", d.explanation->summary);
-      }
-    }
-    out.push_back(std::move(d));
+    if (StateOf(*claim) == ClaimState::kPending) out.push_back(DiagnosePendingClaim(snapshot, *claim, features));
   }
   return out;
 }

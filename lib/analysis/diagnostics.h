@@ -66,6 +66,12 @@ struct PendingClaimDiagnosis {
 std::vector<PendingClaimDiagnosis> DiagnosePendingClaims(const store::Snapshot& snapshot, std::string_view ns = {},
                                                          const alloc::Features& features = alloc::Features{});
 
+// The same for one claim, which the caller has found pending (StateOf is kPending): what the
+// server's diagnostics list says of it, for a caller that asks about one claim (explain with the
+// node verdicts in the server's shape).
+PendingClaimDiagnosis DiagnosePendingClaim(const store::Snapshot& snapshot, const api::ResourceClaim& claim,
+                                           const alloc::Features& features = alloc::Features{});
+
 }  // namespace draforge::analysis
 
 #endif  // DRAFORGE_ANALYSIS_DIAGNOSTICS_H_

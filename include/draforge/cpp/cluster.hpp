@@ -18,6 +18,8 @@ namespace draforge {
 class Snapshot {
  public:
   uint64_t generation() const noexcept { return draforge_snapshot_generation(p_.get()); }
+  // The resourceVersion of the last change applied ("" when none carried one).
+  std::string resource_version() const { return draforge_snapshot_resource_version(p_.get()); }
   // The number of stored objects of `kind` (kubectl spelling); 0 for an unknown kind.
   size_t count(std::string_view kind) const {
     detail::CString k(kind);

@@ -1,0 +1,99 @@
+/* DRAForge C ABI: inventory views of a snapshot (summary, pools, devices, claims, graph,
+ * diagnostics, one claim's diagnosis, and what changed between two snapshots), as JSON.
+ *
+ * One schema per concept: every view's JSON is the schema of the draforge-server route that serves
+ * it (examples/server/openapi.json, installed as share/draforge/openapi.json), so the server, the
+ * CLI, Python and any C caller read the same documents; tests/capi/inventory_schema_test.py checks
+ * the output against those schemas. Each view starts with "snapshot":{"generation":N,
+ * "resourceVersion":"..."} (SnapshotRef) unless said otherwise.
+ *
+ * Every function returns DRAFORGE_OK and fills `*out` (the caller's; free with
+ * draforge_buffer_dispose()), or an error code with `*error` set (when `error` is not NULL).
+ * NULL `out` or snapshot: DRAFORGE_EINVALID. String filters: NULL or "" means "any".
+ *
+ * Thread-safety: snapshots are immutable; any number of these calls may run at once on the same
+ * or different snapshots, from any thread. No callback is involved.
+ */
+#ifndef DRAFORGE_INVENTORY_H
+#define DRAFORGE_INVENTORY_H
+
+#include <stddef.h>
+
+#include "draforge/cluster.h"
+#include "draforge/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The `allocated` filter of draforge_inventory_devices_json(): either state. */
+#define DRAFORGE_INVENTORY_ANY (-1)
+/* The device page size when `limit` is 0, and the largest `limit` accepted (openapi.json). */
+#define DRAFORGE_INVENTORY_DEFAULT_DEVICE_LIMIT 1000
+#define DRAFORGE_INVENTORY_MAX_DEVICE_LIMIT 10000
+
+/* Summary (GET /api/v1/summary): object counts (with "anomalies"), utilisation per driver and per
+ * pool. */
+DRAFORGE_API int draforge_inventory_summary_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                 draforge_error **error);
+
+/* PoolList (GET /api/v1/pools): the ResourceSlice pools of driver `driver` whose slices are local
+ * to node `node`, sorted by (driver, pool), each with its slices, completeness, validity, devices,
+ * allocated and tainted devices, utilisation and shared counters (capacity and consumption). This is
+ * the pool schema; draforge_snapshot_pools_json() is the deprecated older one. */
+DRAFORGE_API int draforge_inventory_pools_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                               const char *driver, const char *node, draforge_error **error);
+
+/* DeviceList (GET /api/v1/devices): devices of the pools' current generation matching `driver`,
+ * `pool`, `node` and `allocated` (1: held by a claim, 0: free, DRAFORGE_INVENTORY_ANY: either),
+ * sorted by (driver, pool, device); items [offset, offset + limit) of them, "total" counting every
+ * match. `limit` 0 means DRAFORGE_INVENTORY_DEFAULT_DEVICE_LIMIT. Attributes and capacity are
+ * spelled as in the ResourceSlice. Errors: DRAFORGE_EINVALID when `limit` is over
+ * DRAFORGE_INVENTORY_MAX_DEVICE_LIMIT or `allocated` is not -1, 0 or 1 (the message names it). */
+DRAFORGE_API int draforge_inventory_devices_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                 const char *driver, const char *pool, const char *node,
+                                                 int allocated, size_t offset, size_t limit,
+                                                 draforge_error **error);
+
+/* ClaimList (GET /api/v1/claims): ResourceClaims of `namespace_` in state `state` ("pending",
+ * "allocated" (allocated, not reserved) or "reserved"), sorted by (namespace, name), with their
+ * requests, allocation, reservedFor, consuming pods and status. Errors: DRAFORGE_EINVALID for
+ * another state, message "\"state\" must be pending, allocated or reserved, not \"...\"". */
+DRAFORGE_API int draforge_inventory_claims_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                const char *namespace_, const char *state, draforge_error **error);
+
+/* Graph (GET /api/v1/graph): the relationship graph (as draforge_snapshot_graph_json()) cut down to
+ * what touches namespace `namespace_`, node `node` and driver `driver` (all NULL: the whole graph).
+ * `all_devices` 0 keeps only devices that allocations name. */
+DRAFORGE_API int draforge_inventory_graph_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                               const char *namespace_, const char *node, const char *driver,
+                                               int all_devices, draforge_error **error);
+
+/* Diagnostics (GET /api/v1/diagnostics): every pending claim of `namespace_` with what it waits
+ * for (outcome, consumers, placement), explain's funnel per request, conflicts and the verdict on
+ * every node; and the anomalies. Costs one explain per pending claim (one allocation per node for a
+ * claim no pod uses). */
+DRAFORGE_API int draforge_inventory_diagnostics_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                     const char *namespace_, draforge_error **error);
+
+/* {"snapshot":{...},"diagnosis":PendingDiagnosis}: the diagnostics entry of one pending claim
+ * `claim` ("namespace/name", or "name" in "default"): explain with the node verdicts in the
+ * server's shape. Errors: DRAFORGE_ENOTFOUND when no such claim is stored, DRAFORGE_EINVALID when
+ * it is not pending (it has an allocation) or `claim` is NULL or empty. */
+DRAFORGE_API int draforge_inventory_claim_diagnosis_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                         const char *claim, draforge_error **error);
+
+/* ChangeEvent (the data of the server's `change` event): the objects added, modified or deleted
+ * from `before` to `after`, {"generation","resourceVersion" (of `after`),"previousGeneration"
+ * (of `before`),"changes":[{"type","kind","namespace","name"}...]} sorted by kind, namespace and
+ * name. `changes` (may be NULL) receives how many; 0 when nothing a reader sees differs (only
+ * resourceVersions moved), and the JSON then has an empty "changes" list. Snapshots of one cluster
+ * compare unchanged objects in O(1); snapshots of different clusters are compared by content. */
+DRAFORGE_API int draforge_inventory_changes_json(draforge_buffer *out, size_t *changes, const draforge_snapshot *before,
+                                                 const draforge_snapshot *after, draforge_error **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DRAFORGE_INVENTORY_H */
