@@ -2,7 +2,8 @@
 
 Load objects into a :class:`Cluster`, take a :class:`Snapshot`, and ask it: ``graph()``,
 ``pools()``, ``allocate(claims, node)`` (kube-scheduler's structured allocator), ``explain(claim)``
-(why a claim is pending). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
+(why a claim is pending), ``diagnostics()`` (every pending claim and anomaly), ``inventory``
+(summary, pools, devices, claims as draforge-server serves them). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
 :mod:`draforge.cdi` generates, validates and writes CDI specs.
 
 Errors: every failure raises :class:`draforge.Error`; bad input is also a ``ValueError``, a missing
@@ -21,10 +22,12 @@ from ._errors import (Error, InternalError, InvalidInputError, LimitError, NotFo
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeVerdict, Pool, RequestFunnel)
 from . import cdi, cel
+from .inventory import Inventory
 
 __all__ = [
     "AllocatedDevice", "AllocationResult", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
-    "InternalError", "InvalidInputError", "LimitError", "NodeVerdict", "NotFoundError", "Pool", "RequestFunnel",
+    "InternalError", "InvalidInputError", "Inventory", "LimitError", "NodeVerdict", "NotFoundError", "Pool",
+    "RequestFunnel",
     "Snapshot",
     "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
 ]
@@ -111,9 +114,37 @@ class Snapshot:
         """One object as a dict; NotFoundError (a KeyError) when it is not stored."""
         return json.loads(self._s.get_json(kind, namespace or "", name))
 
-    def graph(self, *, all_devices: bool = True) -> Graph:
-        """The relationship graph. ``all_devices=False`` keeps only devices that allocations name."""
-        return Graph._from_json(json.loads(self._s.graph_json(all_devices)))
+    @property
+    def resource_version(self) -> str:
+        """The resourceVersion of the last change applied ("" when none carried one)."""
+        return self._s.resource_version
+
+    @property
+    def inventory(self) -> Inventory:
+        """Summary, pools, devices, claims and changes, as draforge-server serves them."""
+        return Inventory(self._s)
+
+    def graph(self, *, all_devices: bool = True, namespace: Optional[str] = None, node: Optional[str] = None,
+              driver: Optional[str] = None) -> Graph:
+        """The relationship graph. ``all_devices=False`` keeps only devices that allocations name.
+        ``namespace``, ``node``, ``driver`` keep only the parts connected to them (as ``draforge
+        graph -n/--node/--driver`` and the server's /api/v1/graph do)."""
+        if namespace is None and node is None and driver is None:
+            return Graph._from_json(json.loads(self._s.graph_json(all_devices)))
+        return Graph._from_json(json.loads(self._s.inventory_graph_json(namespace, node, driver, all_devices)))
+
+    def diagnostics(self, *, namespace: Optional[str] = None) -> Dict[str, Any]:
+        """Diagnostics, in draforge-server's schema: every pending claim of ``namespace`` (None: all)
+        with what it waits for, explain's funnel per request, conflicts and the verdict on every node
+        (``pending``), and the lifecycle anomalies (``anomalies``). Costs one explain per pending
+        claim."""
+        return json.loads(self._s.diagnostics_json(namespace))
+
+    def diagnose(self, claim: Union[str, Mapping[str, Any]]) -> Dict[str, Any]:
+        """The diagnosis of one pending claim ("ns/name", a name in "default", or a claim dict): the
+        ``pending`` entry of :meth:`diagnostics` for it, at the cost of one explain. NotFoundError
+        for an unknown claim, InvalidInputError for one that is allocated."""
+        return json.loads(self._s.claim_diagnosis_json(_ref(claim)))["diagnosis"]
 
     def pools(self) -> List[Pool]:
         """Every ResourceSlice pool with device and allocated counts, sorted by (driver, pool)."""
@@ -210,8 +241,20 @@ class Cluster:
         """The current snapshot (O(1))."""
         return Snapshot(self._c.snapshot())
 
-    def graph(self, *, all_devices: bool = True) -> Graph:
-        return self.snapshot().graph(all_devices=all_devices)
+    def graph(self, *, all_devices: bool = True, namespace: Optional[str] = None, node: Optional[str] = None,
+              driver: Optional[str] = None) -> Graph:
+        return self.snapshot().graph(all_devices=all_devices, namespace=namespace, node=node, driver=driver)
+
+    @property
+    def inventory(self) -> Inventory:
+        """The inventory views of the current snapshot."""
+        return self.snapshot().inventory
+
+    def diagnostics(self, *, namespace: Optional[str] = None) -> Dict[str, Any]:
+        return self.snapshot().diagnostics(namespace=namespace)
+
+    def diagnose(self, claim: Any) -> Dict[str, Any]:
+        return self.snapshot().diagnose(claim)
 
     def pools(self) -> List[Pool]:
         return self.snapshot().pools()
@@ -235,3 +278,5 @@ Cluster.objects.__doc__ = Snapshot.objects.__doc__
 Cluster.get.__doc__ = Snapshot.get.__doc__
 Cluster.allocate.__doc__ = Snapshot.allocate.__doc__
 Cluster.explain.__doc__ = Snapshot.explain.__doc__
+Cluster.diagnostics.__doc__ = Snapshot.diagnostics.__doc__
+Cluster.diagnose.__doc__ = Snapshot.diagnose.__doc__

@@ -41,6 +41,20 @@ std::string Take(draforge_buffer& b) {
 
 const char* OrNull(const std::optional<std::string>& s) { return s ? s->c_str() : nullptr; }
 
+// Calls `fn(draforge_buffer*, draforge_error**)` without the GIL; its bytes, or the error raised.
+template <typename Fn>
+std::string BufferCall(Fn fn) {
+  draforge_buffer b = {nullptr, 0};
+  draforge_error* e = nullptr;
+  int rc;
+  {
+    py::gil_scoped_release nogil;
+    rc = fn(&b, &e);
+  }
+  Check(rc, e);
+  return Take(b);
+}
+
 class Snapshot {
  public:
   explicit Snapshot(draforge_snapshot* s) : s_(s) {}
@@ -52,15 +66,9 @@ class Snapshot {
   size_t count(const std::string& kind) const { return draforge_snapshot_count(s_, kind.c_str()); }
 
   std::string objects_json(const std::optional<std::string>& kind) const {
-    draforge_buffer b = {nullptr, 0};
-    draforge_error* e = nullptr;
-    int rc;
-    {
-      py::gil_scoped_release nogil;
-      rc = draforge_snapshot_objects_json(&b, s_, OrNull(kind), &e);
-    }
-    Check(rc, e);
-    return Take(b);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_snapshot_objects_json(b, s_, OrNull(kind), e);
+    });
   }
 
   std::string get_json(const std::string& kind, const std::string& ns, const std::string& name) const {
@@ -72,27 +80,13 @@ class Snapshot {
   }
 
   std::string graph_json(bool all_devices) const {
-    draforge_buffer b = {nullptr, 0};
-    draforge_error* e = nullptr;
-    int rc;
-    {
-      py::gil_scoped_release nogil;
-      rc = draforge_snapshot_graph_json(&b, s_, all_devices ? 1 : 0, &e);
-    }
-    Check(rc, e);
-    return Take(b);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_snapshot_graph_json(b, s_, all_devices ? 1 : 0, e);
+    });
   }
 
   std::string pools_json() const {
-    draforge_buffer b = {nullptr, 0};
-    draforge_error* e = nullptr;
-    int rc;
-    {
-      py::gil_scoped_release nogil;
-      rc = draforge_snapshot_pools_json(&b, s_, &e);
-    }
-    Check(rc, e);
-    return Take(b);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_snapshot_pools_json(b, s_, e); });
   }
 
   // The whole result as JSON (draforge_allocation_result_json).
@@ -122,6 +116,56 @@ class Snapshot {
   }
 
   const draforge_snapshot* get() const { return s_; }
+
+  std::string resource_version() const { return draforge_snapshot_resource_version(s_); }
+
+  // The inventory views (draforge/inventory.h): JSON in draforge-server's OpenAPI schemas.
+  std::string summary_json() const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_summary_json(b, s_, e);
+    });
+  }
+  std::string inventory_pools_json(const std::optional<std::string>& driver,
+                                   const std::optional<std::string>& node) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_pools_json(b, s_, OrNull(driver), OrNull(node), e);
+    });
+  }
+  // `allocated`: DRAFORGE_INVENTORY_ANY, 0 or 1.
+  std::string devices_json(const std::optional<std::string>& driver, const std::optional<std::string>& pool,
+                           const std::optional<std::string>& node, int allocated, size_t offset, size_t limit) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_devices_json(b, s_, OrNull(driver), OrNull(pool), OrNull(node), allocated, offset,
+                                             limit, e);
+    });
+  }
+  std::string claims_json(const std::optional<std::string>& ns, const std::optional<std::string>& state) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_claims_json(b, s_, OrNull(ns), OrNull(state), e);
+    });
+  }
+  std::string inventory_graph_json(const std::optional<std::string>& ns, const std::optional<std::string>& node,
+                                   const std::optional<std::string>& driver, bool all_devices) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_graph_json(b, s_, OrNull(ns), OrNull(node), OrNull(driver), all_devices ? 1 : 0, e);
+    });
+  }
+  std::string diagnostics_json(const std::optional<std::string>& ns) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_diagnostics_json(b, s_, OrNull(ns), e);
+    });
+  }
+  std::string claim_diagnosis_json(const std::string& claim) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_claim_diagnosis_json(b, s_, claim.c_str(), e);
+    });
+  }
+  // The ChangeEvent from `before` to this snapshot.
+  std::string changes_json(const Snapshot& before) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_changes_json(b, nullptr, before.s_, s_, e);
+    });
+  }
 
   std::string explain(const std::string& claim, const std::optional<std::string>& node, const std::string& gates,
                       bool unlock, const std::optional<std::string>& labels_json) const {
@@ -352,6 +396,7 @@ PYBIND11_MODULE(_draforge, m) {
   m.def("header_version", [] { return std::string(DRAFORGE_VERSION_STRING); },
         "The version of the header the module was compiled with.");
   m.def("kubernetes_version", [] { return std::string(draforge_kubernetes_version()); });
+  m.attr("INVENTORY_ANY") = DRAFORGE_INVENTORY_ANY;
   m.def("feature_gates_json", &FeatureGatesJson, py::arg("gates"), py::arg("unlock"));
   m.def("cel_evaluate", &CelEvaluate, py::arg("expression"), py::arg("gates"), py::arg("cost_limit"));
 
@@ -362,6 +407,17 @@ PYBIND11_MODULE(_draforge, m) {
       .def("get_json", &Snapshot::get_json, py::arg("kind"), py::arg("namespace"), py::arg("name"))
       .def("graph_json", &Snapshot::graph_json, py::arg("all_devices"))
       .def("pools_json", &Snapshot::pools_json)
+      .def_property_readonly("resource_version", &Snapshot::resource_version)
+      .def("summary_json", &Snapshot::summary_json)
+      .def("inventory_pools_json", &Snapshot::inventory_pools_json, py::arg("driver"), py::arg("node"))
+      .def("devices_json", &Snapshot::devices_json, py::arg("driver"), py::arg("pool"), py::arg("node"),
+           py::arg("allocated"), py::arg("offset"), py::arg("limit"))
+      .def("claims_json", &Snapshot::claims_json, py::arg("namespace"), py::arg("state"))
+      .def("inventory_graph_json", &Snapshot::inventory_graph_json, py::arg("namespace"), py::arg("node"),
+           py::arg("driver"), py::arg("all_devices"))
+      .def("diagnostics_json", &Snapshot::diagnostics_json, py::arg("namespace"))
+      .def("claim_diagnosis_json", &Snapshot::claim_diagnosis_json, py::arg("claim"))
+      .def("changes_json", &Snapshot::changes_json, py::arg("before"))
       .def("allocate", &Snapshot::allocate, py::arg("claims"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
            py::arg("labels_json"), py::arg("max_steps"), py::arg("prune_search"))
       .def("explain", &Snapshot::explain, py::arg("claim"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
