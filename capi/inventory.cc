@@ -83,7 +83,7 @@ int draforge_inventory_claims_json(draforge_buffer* out, const draforge_snapshot
     int rc = 0;
     if (!Start("draforge_inventory_claims_json", out, snapshot, error, rc)) return rc;
     std::optional<analysis::ClaimState> wanted;
-    if (state != nullptr && *state != '\0') {
+    if (state != nullptr) {
       wanted = analysis::ParseClaimState(state);
       if (!wanted) {
         return capi::Fail(absl::InvalidArgumentError(absl::StrCat(

@@ -1,30 +1,32 @@
-// The JSON documents of the REST endpoints (examples/server/openapi.json), rendered from one
-// store snapshot. Pure functions: no HTTP here, so tests and other front ends can call them.
+// The JSON documents of the REST endpoints (examples/server/openapi.json): each route's query
+// parameters checked and handed to the library's inventory view of one snapshot
+// (draforge/inventory.h), which renders the schema. No HTTP here.
 #ifndef DRAFORGE_EXAMPLES_SERVER_API_VIEWS_H_
 #define DRAFORGE_EXAMPLES_SERVER_API_VIEWS_H_
 
 #include <map>
 #include <string>
+#include <string_view>
 
-#include "absl/status/statusor.h"
-#include "store/cluster.h"
+#include "draforge/draforge.hpp"
 
 namespace draforge::server {
 
 // Query parameters as the HTTP layer decoded them (a name may repeat).
 using Query = std::multimap<std::string, std::string>;
 
-// Each returns the response body, or InvalidArgument naming the bad query parameter (an unknown
-// name, a repeated name, a value outside the documented set): the server answers 400 with it.
-absl::StatusOr<std::string> RenderSummary(const store::Snapshot& snapshot, const Query& query);
-absl::StatusOr<std::string> RenderPools(const store::Snapshot& snapshot, const Query& query);
-absl::StatusOr<std::string> RenderDevices(const store::Snapshot& snapshot, const Query& query);
-absl::StatusOr<std::string> RenderClaims(const store::Snapshot& snapshot, const Query& query);
-absl::StatusOr<std::string> RenderGraph(const store::Snapshot& snapshot, const Query& query);
-absl::StatusOr<std::string> RenderDiagnostics(const store::Snapshot& snapshot, const Query& query);
+// Each returns the response body, or an Error (DRAFORGE_EINVALID) whose message names the bad query
+// parameter (an unknown name, a repeated name, a value outside the documented set): the server
+// answers 400 with it.
+Result<std::string> RenderSummary(const Snapshot& snapshot, const Query& query);
+Result<std::string> RenderPools(const Snapshot& snapshot, const Query& query);
+Result<std::string> RenderDevices(const Snapshot& snapshot, const Query& query);
+Result<std::string> RenderClaims(const Snapshot& snapshot, const Query& query);
+Result<std::string> RenderGraph(const Snapshot& snapshot, const Query& query);
+Result<std::string> RenderDiagnostics(const Snapshot& snapshot, const Query& query);
 
-// {"generation":N,"resourceVersion":"..."}
-std::string RenderSnapshotRef(const store::Snapshot& snapshot);
+// {"generation":N,"resourceVersion":"..."} (SnapshotRef)
+std::string RenderSnapshotRef(uint64_t generation, std::string_view resource_version);
 
 // {"error":{"code":N,"message":"..."}}
 std::string RenderError(int code, std::string_view message);

@@ -1,110 +1,34 @@
 #include "event_hub.h"
 
-#include <string_view>
-#include <tuple>
 #include <utility>
 
-#include "rapidjson/stringbuffer.h"
-#include "rapidjson/writer.h"
+#include "api_views.h"
 
 namespace draforge::server {
-namespace {
-
-constexpr api::Kind kWatchedKinds[] = {
-    api::Kind::kDeviceClass, api::Kind::kResourceClaim, api::Kind::kResourceClaimTemplate,
-    api::Kind::kResourceSlice, api::Kind::kDeviceTaintRule, api::Kind::kResourcePoolStatusRequest,
-    api::Kind::kPod, api::Kind::kNode,
-};
-
-struct Change {
-  std::string_view type;
-  std::string_view kind;
-  std::string ns;
-  std::string name;
-};
-
-std::pair<std::string, std::string> NameOf(const api::Object* o) {
-  return {o->metadata().namespace_.value_or(""), o->metadata().name.value_or("")};
-}
-
-}  // namespace
-
-std::string DiffSnapshots(const store::Snapshot& before, const store::Snapshot& after) {
-  std::vector<Change> changes;
-  for (api::Kind kind : kWatchedKinds) {
-    const auto a = before.List(kind);
-    const auto b = after.List(kind);
-    const std::string_view kind_name = api::KindName(kind);
-    size_t i = 0, j = 0;
-    // Both lists are sorted by (namespace, name): a merge finds additions, deletions and, for the
-    // same name, a different stored object (snapshots share unchanged objects by pointer).
-    while (i < a.size() || j < b.size()) {
-      if (j == b.size() || (i < a.size() && NameOf(a[i]) < NameOf(b[j]))) {
-        auto [ns, name] = NameOf(a[i++]);
-        changes.push_back({"DELETED", kind_name, std::move(ns), std::move(name)});
-      } else if (i == a.size() || NameOf(b[j]) < NameOf(a[i])) {
-        auto [ns, name] = NameOf(b[j++]);
-        changes.push_back({"ADDED", kind_name, std::move(ns), std::move(name)});
-      } else {
-        if (a[i] != b[j] && !(*a[i] == *b[j])) {
-          auto [ns, name] = NameOf(b[j]);
-          changes.push_back({"MODIFIED", kind_name, std::move(ns), std::move(name)});
-        }
-        ++i;
-        ++j;
-      }
-    }
-  }
-  if (changes.empty()) return {};
-  rapidjson::StringBuffer buf;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-  w.StartObject();
-  w.Key("generation");
-  w.Uint64(after.generation());
-  w.Key("resourceVersion");
-  w.String(after.resource_version().c_str());
-  w.Key("previousGeneration");
-  w.Uint64(before.generation());
-  w.Key("changes");
-  w.StartArray();
-  for (const auto& c : changes) {
-    w.StartObject();
-    w.Key("type");
-    w.String(c.type.data(), c.type.size());
-    w.Key("kind");
-    w.String(c.kind.data(), c.kind.size());
-    w.Key("namespace");
-    w.String(c.ns.c_str(), c.ns.size());
-    w.Key("name");
-    w.String(c.name.c_str(), c.name.size());
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return buf.GetString();
-}
 
 EventHub::EventHub(size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
 
-void EventHub::Publish(std::shared_ptr<const store::Snapshot> snapshot) {
-  std::shared_ptr<const store::Snapshot> before;
+void EventHub::Publish(const Snapshot& snapshot) {
+  std::optional<Snapshot> before;
   {
     std::unique_lock lock(mu_);
-    if (last_ == nullptr) {
-      last_ = std::move(snapshot);
+    if (!last_) {
+      last_ = snapshot;
       current_id_ = last_->generation();
       return;
     }
-    if (snapshot->generation() == last_->generation()) return;
+    if (snapshot.generation() == last_->generation()) return;
     before = last_;
   }
   // Diffing outside the lock: only the watcher thread publishes, readers keep reading the ring.
-  std::string data = DiffSnapshots(*before, *snapshot);
+  auto changes = inventory::ChangesJson(*before, snapshot);
   std::unique_lock lock(mu_);
   last_ = snapshot;
-  if (data.empty()) return;  // only a resourceVersion or bookmark moved: nothing a client shows
-  ring_.push_back({snapshot->generation(), current_id_, std::move(data)});
-  current_id_ = snapshot->generation();
+  // No event when only a resourceVersion or bookmark moved (nothing a client shows), or when the
+  // library failed (out of memory): the next change's event lists what this one would have.
+  if (!changes.ok() || changes->count == 0) return;
+  ring_.push_back({snapshot.generation(), current_id_, std::move(changes->json)});
+  current_id_ = snapshot.generation();
   ++published_;
   while (ring_.size() > capacity_) ring_.pop_front();
   lock.unlock();
@@ -127,9 +51,9 @@ CatchUp EventHub::Since(uint64_t last_id) const {
   return out;
 }
 
-bool EventHub::WaitAfter(uint64_t last_id, absl::Duration timeout) const {
+bool EventHub::WaitAfter(uint64_t last_id, std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mu_);
-  changed_.wait_for(lock, absl::ToChronoNanoseconds(timeout), [&] { return closed_ || current_id_ != last_id; });
+  changed_.wait_for(lock, timeout, [&] { return closed_ || current_id_ != last_id; });
   return !closed_ && current_id_ != last_id;
 }
 
@@ -149,21 +73,13 @@ std::string EventHub::CurrentRef() const {
   std::unique_lock lock(mu_);
   // Before the first snapshot there is still a SnapshotRef (openapi.json requires both fields):
   // generation 0 and no resourceVersion yet.
-  if (last_ == nullptr) return R"({"generation":0,"resourceVersion":""})";
-  rapidjson::StringBuffer buf;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-  w.StartObject();
-  w.Key("generation");
-  w.Uint64(current_id_);
-  w.Key("resourceVersion");
-  w.String(last_->resource_version().c_str());
-  w.EndObject();
-  return buf.GetString();
+  if (!last_) return R"({"generation":0,"resourceVersion":""})";
+  return RenderSnapshotRef(current_id_, last_->resource_version());
 }
 
 bool EventHub::started() const {
   std::unique_lock lock(mu_);
-  return last_ != nullptr;
+  return last_.has_value();
 }
 
 bool EventHub::closed() const {

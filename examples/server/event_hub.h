@@ -1,25 +1,25 @@
 // EventHub: turns store snapshots into Server-Sent Events and fans them out to stream writers.
 //
-// A watcher thread calls Publish() with each new snapshot; Publish diffs it against the previous one
-// (objects are shared between snapshots, so an unchanged object is the same pointer) and appends
-// one `change` event whose id is the snapshot generation. Writers (one per SSE client) wait in
+// A watcher thread calls Publish() with each new snapshot; Publish asks the library what changed
+// since the previous one (draforge_inventory_changes_json) and appends one `change` event whose id
+// is the snapshot generation. Writers (one per SSE client) wait in
 // WaitAfter() and read the events after the last id they sent. The last `capacity` events are kept
 // so a reconnecting client (Last-Event-ID) gets what it missed; an id outside that window means the
 // client must refetch everything (a `reset` event).
 #ifndef DRAFORGE_EXAMPLES_SERVER_EVENT_HUB_H_
 #define DRAFORGE_EXAMPLES_SERVER_EVENT_HUB_H_
 
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <condition_variable>
 #include <deque>
-#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/time/time.h"
-#include "store/cluster.h"
+#include "draforge/draforge.hpp"
 
 namespace draforge::server {
 
@@ -43,7 +43,7 @@ class EventHub {
   // Records a new snapshot. The first call sets the baseline (no event). Later calls with the same
   // generation do nothing; otherwise one event describing every object added, modified or deleted
   // is appended (none when only resourceVersions moved) and waiting writers are woken.
-  void Publish(std::shared_ptr<const store::Snapshot> snapshot);
+  void Publish(const Snapshot& snapshot);
 
   // The events after `last_id`. `last_id` older than the oldest kept event's previous_id, or newer
   // than the current id, gives reset.
@@ -51,7 +51,7 @@ class EventHub {
 
   // Blocks until an event with id > last_id exists, Close() is called, or `timeout` passes.
   // Returns true when there is something to read.
-  bool WaitAfter(uint64_t last_id, absl::Duration timeout) const;
+  bool WaitAfter(uint64_t last_id, std::chrono::milliseconds timeout) const;
 
   // The id a new client starts from (the generation of the last published snapshot).
   uint64_t current_id() const;
@@ -74,16 +74,12 @@ class EventHub {
   const size_t capacity_;
   mutable std::mutex mu_;  // guards everything below
   mutable std::condition_variable changed_;
-  std::shared_ptr<const store::Snapshot> last_ ;
-  std::deque<ServerEvent> ring_ ;
-  uint64_t current_id_  = 0;
-  uint64_t published_  = 0;
-  bool closed_  = false;
+  std::optional<Snapshot> last_;
+  std::deque<ServerEvent> ring_;
+  uint64_t current_id_ = 0;
+  uint64_t published_ = 0;
+  bool closed_ = false;
 };
-
-// The ChangeEvent JSON between two snapshots (exposed for tests). `changes` lists every object whose
-// stored version differs, sorted by (kind, namespace, name); empty string when nothing differs.
-std::string DiffSnapshots(const store::Snapshot& before, const store::Snapshot& after);
 
 }  // namespace draforge::server
 

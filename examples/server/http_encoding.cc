@@ -7,7 +7,6 @@
 #include <charconv>
 #include <cstdint>
 
-#include "absl/strings/str_cat.h"
 
 namespace draforge::server {
 namespace {
@@ -83,12 +82,12 @@ bool IsCompressible(std::string_view content_type) {
          type == "image/svg+xml" || type == "application/wasm" || ends("+json") || ends("+xml");
 }
 
-absl::StatusOr<std::string> Gzip(std::string_view data, int level) {
-  if (data.size() > UINT32_MAX) return absl::InvalidArgumentError("gzip: body larger than 4 GiB");
+std::optional<std::string> Gzip(std::string_view data, int level) {
+  if (data.size() > UINT32_MAX) return std::nullopt;
   z_stream z{};
   // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
   if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    return absl::InternalError("gzip: cannot initialise zlib");
+    return std::nullopt;
   }
   std::string out;
   out.resize(deflateBound(&z, static_cast<uLong>(data.size())));
@@ -100,7 +99,7 @@ absl::StatusOr<std::string> Gzip(std::string_view data, int level) {
   const int rc = deflate(&z, Z_FINISH);
   const size_t written = out.size() - z.avail_out;
   deflateEnd(&z);
-  if (rc != Z_STREAM_END) return absl::InternalError(absl::StrCat("gzip: zlib error ", rc));
+  if (rc != Z_STREAM_END) return std::nullopt;
   out.resize(written);
   return out;
 }

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "absl/status/statusor.h"
+#include <optional>
 
 namespace draforge::server {
 
@@ -32,8 +32,8 @@ bool AcceptsGzip(std::string_view accept_encoding);
 bool IsCompressible(std::string_view content_type);
 
 // `data` as a gzip member (RFC 1952) at `level` (0..9). Returns the compressed bytes (the
-// caller's); InternalError if zlib fails (out of memory).
-absl::StatusOr<std::string> Gzip(std::string_view data, int level = kGzipLevel);
+// caller's); nullopt if zlib fails (out of memory, a body over 4 GiB): the caller sends it plain.
+std::optional<std::string> Gzip(std::string_view data, int level = kGzipLevel);
 
 }  // namespace draforge::server
 

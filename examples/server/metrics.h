@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "store/cluster.h"
+#include "draforge/draforge.hpp"
 
 namespace draforge::server {
 
@@ -28,8 +28,8 @@ class Metrics {
   void CountEventsSent(uint64_t n);
 
   // The exposition text: the counters above plus gauges read now (`sse_clients`, `events_published`,
-  // and the store and utilisation figures of `snapshot`).
-  std::string Render(const store::Snapshot& snapshot, int64_t sse_clients, uint64_t events_published,
+  // and the store and utilisation figures of `snapshot`, from the library's summary view).
+  std::string Render(const Snapshot& snapshot, int64_t sse_clients, uint64_t events_published,
                      bool ready) const;
 
  private:

@@ -1,117 +1,97 @@
 #include "scenario_source.h"
 
-#include <fstream>
-#include <sstream>
-#include <system_error>
+#include <utility>
+#include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "api/codec.h"
-#include "common/status.h"
+#include "rapidjson/document.h"
 
 namespace draforge::server {
 namespace {
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+struct Change {
+  std::string type, kind, ns, name;
+};
 
-absl::StatusOr<std::vector<api::Object>> Decode(std::string_view text, std::string_view source) {
-  auto decoded = api::DecodeStream(text, {});
-  if (!decoded.ok()) return absl::InvalidArgumentError(absl::StrCat(AV(source), ": ", decoded.status().message()));
-  std::vector<api::Object> out;
-  for (size_t i = 0; i < decoded->size(); ++i) {
-    auto& d = (*decoded)[i];
-    if (!d.object.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(AV(source), " (object ", i, "): ", d.object.status().message()));
-    }
-    out.push_back(*std::move(d.object));
+// The entries of a ChangeEvent's "changes" (draforge_inventory_changes_json).
+std::vector<Change> ParseChanges(const std::string& json) {
+  std::vector<Change> out;
+  rapidjson::Document doc;
+  doc.Parse(json.c_str(), json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return out;
+  auto changes = doc.FindMember("changes");
+  if (changes == doc.MemberEnd() || !changes->value.IsArray()) return out;
+  auto text = [](const rapidjson::Value& v, const char* name) {
+    auto it = v.FindMember(name);
+    return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
+  };
+  for (const auto& c : changes->value.GetArray()) {
+    if (c.IsObject()) out.push_back({text(c, "type"), text(c, "kind"), text(c, "namespace"), text(c, "name")});
   }
   return out;
 }
 
 }  // namespace
 
-absl::Status LoadText(std::string_view text, std::string_view source, store::Cluster& cluster) {
-  ASSIGN_OR_RETURN(auto objects, Decode(text, source));
-  for (size_t i = 0; i < objects.size(); ++i) {
-    absl::Status s = cluster.Apply(std::move(objects[i]));
-    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(AV(source), " (object ", i, "): ", s.message()));
+Result<void> LoadText(std::string_view text, std::string_view source, Cluster& cluster) {
+  auto applied = cluster.Apply(text);
+  if (!applied.ok()) {
+    Error e = std::move(applied).error();
+    e.message = std::string(source) + ": " + e.message;
+    return e;
   }
-  return absl::OkStatus();
+  return {};
 }
 
-absl::Status LoadFile(const std::string& path, store::Cluster& cluster) {
-  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-  return LoadText(text, path, cluster);
+Result<void> LoadFile(const std::string& path, Cluster& cluster) {
+  auto applied = cluster.ApplyFile(path);
+  if (!applied.ok()) return std::move(applied).error();
+  return {};
 }
 
-WatchDir::WatchDir(std::string dir, store::Cluster& cluster) : dir_(std::move(dir)), cluster_(cluster) {}
+WatchDir::WatchDir(std::string dir, Cluster& cluster) : dir_(std::move(dir)), cluster_(cluster) {}
 
 bool WatchDir::Poll(const std::function<void(const std::string&)>& on_error) {
-  namespace fs = std::filesystem;
-  std::map<std::string, std::pair<uintmax_t, fs::file_time_type>> now;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path& p = it->path();
-    const std::string ext = p.extension().string();
-    if (ext != ".yaml" && ext != ".yml" && ext != ".json") continue;
-    std::error_code e1, e2;
-    const auto size = fs::file_size(p, e1);
-    const auto mtime = fs::last_write_time(p, e2);
-    if (e1 || e2) continue;  // removed while listing
-    now[p.string()] = {size, mtime};
-  }
-  if (ec) {
-    on_error(absl::StrCat(dir_, ": ", ec.message()));
+  auto report = [&](const std::string& message) {
+    if (message != last_error_) on_error(message);
+    last_error_ = message;
+  };
+  auto staging = Cluster::Create();
+  if (!staging.ok()) {
+    report(staging.error().message);
     return false;
   }
-  if (now == seen_) return false;
-  seen_ = now;
+  if (auto applied = staging->ApplyFile(dir_); !applied.ok()) {
+    report(applied.error().message);
+    return false;
+  }
+  last_error_.clear();
+  auto now = staging->snapshot();
+  if (!now.ok()) return false;
+  if (!loaded_) {
+    auto empty = Cluster::Create();
+    if (!empty.ok()) return false;
+    auto base = empty->snapshot();
+    if (!base.ok()) return false;
+    loaded_ = *base;
+  }
+  auto changes = inventory::ChangesJson(*loaded_, *now);
+  if (!changes.ok() || changes->count == 0) return false;
   bool changed = false;
-  std::map<std::string, std::map<Identity, api::Object>> applied;
-  for (const auto& [path, stat] : now) {
-    auto text = ReadFile(path);
-    auto objects = text.ok() ? Decode(*text, path) : text.status();
-    if (!objects.ok()) {
-      on_error(std::string(objects.status().message()));
-      if (auto prev = applied_.find(path); prev != applied_.end()) applied[path] = prev->second;
+  for (const Change& c : ParseChanges(changes->json)) {
+    if (c.type == "DELETED") {
+      auto deleted = cluster_.Delete(c.kind, c.ns, c.name);
+      changed |= deleted.ok() && *deleted;
       continue;
     }
-    auto& mine = applied[path];
-    for (auto& obj : *objects) {
-      Identity id{static_cast<int>(obj.kind()), std::string(obj.kind_name()),
-                  obj.metadata().namespace_.value_or(cluster_.options().default_namespace),
-                  obj.metadata().name.value_or("")};
-      store::Outcome outcome;
-      api::Object copy = obj;
-      absl::Status s = cluster_.Apply(std::move(obj), &outcome);
-      if (!s.ok()) {
-        on_error(absl::StrCat(path, ": ", s.message()));
-        continue;
-      }
-      changed |= outcome == store::Outcome::kAdded || outcome == store::Outcome::kUpdated;
-      mine.emplace(std::move(id), std::move(copy));
+    auto object = now->GetJson(c.kind, c.ns, c.name);
+    auto applied = object.ok() ? cluster_.Apply(*object) : Result<size_t>(object.error());
+    if (!applied.ok()) {
+      on_error(dir_ + ": " + c.kind + " " + c.ns + (c.ns.empty() ? "" : "/") + c.name + ": " + applied.error().message);
+      continue;
     }
+    changed = true;
   }
-  // Objects a file held before and no file holds now.
-  std::map<Identity, const api::Object*> still;
-  for (const auto& [path, objs] : applied) {
-    for (const auto& [id, obj] : objs) still[id] = &obj;
-  }
-  for (const auto& [path, objs] : applied_) {
-    for (const auto& [id, obj] : objs) {
-      if (still.count(id)) continue;
-      api::Object gone = obj;
-      gone.metadata().resource_version.reset();
-      store::Outcome outcome;
-      if (cluster_.DeleteObject(gone, &outcome).ok() && outcome == store::Outcome::kDeleted) changed = true;
-    }
-  }
-  applied_ = std::move(applied);
+  loaded_ = *now;
   return changed;
 }
 

@@ -1,45 +1,44 @@
 // Where the demo/scenario mode's objects come from: the embedded scenario or a file, plus an
 // optional directory of files that are re-applied when they change (live changes without a cluster).
+// Loading is the library's (draforge_cluster_apply, draforge_cluster_apply_file); this file only
+// decides when and names the source in errors.
 #ifndef DRAFORGE_EXAMPLES_SERVER_SCENARIO_SOURCE_H_
 #define DRAFORGE_EXAMPLES_SERVER_SCENARIO_SOURCE_H_
 
-#include <filesystem>
 #include <functional>
-#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
-#include <vector>
 
-#include "absl/status/status.h"
-#include "api/object.h"
-#include "store/cluster.h"
+#include "draforge/draforge.hpp"
 
 namespace draforge::server {
 
-// Decodes a YAML/JSON stream and applies every object to `cluster`. Errors name `source` and the
-// object (index) that did not decode or that the store refused; objects before it stay applied.
-absl::Status LoadText(std::string_view text, std::string_view source, store::Cluster& cluster);
+// Decodes a YAML/JSON stream and applies every object to `cluster`, all or nothing. Errors start
+// with `source`, then the library's message naming the object ("object 2 (line 9): ...").
+Result<void> LoadText(std::string_view text, std::string_view source, Cluster& cluster);
 
-// Reads `path` and LoadText()s it. Errors: NotFound/InvalidArgument naming the file.
-absl::Status LoadFile(const std::string& path, store::Cluster& cluster);
+// Applies file `path`, all or nothing. Errors name the file (DRAFORGE_ENOTFOUND when it cannot be
+// read).
+Result<void> LoadFile(const std::string& path, Cluster& cluster);
 
-// Applies the .yaml/.yml/.json files of a directory on top of the store, and keeps doing so:
-// Poll() re-reads the files when any of them changed (name, size or modification time), applies
-// their objects and deletes the objects a previous poll applied that no file holds any more.
+// Applies the .yaml/.yml/.json files of a directory on top of the store, and keeps doing so: each
+// Poll() loads the directory afresh into a staging store (draforge_cluster_apply_file: every file,
+// sorted, all or nothing) and carries what changed since the previous poll into the store (objects
+// added or modified are applied, objects no file holds any more are deleted).
 class WatchDir {
  public:
-  WatchDir(std::string dir, store::Cluster& cluster);
-  // True when something was applied or deleted. A file that does not decode is reported through
-  // `on_error` and its previous objects are kept.
+  WatchDir(std::string dir, Cluster& cluster);
+  // True when something was applied or deleted. While the directory does not load (a file that
+  // does not decode), its error is reported through `on_error` once (again only when it changes)
+  // and the store keeps what the last good load gave it.
   bool Poll(const std::function<void(const std::string&)>& on_error);
 
  private:
-  using Identity = std::tuple<int, std::string, std::string, std::string>;  // kind, kind name, ns, name
   std::string dir_;
-  store::Cluster& cluster_;
-  std::map<std::string, std::pair<uintmax_t, std::filesystem::file_time_type>> seen_;
-  std::map<std::string, std::map<Identity, api::Object>> applied_;  // by file
+  Cluster& cluster_;
+  std::optional<Snapshot> loaded_;  // the staging store of the last good load
+  std::string last_error_;
 };
 
 }  // namespace draforge::server

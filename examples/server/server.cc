@@ -12,9 +12,7 @@
 #include <string_view>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "api_views.h"
-#include "common/status.h"
 #include "event_hub.h"
 #include "http_encoding.h"
 #include "httplib.h"
@@ -26,7 +24,7 @@ namespace draforge::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using RenderFn = absl::StatusOr<std::string> (*)(const store::Snapshot&, const Query&);
+using RenderFn = Result<std::string> (*)(const Snapshot&, const Query&);
 
 // With a charset parameter: cpp-httplib compresses (with Brotli 11 when the client accepts it) only
 // bodies whose Content-Type is exactly "application/json" or starts with "text/"
@@ -80,7 +78,7 @@ void SendBody(const httplib::Request& req, httplib::Response& res, Body body, st
   if (compressible && body->size() >= kCompressMinBytes && AcceptsGzip(req.get_header_value("Accept-Encoding"))) {
     if (gzip == nullptr) {
       auto gz = Gzip(*body);
-      if (gz.ok() && gz->size() < body->size()) gzip = std::make_shared<const std::string>(*std::move(gz));
+      if (gz && gz->size() < body->size()) gzip = std::make_shared<const std::string>(*std::move(gz));
     }
     if (gzip != nullptr) {
       res.set_header("Content-Encoding", "gzip");
@@ -137,7 +135,9 @@ std::string_view StatusText(int status) {
 }
 
 std::string FormatEvent(std::string_view type, uint64_t id, std::string_view data) {
-  return absl::StrCat("id: ", id, "\nevent: ", AV(type), "\ndata: ", AV(data), "\n\n");
+  std::string out = "id: " + std::to_string(id) + "\nevent: ";
+  out.append(type).append("\ndata: ").append(data).append("\n\n");
+  return out;
 }
 
 // Debian's cpp-httplib listens with a compiled-in backlog of 5, so a burst of connections (a
@@ -165,11 +165,11 @@ void RaiseListenBacklog(int port) {
 }  // namespace
 
 struct Server::Impl {
-  Impl(store::Cluster& c, ServerOptions o)
+  Impl(Cluster& c, ServerOptions o)
       : cluster(c), options(std::move(o)), hub(options.event_ring), limiter(options.rate_limit),
         static_files(options.static_dir) {}
 
-  store::Cluster& cluster;
+  Cluster& cluster;
   const ServerOptions options;
   httplib::Server http;
   EventHub hub;
@@ -194,7 +194,7 @@ struct Server::Impl {
   struct CacheEntry {
     std::mutex mu;  // held while the answer (or its gzip form) is computed
     bool done = false;
-    absl::Status status;
+    std::string error;  // the 400 message when the query was refused
     Body body;
     bool gzip_done = false;
     Body gzip;  // null if not worth it (small, or it did not shrink)
@@ -206,9 +206,11 @@ struct Server::Impl {
 
   void Watch() {
     while (!stopping.load()) {
-      if (!options.synced || options.synced()) hub.Publish(cluster.snapshot());
+      if (!options.synced || options.synced()) {
+        if (auto snapshot = cluster.snapshot(); snapshot.ok()) hub.Publish(*snapshot);
+      }
       std::unique_lock lock(watch_mu);
-      watch_cv.wait_for(lock, absl::ToChronoNanoseconds(options.poll_interval),
+      watch_cv.wait_for(lock, options.poll_interval,
                         [this] { return notified || stopping.load(); });
       notified = false;
     }
@@ -216,13 +218,17 @@ struct Server::Impl {
 
   std::string CacheKey(const httplib::Request& req) {
     std::string key = req.path;
-    for (const auto& [k, v] : req.params) absl::StrAppend(&key, "\x1f", k, "=", v);
+    for (const auto& [k, v] : req.params) key.append("\x1f").append(k).append("=").append(v);
     return key;
   }
 
   void ServeApi(const ApiRoute& route, const httplib::Request& req, httplib::Response& res) {
     const auto start = Clock::now();
     auto snapshot = cluster.snapshot();
+    if (!snapshot.ok()) {
+      SendError(res, 500, "internal error");
+      return;
+    }
     std::shared_ptr<CacheEntry> entry;
     {
       std::lock_guard lock(cache_mu);
@@ -250,21 +256,21 @@ struct Server::Impl {
         if (rendered.ok()) {
           entry->body = std::make_shared<const std::string>(*std::move(rendered));
         } else {
-          entry->status = rendered.status();
+          entry->error = rendered.error().message;
         }
         entry->done = true;
       }
       if (entry->body != nullptr && !entry->gzip_done && entry->body->size() >= kCompressMinBytes &&
           AcceptsGzip(req.get_header_value("Accept-Encoding"))) {
         auto gz = Gzip(*entry->body);
-        if (gz.ok() && gz->size() < entry->body->size()) entry->gzip = std::make_shared<const std::string>(*std::move(gz));
+        if (gz && gz->size() < entry->body->size()) entry->gzip = std::make_shared<const std::string>(*std::move(gz));
         entry->gzip_done = true;
       }
       body = entry->body;
       gzip = entry->gzip;
     }
     if (body == nullptr) {
-      SendError(res, 400, SV(entry->status.message()));
+      SendError(res, 400, entry->error);
       return;
     }
     res.set_header("Cache-Control", "no-store");
@@ -276,14 +282,14 @@ struct Server::Impl {
     std::string last_event_id = req.get_header_value("Last-Event-ID");
     for (const auto& [k, v] : req.params) {
       if (k != "lastEventId") {
-        SendError(res, 400, absl::StrCat("unknown query parameter \"", k, "\" (allowed: lastEventId)"));
+        SendError(res, 400, "unknown query parameter \"" + k + "\" (allowed: lastEventId)");
         return;
       }
       if (last_event_id.empty()) last_event_id = v;
     }
     if (open_streams.fetch_add(1) >= options.max_streams) {
       open_streams.fetch_sub(1);
-      SendError(res, 503, absl::StrCat("too many event streams (limit ", options.max_streams, ")"));
+      SendError(res, 503, "too many event streams (limit " + std::to_string(options.max_streams) + ")");
       return;
     }
     auto state = std::make_shared<StreamState>();
@@ -312,11 +318,11 @@ struct Server::Impl {
     auto catch_up = [&](uint64_t from) {
       CatchUp c = hub.Since(from);
       if (c.reset) {
-        absl::StrAppend(&out, FormatEvent("reset", c.current_id, hub.CurrentRef()));
+        out += FormatEvent("reset", c.current_id, hub.CurrentRef());
         ++sent;
       }
       for (const auto& e : c.events) {
-        absl::StrAppend(&out, FormatEvent("change", e.id, e.data));
+        out += FormatEvent("change", e.id, e.data);
         ++sent;
       }
       s.last_id = c.events.empty() ? c.current_id : c.events.back().id;
@@ -328,12 +334,12 @@ struct Server::Impl {
         catch_up(s.last_id);
       } else if (s.resume) {
         const uint64_t id = hub.current_id();
-        absl::StrAppend(&out, FormatEvent("reset", id, hub.CurrentRef()));
+        out += FormatEvent("reset", id, hub.CurrentRef());
         ++sent;
         s.last_id = id;
       } else {
         const uint64_t id = hub.current_id();
-        absl::StrAppend(&out, FormatEvent("hello", id, hub.CurrentRef()));
+        out += FormatEvent("hello", id, hub.CurrentRef());
         ++sent;
         s.last_id = id;
       }
@@ -372,7 +378,7 @@ struct Server::Impl {
       res.set_header("Cache-Control", "no-store");
       SendBody(req, res,
                std::make_shared<const std::string>(
-                   metrics.Render(*cluster.snapshot(), open_streams.load(), hub.published(), Ready())),
+                   metrics.Render(cluster.snapshot().value(), open_streams.load(), hub.published(), Ready())),
                "text/plain; version=0.0.4; charset=utf-8");
     });
     for (const auto& route : kApiRoutes) {
@@ -386,17 +392,17 @@ struct Server::Impl {
     // dashboard, which index.html handles.
     get(".*", [this](const httplib::Request& req, httplib::Response& res) {
       if (req.path.rfind("/api/", 0) == 0 || req.path == "/api") {
-        SendError(res, 404, absl::StrCat("no endpoint ", req.path, " (see /openapi.json)"));
+        SendError(res, 404, "no endpoint " + req.path + " (see /openapi.json)");
         return;
       }
       auto file = static_files.Get(req.path);
-      if (absl::IsInvalidArgument(file.status())) {
-        SendError(res, 400, SV(file.status().message()));
+      if (!file.ok() && file.error().code == DRAFORGE_EINVALID) {
+        SendError(res, 400, file.error().message);
         return;
       }
-      if (absl::IsNotFound(file.status())) file = static_files.Get("/index.html");
+      if (!file.ok() && file.error().code == DRAFORGE_ENOTFOUND) file = static_files.Get("/index.html");
       if (!file.ok()) {
-        SendError(res, 404, absl::StrCat("no file ", req.path, " and no dashboard to fall back to"));
+        SendError(res, 404, "no file " + req.path + " and no dashboard to fall back to");
         return;
       }
       res.set_header("Cache-Control", "no-cache");
@@ -405,7 +411,7 @@ struct Server::Impl {
     // Read-only by construction: no route changes anything, so every other method is refused.
     auto refuse = [](const httplib::Request& req, httplib::Response& res) {
       res.set_header("Allow", kAllow);
-      SendError(res, 405, absl::StrCat("method ", req.method, " not allowed: draforge-server is read-only"));
+      SendError(res, 405, "method " + req.method + " not allowed: draforge-server is read-only");
     };
     http.Post(".*", refuse);
     http.Put(".*", refuse);
@@ -429,7 +435,7 @@ struct Server::Impl {
     http.set_write_timeout(10);
     http.set_default_headers({{"X-Content-Type-Options", "nosniff"}, {"Referrer-Policy", "no-referrer"}});
     openapi_body = std::make_shared<const std::string>(options.openapi);
-    if (auto gz = Gzip(*openapi_body); gz.ok() && gz->size() < openapi_body->size()) {
+    if (auto gz = Gzip(*openapi_body); gz && gz->size() < openapi_body->size()) {
       openapi_gzip = std::make_shared<const std::string>(*std::move(gz));
     }
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
@@ -445,17 +451,17 @@ struct Server::Impl {
         size_t n = 0;
         std::from_chars(length.data(), length.data() + length.size(), n);
         if (n > options.max_body_bytes) {
-          SendError(res, 413, absl::StrCat("request body larger than ", options.max_body_bytes, " bytes"));
+          SendError(res, 413, "request body larger than " + std::to_string(options.max_body_bytes) + " bytes");
         } else {
           res.set_header("Allow", kAllow);
-          SendError(res, 405, absl::StrCat("method ", req.method, " not allowed: draforge-server is read-only"));
+          SendError(res, 405, "method " + req.method + " not allowed: draforge-server is read-only");
         }
         return httplib::Server::HandlerResponse::Handled;
       }
       size_t target = req.path.size();
       for (const auto& [k, v] : req.params) target += k.size() + v.size() + 2;
       if (target > options.max_target_bytes) {
-        SendError(res, 414, absl::StrCat("request target longer than ", options.max_target_bytes, " bytes"));
+        SendError(res, 414, "request target longer than " + std::to_string(options.max_target_bytes) + " bytes");
         return httplib::Server::HandlerResponse::Handled;
       }
       return httplib::Server::HandlerResponse::Unhandled;
@@ -474,7 +480,7 @@ struct Server::Impl {
   }
 };
 
-Server::Server(store::Cluster& cluster, ServerOptions options)
+Server::Server(Cluster& cluster, ServerOptions options)
     : impl_(std::make_unique<Impl>(cluster, std::move(options))) {
   impl_->Configure();
 }
@@ -484,19 +490,19 @@ Server::~Server() {
   if (impl_->watcher.joinable()) impl_->watcher.join();
 }
 
-absl::Status Server::Bind() {
+Result<void> Server::Bind() {
   const ServerOptions& o = impl_->options;
   if (o.port == 0) {
     impl_->bound_port = impl_->http.bind_to_any_port(o.address);
-    if (impl_->bound_port <= 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", o.address));
+    if (impl_->bound_port <= 0) return Error{DRAFORGE_ENOTFOUND, "cannot listen on " + o.address, "", ""};
   } else {
     if (!impl_->http.bind_to_port(o.address, o.port)) {
-      return absl::UnavailableError(absl::StrCat("cannot listen on ", o.address, ":", o.port));
+      return Error{DRAFORGE_ENOTFOUND, "cannot listen on " + o.address + ":" + std::to_string(o.port), "", ""};
     }
     impl_->bound_port = o.port;
   }
   RaiseListenBacklog(impl_->bound_port);
-  return absl::OkStatus();
+  return {};
 }
 
 int Server::port() const { return impl_->bound_port; }

@@ -13,9 +13,9 @@
 #include <string>
 #include <thread>
 
-#include "absl/status/status.h"
-#include "absl/time/time.h"
-#include "store/cluster.h"
+#include <chrono>
+
+#include "draforge/draforge.hpp"
 
 namespace draforge::server {
 
@@ -30,8 +30,8 @@ struct ServerOptions {
   double rate_limit = 200;  // requests per second per client address; 0: unlimited
   size_t max_body_bytes = 64 * 1024;
   size_t max_target_bytes = 4096;  // path + query
-  absl::Duration heartbeat = absl::Seconds(15);
-  absl::Duration poll_interval = absl::Milliseconds(100);  // how often the watcher looks for changes
+  std::chrono::milliseconds heartbeat{15000};
+  std::chrono::milliseconds poll_interval{100};  // how often the watcher looks for changes
   size_t event_ring = 1024;
   // The store is synced (scenario loaded, or every reflector listed). Empty: always.
   std::function<bool()> synced;
@@ -42,13 +42,13 @@ struct ServerOptions {
 class Server {
  public:
   // `cluster` is borrowed and must outlive the Server.
-  Server(store::Cluster& cluster, ServerOptions options);
+  Server(Cluster& cluster, ServerOptions options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds the socket. Errors: Unavailable naming the address when it cannot be bound.
-  absl::Status Bind();
+  // Binds the socket. Errors: the address that cannot be bound.
+  Result<void> Bind();
   // The bound port (after Bind).
   int port() const;
   // Serves until Stop() (blocking).

@@ -19,13 +19,14 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
+#include "draforge/draforge.hpp"
 #include "scenario_source.h"
 #ifdef DRAFORGE_SERVER_WITH_KUBE
 #include "cluster_source.h"
 #endif
+
+extern char** environ;  // POSIX: the process environment, handed to exec credential plugins
 #include "server.h"
-#include "store/cluster.h"
 
 extern const char kDemoScenario[];
 extern const char kOpenApi[];
@@ -46,6 +47,8 @@ Source (default --demo):
                          (objects removed from the files are deleted)
   --kubeconfig FILE      a live cluster, through a kubeconfig file (list + watch)
   --in-cluster           a live cluster, from inside a pod (service account)
+  --cluster              a live cluster found as kubectl finds it: $KUBECONFIG, ~/.kube/config,
+                         else in-cluster
   --context NAME         kubeconfig context (default: current-context)
   --namespace NS         only this namespace's claims and pods (default: all)
 Listening:
@@ -72,7 +75,7 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--static-dir",  "--max-streams",    "--rate-limit", "--max-body-bytes",
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
                                               "--context",     "--namespace"};
-const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--help", "-h"};
+const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--cluster", "--help", "-h"};
 
 std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
   Flags f;
@@ -87,19 +90,19 @@ std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
     }
     if (std::find(kBoolFlags.begin(), kBoolFlags.end(), arg) != kBoolFlags.end()) {
       if (has_value) {
-        error = absl::StrCat(arg, " takes no value");
+        error = arg + " takes no value";
         return std::nullopt;
       }
       f.bools.push_back(arg);
       continue;
     }
     if (std::find(kValueFlags.begin(), kValueFlags.end(), arg) == kValueFlags.end()) {
-      error = absl::StrCat("unknown flag ", arg);
+      error = "unknown flag " + arg;
       return std::nullopt;
     }
     if (!has_value) {
       if (i + 1 >= argc) {
-        error = absl::StrCat(arg, " needs a value");
+        error = arg + " needs a value";
         return std::nullopt;
       }
       value = argv[++i];
@@ -121,7 +124,8 @@ std::optional<int64_t> IntFlag(const Flags& f, const std::string& name, int64_t 
   const std::string& v = it->second;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (ec != std::errc() || end != v.data() + v.size() || n < min || n > max) {
-    error = absl::StrCat(name, " must be an integer from ", min, " to ", max, ", not \"", v, "\"");
+    error = name + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", not \"" + v +
+            "\"";
     return std::nullopt;
   }
   return n;
@@ -140,16 +144,16 @@ int ServerMain(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  const bool cluster_mode = Has(*flags, "--kubeconfig") || Has(*flags, "--in-cluster");
+  const bool cluster_mode = Has(*flags, "--kubeconfig") || Has(*flags, "--in-cluster") || Has(*flags, "--cluster");
 #ifndef DRAFORGE_SERVER_WITH_KUBE
   if (cluster_mode) {
-    std::cerr << "draforge-server: cluster mode (--kubeconfig, --in-cluster) is not available in this build "
-                 "(built without lib/kube)\n";
+    std::cerr << "draforge-server: cluster mode (--kubeconfig, --in-cluster, --cluster) is not available in this "
+                 "build (built without lib/kube)\n";
     return 2;
   }
 #endif
   if (cluster_mode && (Has(*flags, "--demo") || Has(*flags, "--scenario") || Has(*flags, "--watch-dir"))) {
-    std::cerr << "draforge-server: --kubeconfig/--in-cluster exclude --demo, --scenario and --watch-dir\n";
+    std::cerr << "draforge-server: --kubeconfig/--in-cluster/--cluster exclude --demo, --scenario and --watch-dir\n";
     return 2;
   }
   if (Has(*flags, "--demo") && Has(*flags, "--scenario")) {
@@ -176,16 +180,20 @@ int ServerMain(int argc, char** argv) {
   options.max_streams = static_cast<int>(*streams);
   options.rate_limit = static_cast<double>(*rate);
   options.max_body_bytes = static_cast<size_t>(*body);
-  options.heartbeat = absl::Milliseconds(*heartbeat);
+  options.heartbeat = std::chrono::milliseconds(*heartbeat);
   options.event_ring = static_cast<size_t>(*ring);
 
   std::string scenario_text = kDemoScenario;
   std::string scenario_name = "demo scenario";
   if (auto it = flags->values.find("--scenario"); it != flags->values.end()) {
-    // Read now, so that a missing file fails at start and not in the background.
-    store::Cluster probe;
-    if (absl::Status s = LoadFile(it->second, probe); !s.ok()) {
-      std::cerr << "draforge-server: " << s.message() << "\n";
+    // Read now, so that a missing or malformed file fails at start and not in the background.
+    auto probe = Cluster::Create();
+    if (!probe.ok()) {
+      std::cerr << "draforge-server: " << probe.error().message << "\n";
+      return 1;
+    }
+    if (auto loaded = LoadFile(it->second, *probe); !loaded.ok()) {
+      std::cerr << "draforge-server: " << loaded.error().message << "\n";
       return 1;
     }
     scenario_name = it->second;
@@ -195,7 +203,12 @@ int ServerMain(int argc, char** argv) {
     scenario_text = ss.str();
   }
 
-  store::Cluster cluster;
+  auto created = Cluster::Create();
+  if (!created.ok()) {
+    std::cerr << "draforge-server: " << created.error().message << "\n";
+    return 1;
+  }
+  Cluster& cluster = *created;
   std::atomic<bool> synced{false};
   std::function<bool()> cluster_synced;  // set in cluster mode
   options.synced = [&synced, &cluster_synced] { return cluster_synced ? cluster_synced() : synced.load(); };
@@ -217,16 +230,24 @@ int ServerMain(int argc, char** argv) {
     if (auto it = flags->values.find("--kubeconfig"); it != flags->values.end()) co.kubeconfig = it->second;
     if (auto it = flags->values.find("--context"); it != flags->values.end()) co.context = it->second;
     if (auto it = flags->values.find("--namespace"); it != flags->values.end()) co.namespace_ = it->second;
+    // The library reads no environment: the server passes its own. --cluster follows kubectl's
+    // rules ($KUBECONFIG, ~/.kube/config, in-cluster); exec credential plugins always see the
+    // server's environment.
+    if (Has(*flags, "--cluster")) {
+      if (const char* k = std::getenv("KUBECONFIG")) co.kubeconfig_env = k;
+      if (const char* h = std::getenv("HOME")) co.home = h;
+    }
     if (const char* h = std::getenv("KUBERNETES_SERVICE_HOST")) co.service_host = h;
     if (const char* p = std::getenv("KUBERNETES_SERVICE_PORT")) co.service_port = p;
-    auto log = [](kube::LogLevel level, std::string_view message) {
-      if (level >= kube::LogLevel::kWarning) {
-        std::cerr << "draforge-server: " << kube::LogLevelName(level) << ": " << message << std::endl;
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) co.environment.emplace_back(*e);
+    auto log = [](std::string_view level, std::string_view message) {
+      if (level == "warning" || level == "error") {
+        std::cerr << "draforge-server: " << level << ": " << message << std::endl;
       }
     };
     auto started = ClusterSource::Start(co, cluster, [&server] { server.Notify(); }, log);
     if (!started.ok()) {
-      std::cerr << "draforge-server: " << started.status().message() << "\n";
+      std::cerr << "draforge-server: " << started.error().message << "\n";
       return 1;
     }
     live = *std::move(started);
@@ -234,8 +255,8 @@ int ServerMain(int argc, char** argv) {
     std::cerr << "draforge-server: watching " << live->server() << std::endl;
   }
 #endif
-  if (absl::Status s = server.Bind(); !s.ok()) {
-    std::cerr << "draforge-server: " << s.message() << "\n";
+  if (auto bound = server.Bind(); !bound.ok()) {
+    std::cerr << "draforge-server: " << bound.error().message << "\n";
     return 1;
   }
   std::cout << "draforge-server listening on http://" << options.address << ":" << server.port() << std::endl;
@@ -244,7 +265,7 @@ int ServerMain(int argc, char** argv) {
   std::string host = options.address;
   if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
   if (host == "::") host = "::1";
-  if (host.find(':') != std::string::npos) host = absl::StrCat("[", host, "]");
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
   std::cout << "DRAForge dashboard: http://" << host << ":" << server.port() << "/" << std::endl;
   if (options.static_dir.empty() || !std::filesystem::is_regular_file(std::filesystem::path(options.static_dir) / "index.html")) {
     std::cerr << "draforge-server: no dashboard in \"" << options.static_dir
@@ -256,8 +277,8 @@ int ServerMain(int argc, char** argv) {
   std::thread loader([&] {
     if (cluster_mode) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(*ready_delay));
-    if (absl::Status s = LoadText(scenario_text, scenario_name, cluster); !s.ok()) {
-      std::cerr << "draforge-server: " << s.message() << "\n";
+    if (auto loaded = LoadText(scenario_text, scenario_name, cluster); !loaded.ok()) {
+      std::cerr << "draforge-server: " << loaded.error().message << "\n";
       server.Stop();
       return;
     }

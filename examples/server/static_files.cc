@@ -6,8 +6,6 @@
 #include <system_error>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
-#include "common/status.h"
 #include "http_encoding.h"
 
 namespace draforge::server {
@@ -51,26 +49,26 @@ std::string ContentTypeForPath(std::string_view path) {
 
 StaticFiles::StaticFiles(std::filesystem::path root) : root_(std::move(root)) {}
 
-absl::StatusOr<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_view request_path) {
-  if (root_.empty()) return absl::NotFoundError("no static directory");
+Result<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_view request_path) {
+  if (root_.empty()) return Error{DRAFORGE_ENOTFOUND, "no static directory"};
   std::string rel(request_path);
   if (rel.empty() || rel.back() == '/') rel += "index.html";
   if (rel.find('\0') != std::string::npos || rel.find('\\') != std::string::npos) {
-    return absl::InvalidArgumentError(absl::StrCat("invalid path \"", AV(request_path), "\""));
+    return Error{DRAFORGE_EINVALID, "invalid path \"" + std::string(request_path) + "\""};
   }
   if (rel == ".." || rel.find("/../") != std::string::npos || rel.rfind("../", 0) == 0 ||
       (rel.size() >= 3 && rel.compare(rel.size() - 3, 3, "/..") == 0)) {
-    return absl::InvalidArgumentError(absl::StrCat("invalid path \"", AV(request_path), "\""));
+    return Error{DRAFORGE_EINVALID, "invalid path \"" + std::string(request_path) + "\""};
   }
   while (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
   const std::filesystem::path path = root_ / rel;
 
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return absl::NotFoundError(absl::StrCat("no file ", AV(request_path)));
+  if (!std::filesystem::is_regular_file(path, ec)) return Error{DRAFORGE_ENOTFOUND, "no file " + std::string(request_path)};
   const uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) return absl::NotFoundError(absl::StrCat("no file ", AV(request_path)));
+  if (ec) return Error{DRAFORGE_ENOTFOUND, "no file " + std::string(request_path)};
   const auto mtime = std::filesystem::last_write_time(path, ec);
-  if (ec) return absl::NotFoundError(absl::StrCat("no file ", AV(request_path)));
+  if (ec) return Error{DRAFORGE_ENOTFOUND, "no file " + std::string(request_path)};
   {
     std::lock_guard lock(mu_);
     if (auto it = cache_.find(rel); it != cache_.end() && it->second.size == size && it->second.mtime == mtime) {
@@ -81,13 +79,13 @@ absl::StatusOr<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_v
   // for the same file may both do it; the answers are the same.
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) return absl::UnavailableError(absl::StrCat("cannot read ", AV(request_path)));
+  if (!in.good() && !in.eof()) return Error{DRAFORGE_ENOTFOUND, "cannot read " + std::string(request_path)};
   auto file = std::make_shared<StaticFile>();
   file->content_type = ContentTypeForPath(rel);
   file->body = std::make_shared<const std::string>(std::move(bytes));
   if (IsCompressible(file->content_type) && file->body->size() >= kCompressMinBytes) {
     auto gz = Gzip(*file->body);
-    if (gz.ok() && gz->size() < file->body->size()) file->gzip = std::make_shared<const std::string>(*std::move(gz));
+    if (gz && gz->size() < file->body->size()) file->gzip = std::make_shared<const std::string>(*std::move(gz));
   }
   std::lock_guard lock(mu_);
   if (cache_.size() < kMaxEntries || cache_.count(rel) > 0) cache_[rel] = Entry{mtime, size, file};

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "absl/status/statusor.h"
+#include "draforge/draforge.hpp"
 
 namespace draforge::server {
 
@@ -34,9 +34,10 @@ class StaticFiles {
 
   // The file for a decoded request path ("/", "/assets/app.js"; a path ending in "/" means its
   // index.html). Returns a shared, immutable file (valid as long as the caller holds it).
-  // Errors: InvalidArgument for a path that could leave the root (a ".." segment, a backslash, a
-  // NUL); NotFound when no regular file is there; Unavailable if it cannot be read.
-  absl::StatusOr<std::shared_ptr<const StaticFile>> Get(std::string_view request_path);
+  // Errors (draforge::Error codes): DRAFORGE_EINVALID for a path that could leave the root (a ".."
+  // segment, a backslash, a NUL); DRAFORGE_ENOTFOUND when no regular file is there or it cannot be
+  // read.
+  Result<std::shared_ptr<const StaticFile>> Get(std::string_view request_path);
 
  private:
   struct Entry {

@@ -30,7 +30,13 @@ typedef enum draforge_error_code {
   DRAFORGE_ENOTFOUND = -2,    /* a named object, file or index does not exist */
   DRAFORGE_EUNSUPPORTED = -3, /* well-formed but unusable: unsupported apiVersion or kind */
   DRAFORGE_ELIMIT = -4,       /* a size or cost limit was exceeded */
-  DRAFORGE_EINTERNAL = -5     /* a bug in DRAForge */
+  DRAFORGE_EINTERNAL = -5,    /* a bug in DRAForge */
+  /* Since 0.1 (kube.h): the Kubernetes API server answered with an error status; its HTTP code and
+   * reason: draforge_kube_error_status_code(), draforge_kube_error_reason(). */
+  DRAFORGE_EAPI = -6,
+  /* Since 0.1 (kube.h): the API server could not be reached or did not answer in time, or the
+   * call's deadline had passed before it could be sent. */
+  DRAFORGE_EUNAVAILABLE = -7
 } draforge_error_code;
 
 /* An error: a code and a readable message naming the object and field where it applies. */

@@ -56,9 +56,10 @@ DRAFORGE_API int draforge_inventory_devices_json(draforge_buffer *out, const dra
                                                  draforge_error **error);
 
 /* ClaimList (GET /api/v1/claims): ResourceClaims of `namespace_` in state `state` ("pending",
- * "allocated" (allocated, not reserved) or "reserved"), sorted by (namespace, name), with their
- * requests, allocation, reservedFor, consuming pods and status. Errors: DRAFORGE_EINVALID for
- * another state, message "\"state\" must be pending, allocated or reserved, not \"...\"". */
+ * "allocated" (allocated, not reserved) or "reserved"; NULL: any), sorted by (namespace, name),
+ * with their requests, allocation, reservedFor, consuming pods and status. Errors:
+ * DRAFORGE_EINVALID for any other state, "" included (a filter given empty is a mistake, not
+ * "any"), message "\"state\" must be pending, allocated or reserved, not \"...\"". */
 DRAFORGE_API int draforge_inventory_claims_json(draforge_buffer *out, const draforge_snapshot *snapshot,
                                                 const char *namespace_, const char *state, draforge_error **error);
 

@@ -9,9 +9,8 @@
 
 #include <zlib.h>
 
-#include "absl/strings/str_cat.h"
-#include "api/codec.h"
 #include "api_views.h"
+#include "draforge/draforge.hpp"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "http_encoding.h"
@@ -19,7 +18,6 @@
 #include "rate_limiter.h"
 #include "scenario_source.h"
 #include "static_files.h"
-#include "store/cluster.h"
 
 namespace draforge::server {
 namespace {
@@ -68,14 +66,14 @@ TEST(AcceptsGzipTest, FollowsAcceptEncodingWithQValues) {
 
 TEST(GzipTest, RoundTripsAndShrinksJson) {
   std::string json = "[";
-  for (int i = 0; i < 5000; ++i) absl::StrAppend(&json, R"({"name":"gpu-)", i, R"(","driver":"gpu.example.com"},)");
+  for (int i = 0; i < 5000; ++i) json += R"({"name":"gpu-)" + std::to_string(i) + R"(","driver":"gpu.example.com"},)";
   json.back() = ']';
   auto gz = Gzip(json);
-  ASSERT_TRUE(gz.ok()) << gz.status();
+  ASSERT_TRUE(gz.has_value());
   EXPECT_LT(gz->size() * 10, json.size());
   EXPECT_EQ(Gunzip(*gz), json);
   auto empty = Gzip("");
-  ASSERT_TRUE(empty.ok());
+  ASSERT_TRUE(empty.has_value());
   EXPECT_EQ(Gunzip(*empty), "");
 }
 
@@ -100,7 +98,7 @@ TEST(StaticFilesTest, ServesCompressesOnceAndRefusesEscapes) {
   StaticFiles files(dir);
 
   auto app = files.Get("/assets/app.js");
-  ASSERT_TRUE(app.ok()) << app.status();
+  ASSERT_TRUE(app.ok()) << app.error().message;
   EXPECT_EQ((*app)->content_type, "text/javascript; charset=utf-8");
   EXPECT_EQ(*(*app)->body, js);
   ASSERT_NE((*app)->gzip, nullptr);
@@ -111,7 +109,7 @@ TEST(StaticFilesTest, ServesCompressesOnceAndRefusesEscapes) {
   EXPECT_EQ((*again)->gzip.get(), (*app)->gzip.get());
 
   auto index = files.Get("/");
-  ASSERT_TRUE(index.ok()) << index.status();
+  ASSERT_TRUE(index.ok()) << index.error().message;
   EXPECT_EQ(*(*index)->body, "<!doctype html>");
   EXPECT_EQ((*index)->gzip, nullptr);  // too small to be worth it
 
@@ -121,11 +119,11 @@ TEST(StaticFilesTest, ServesCompressesOnceAndRefusesEscapes) {
   ASSERT_TRUE(changed.ok());
   EXPECT_EQ(*(*changed)->body, "console.log(2)");
 
-  EXPECT_TRUE(absl::IsNotFound(files.Get("/nothing.js").status()));
-  EXPECT_TRUE(absl::IsNotFound(files.Get("/assets").status()));  // a folder is not a file
-  EXPECT_TRUE(absl::IsInvalidArgument(files.Get("/../" + outside).status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(files.Get("/assets/../../" + outside).status()));
-  EXPECT_TRUE(absl::IsNotFound(StaticFiles("").Get("/index.html").status()));
+  EXPECT_EQ(files.Get("/nothing.js").error().code, DRAFORGE_ENOTFOUND);
+  EXPECT_EQ(files.Get("/assets").error().code, DRAFORGE_ENOTFOUND);  // a folder is not a file
+  EXPECT_EQ(files.Get("/../" + outside).error().code, DRAFORGE_EINVALID);
+  EXPECT_EQ(files.Get("/assets/../../" + outside).error().code, DRAFORGE_EINVALID);
+  EXPECT_EQ(StaticFiles("").Get("/index.html").error().code, DRAFORGE_ENOTFOUND);
   std::filesystem::remove_all(dir);
   std::filesystem::remove(dir.parent_path() / outside);
 }
@@ -153,14 +151,12 @@ TEST(MetricsTest, CountersHistogramAndEscapedLabels) {
   m.CountRequest("other", 404);
   m.ObserveLatency("/api/v1/summary", 0.003);
   m.ObserveLatency("/api/v1/summary", 2.0);
-  store::Cluster c;
-  auto decoded = api::DecodeStream(
-      "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec: {driver: d.example.com, "
-      "allNodes: true, pool: {name: \"we\\\"ird\", generation: 1, resourceSliceCount: 1}, devices: [{name: x}]}\n",
-      {});
-  ASSERT_TRUE(decoded.ok());
-  ASSERT_TRUE(c.Apply(*std::move((*decoded)[0].object)).ok());
-  const std::string text = m.Render(*c.snapshot(), 7, 3, true);
+  Cluster c = Cluster::Create().value();
+  ASSERT_TRUE(c.Apply("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec: {driver: "
+                      "d.example.com, allNodes: true, pool: {name: \"we\\\"ird\", generation: 1, resourceSliceCount: "
+                      "1}, devices: [{name: x}]}\n")
+                  .ok());
+  const std::string text = m.Render(c.snapshot().value(), 7, 3, true);
   EXPECT_THAT(text, HasSubstr("draforge_http_requests_total{route=\"/api/v1/summary\",code=\"200\"} 2\n"));
   EXPECT_THAT(text, HasSubstr("draforge_http_requests_total{route=\"other\",code=\"404\"} 1\n"));
   // Buckets are cumulative: 3 ms is under 0.005, 2 s only under 2.5 and +Inf.
@@ -174,39 +170,37 @@ TEST(MetricsTest, CountersHistogramAndEscapedLabels) {
 }
 
 TEST(ApiViewsTest, BadParametersAreNamed) {
-  store::Cluster c;
-  const auto snap = c.snapshot();
-  auto r = RenderDevices(*snap, {{"limit", "0"}});
+  const Snapshot snap = Cluster::Create().value().snapshot().value();
+  auto r = RenderDevices(snap, {{"limit", "0"}});
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("\"limit\" must be an integer from 1 to 10000"));
-  r = RenderDevices(*snap, {{"allocated", "yes"}});
+  EXPECT_THAT(r.error().message, HasSubstr("\"limit\" must be an integer from 1 to 10000"));
+  r = RenderDevices(snap, {{"allocated", "yes"}});
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("\"allocated\" must be true or false"));
-  r = RenderClaims(*snap, {{"state", "done"}});
+  EXPECT_THAT(r.error().message, HasSubstr("\"allocated\" must be true or false"));
+  r = RenderClaims(snap, {{"state", "done"}});
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("pending, allocated or reserved"));
-  r = RenderPools(*snap, {{"driver", "a"}, {"driver", "b"}});
+  EXPECT_THAT(r.error().message, HasSubstr("pending, allocated or reserved"));
+  r = RenderPools(snap, {{"driver", "a"}, {"driver", "b"}});
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("more than once"));
-  r = RenderSummary(*snap, {{"x", "1"}});
+  EXPECT_THAT(r.error().message, HasSubstr("more than once"));
+  r = RenderSummary(snap, {{"x", "1"}});
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("takes none"));
-  EXPECT_TRUE(RenderGraph(*snap, {{"allDevices", "false"}, {"node", "n"}}).ok());
+  EXPECT_THAT(r.error().message, HasSubstr("takes none"));
+  EXPECT_TRUE(RenderGraph(snap, {{"allDevices", "false"}, {"node", "n"}}).ok());
 }
 
 TEST(ApiViewsTest, EmptyStoreRendersEmptyLists) {
-  store::Cluster c;
-  const auto snap = c.snapshot();
-  EXPECT_EQ(*RenderPools(*snap, {}), R"({"snapshot":{"generation":0,"resourceVersion":""},"items":[]})");
-  EXPECT_THAT(*RenderDevices(*snap, {}), HasSubstr(R"("total":0,"offset":0,"limit":1000,"items":[])"));
-  EXPECT_THAT(*RenderDiagnostics(*snap, {}), HasSubstr(R"("pending":[],"anomalies":[])"));
+  const Snapshot snap = Cluster::Create().value().snapshot().value();
+  EXPECT_EQ(*RenderPools(snap, {}), R"({"snapshot":{"generation":0,"resourceVersion":""},"items":[]})");
+  EXPECT_THAT(*RenderDevices(snap, {}), HasSubstr(R"("total":0,"offset":0,"limit":1000,"items":[])"));
+  EXPECT_THAT(*RenderDiagnostics(snap, {}), HasSubstr(R"("pending":[],"anomalies":[])"));
 }
 
 TEST(WatchDirTest, AppliesChangesAndDeletesRemovedObjects) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("draforge-watchdir-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  store::Cluster c;
+  Cluster c = Cluster::Create().value();
   WatchDir watch(dir.string(), c);
   std::vector<std::string> errors;
   auto report = [&](const std::string& e) { errors.push_back(e); };
@@ -217,36 +211,42 @@ TEST(WatchDirTest, AppliesChangesAndDeletesRemovedObjects) {
          "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: two}\n";
   }
   EXPECT_TRUE(watch.Poll(report));
-  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 2u);
+  EXPECT_EQ(c.snapshot()->count("DeviceClass"), 2u);
   EXPECT_FALSE(watch.Poll(report));  // unchanged files are not re-read
   {
     std::ofstream f(dir / "a.yaml", std::ios::trunc);
     f << "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: one}\n# shorter now\n";
   }
   EXPECT_TRUE(watch.Poll(report));
-  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 1u);
-  EXPECT_NE(c.snapshot()->GetDeviceClass("one"), nullptr);
+  EXPECT_EQ(c.snapshot()->count("DeviceClass"), 1u);
+  EXPECT_TRUE(c.snapshot()->GetJson("DeviceClass", "", "one").ok());
   {
     std::ofstream f(dir / "bad.yaml");
     f << "kind: [unclosed\n";
   }
   EXPECT_FALSE(watch.Poll(report));
-  ASSERT_FALSE(errors.empty());
+  ASSERT_EQ(errors.size(), 1u);
   EXPECT_THAT(errors.back(), HasSubstr("bad.yaml"));
-  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 1u);  // the bad file changes nothing
+  EXPECT_EQ(c.snapshot()->count("DeviceClass"), 1u);  // the bad file changes nothing
+  // While the directory does not load, the store keeps the last good load, and the same error is
+  // reported once, not at every poll.
   fs::remove(dir / "a.yaml");
+  EXPECT_FALSE(watch.Poll(report));
+  EXPECT_EQ(errors.size(), 1u);
+  EXPECT_EQ(c.snapshot()->count("DeviceClass"), 1u);
+  fs::remove(dir / "bad.yaml");
   EXPECT_TRUE(watch.Poll(report));
-  EXPECT_EQ(c.snapshot()->Count(api::Kind::kDeviceClass), 0u);
+  EXPECT_EQ(c.snapshot()->count("DeviceClass"), 0u);
   fs::remove_all(dir);
 }
 
 TEST(LoadTextTest, ErrorsNameTheSourceAndObject) {
-  store::Cluster c;
-  absl::Status s = LoadText("apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\n", "my.yaml", c);
+  Cluster c = Cluster::Create().value();
+  auto s = LoadText("apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\n", "my.yaml", c);
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(std::string(s.message()), HasSubstr("my.yaml (object 0)"));
-  EXPECT_THAT(std::string(LoadFile("/no/such/file.yaml", c).message()), HasSubstr("/no/such/file.yaml"));
-  EXPECT_THAT(std::string(LoadFile("/no/such/file.yaml", c).message()), Not(HasSubstr("object")));
+  EXPECT_THAT(s.error().message, HasSubstr("my.yaml: object 1"));
+  EXPECT_THAT(LoadFile("/no/such/file.yaml", c).error().message, HasSubstr("/no/such/file.yaml"));
+  EXPECT_THAT(LoadFile("/no/such/file.yaml", c).error().message, Not(HasSubstr("object")));
 }
 
 }  // namespace

@@ -58,13 +58,13 @@ inline Result<std::string> DevicesJson(const Snapshot& snapshot, const DeviceQue
   });
 }
 
-// ClaimList of `namespace_` in `state` ("pending", "allocated", "reserved"; "": any). EINVALID for
-// another state.
+// ClaimList of `namespace_` in `state` ("pending", "allocated", "reserved"; none: any). EINVALID
+// for another state ("" included).
 inline Result<std::string> ClaimsJson(const Snapshot& snapshot, std::string_view namespace_ = {},
-                                      std::string_view state = {}) {
-  detail::CString ns(namespace_), s(state);
+                                      std::optional<std::string_view> state = std::nullopt) {
+  detail::CString ns(namespace_), s(state.value_or(std::string_view()));
   return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
-    return draforge_inventory_claims_json(out, snapshot.c_handle(), ns.or_null(), s.or_null(), e);
+    return draforge_inventory_claims_json(out, snapshot.c_handle(), ns.or_null(), state ? s.get() : nullptr, e);
   });
 }
 
