@@ -128,12 +128,23 @@ def test_beta_versions_are_converted(corpus):
 def test_the_translation_table_covers_every_code():
     expected = {-1: (draforge.InvalidInputError, ValueError), -2: (draforge.NotFoundError, KeyError),
                 -3: (draforge.UnsupportedError, ValueError), -4: (draforge.LimitError, draforge.Error),
-                -5: (draforge.InternalError, draforge.Error)}
+                -5: (draforge.InternalError, draforge.Error), -6: (draforge.ApiError, draforge.Error),
+                -7: (draforge.UnavailableError, ConnectionError)}
     for code, (cls, builtin) in expected.items():
         e = _errors.from_c(code, "msg", "ResourceSlice/x", "spec.driver")
         assert type(e) is cls and isinstance(e, builtin) and isinstance(e, draforge.Error)
         assert (e.code, e.message, e.object, e.field, str(e)) == (code, "msg", "ResourceSlice/x", "spec.driver", "msg")
     assert type(_errors.from_c(-99, "newer library")) is draforge.Error
+    conflict = _errors.from_c(-6, "conflict", status_code=409, reason="Conflict")
+    assert (conflict.status_code, conflict.reason) == (409, "Conflict")
+
+
+def test_the_translation_table_matches_common_h(root):
+    # Every draforge_error_code of the C header has its class; codes are never reused.
+    import re
+    header = (root / "include" / "draforge" / "common.h").read_text()
+    codes = {int(v) for v in re.findall(r"DRAFORGE_E[A-Z]+ = (-\d+)", header)}
+    assert codes and codes == set(_errors.ERRORS)
 
 
 def test_bad_field_is_value_error_naming_object_and_field():

@@ -18,18 +18,19 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _draforge
-from ._errors import (Error, InternalError, InvalidInputError, LimitError, NotFoundError, UnsupportedError)
+from ._errors import (ApiError, Error, InternalError, InvalidInputError, LimitError, NotFoundError,
+                      UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeVerdict, Pool, RequestFunnel)
 from . import cdi, cel
 from .inventory import Inventory
 
 __all__ = [
-    "AllocatedDevice", "AllocationResult", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
+    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
     "InternalError", "InvalidInputError", "Inventory", "LimitError", "NodeVerdict", "NotFoundError", "Pool",
     "RequestFunnel",
     "Snapshot",
-    "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
+    "UnavailableError", "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
 ]
 
 __version__: str = _draforge.version()
