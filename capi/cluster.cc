@@ -17,11 +17,6 @@
 #include "rapidjson/document.h"
 #include "common/json_string.h"
 
-struct draforge_cluster {
-  explicit draforge_cluster(draforge::store::ClusterOptions options) : cluster(std::move(options)) {}
-  draforge::store::Cluster cluster;
-};
-
 namespace draforge::capi {
 namespace {
 

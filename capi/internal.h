@@ -23,6 +23,14 @@ struct draforge_error {
   std::string message;
   std::string object;  // "Kind/name" or "Kind/ns/name", or ""
   std::string field;   // "spec.devices[0].name", or ""
+  // An error the Kubernetes API server answered (kube.h): its HTTP status and metav1.Status reason.
+  int http_status = 0;
+  std::string reason;
+};
+
+struct draforge_cluster {
+  explicit draforge_cluster(draforge::store::ClusterOptions options) : cluster(std::move(options)) {}
+  draforge::store::Cluster cluster;
 };
 
 struct draforge_objects {

@@ -2,7 +2,8 @@
  *
  * Headers by domain: common.h (errors, buffers), objects.h (decoding and encoding objects),
  * cluster.h (the store, snapshots, graph and pools), alloc.h (allocation and explain), cel.h (CEL
- * selectors), cdi.h (CDI specs for a node: generate, validate, write). docs/c-api.md is the guide;
+ * selectors), cdi.h (CDI specs for a node: generate, validate, write), kube.h (a live cluster: kubeconfig
+ * rules, REST, the live source, leader election), reconcile.h (the simulation controller's plans). docs/c-api.md is the guide;
  * docs/api-stability.md the compatibility promise.
  *
  * Thread-safety: functions on different handles may run concurrently; each header says what may be
@@ -17,7 +18,9 @@
 #include "draforge/cluster.h"
 #include "draforge/common.h"
 #include "draforge/inventory.h"
+#include "draforge/kube.h"
 #include "draforge/objects.h"
+#include "draforge/reconcile.h"
 #include "draforge/version.h"
 
 #ifdef __cplusplus

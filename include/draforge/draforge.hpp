@@ -15,7 +15,9 @@
 #include "draforge/cpp/cel.hpp"
 #include "draforge/cpp/cluster.hpp"
 #include "draforge/cpp/inventory.hpp"
+#include "draforge/cpp/kube.hpp"
 #include "draforge/cpp/objects.hpp"
+#include "draforge/cpp/reconcile.hpp"
 #include "draforge/cpp/result.hpp"
 #include "draforge/draforge.h"
 

@@ -238,7 +238,12 @@ absl::StatusOr<ListResult> Client::List(const Resource& resource, std::string_vi
           if (!item.HasMember("apiVersion")) {
             item.AddMember("apiVersion", rapidjson::Value(resource.ApiVersion().c_str(), alloc), alloc);
           }
-          if (!item.HasMember("kind")) item.AddMember("kind", rapidjson::Value(resource.kind.c_str(), alloc), alloc);
+          if (!item.HasMember("kind")) {
+            // A Resource named only by its plural (a caller of the C ABI) learns its kind from the list's.
+            std::string kind = resource.kind;
+            if (kind.empty() && absl::EndsWith(list_kind, "List")) kind = list_kind.substr(0, list_kind.size() - 4);
+            item.AddMember("kind", rapidjson::Value(kind.c_str(), alloc), alloc);
+          }
         }
         items.PushBack(item, alloc);
       }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "api/codec.h"
@@ -69,6 +70,11 @@ void Reflector::Log(LogLevel level, const std::string& message) const {
   if (options_.log) options_.log(level, message);
 }
 
+void Reflector::Changed(const KindState* state) const {
+  if (options_.on_change) options_.on_change(state->kind);
+  if (options_.on_resource_change) options_.on_resource_change(state->resource);
+}
+
 void Reflector::Count(uint64_t ReflectorStats::*field, uint64_t n) {
   absl::MutexLock lock(&mu_);
   stats_.*field += n;
@@ -76,7 +82,9 @@ void Reflector::Count(uint64_t ReflectorStats::*field, uint64_t n) {
 
 absl::Status Reflector::Start() {
   if (started_) return absl::FailedPreconditionError("reflector: already started");
-  if (options_.kinds.empty()) return absl::InvalidArgumentError("reflector: no kinds to watch");
+  if (options_.kinds.empty() && options_.custom_resources.empty()) {
+    return absl::InvalidArgumentError("reflector: no kinds to watch");
+  }
   for (api::Kind kind : options_.kinds) {
     if (kind == api::Kind::kOther || kind == api::Kind::kResourcePoolStatusRequest) {
       return absl::InvalidArgumentError(
@@ -117,6 +125,17 @@ absl::Status Reflector::Start() {
                                    "(is the DRADeviceTaintRules feature gate on?)");
       }
     }
+    kinds.push_back(std::move(state));
+  }
+  for (const Resource& custom : options_.custom_resources) {
+    if (custom.version.empty() || custom.resource.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("reflector: custom resource \"", custom.group, "/", custom.version, "/", custom.resource,
+                       "\" needs a version and a resource"));
+    }
+    auto state = std::make_unique<KindState>();
+    state->kind = api::Kind::kOther;
+    state->resource = custom;
     kinds.push_back(std::move(state));
   }
   kinds_ = std::move(kinds);
@@ -194,7 +213,20 @@ absl::Status Reflector::ListOnce(KindState* state) {
     objects.push_back(*std::move(obj));
   }
   store::ReplaceStats stats;
-  RETURN_IF_ERROR(cluster_.ReplaceKinds({state->kind}, std::move(objects), list.resource_version, &stats));
+  if (state->kind == api::Kind::kOther) {
+    // A custom resource's kind is the list's ("SimulatedDevicePoolList") without "List".
+    if (state->resource.kind.empty()) {
+      std::string list_kind = list.list.HasMember("kind") && list.list["kind"].IsString()
+                                  ? list.list["kind"].GetString()
+                                  : "";
+      if (absl::EndsWith(list_kind, "List")) list_kind.resize(list_kind.size() - 4);
+      state->resource.kind = list_kind;
+    }
+    RETURN_IF_ERROR(cluster_.ReplaceOthers(state->resource.group, state->resource.kind, std::move(objects),
+                                           list.resource_version, &stats));
+  } else {
+    RETURN_IF_ERROR(cluster_.ReplaceKinds({state->kind}, std::move(objects), list.resource_version, &stats));
+  }
   state->resource_version = list.resource_version;
   state->synced = true;
   {
@@ -205,7 +237,7 @@ absl::Status Reflector::ListOnce(KindState* state) {
   Log(LogLevel::kDebug, absl::StrCat("reflector: listed ", state->resource.resource, " at resourceVersion ",
                                      list.resource_version, " (", list.pages, " pages; +", stats.added, " ~",
                                      stats.updated, " -", stats.deleted, ")"));
-  if (options_.on_change && (stats.added + stats.updated + stats.deleted) > 0) options_.on_change(state->kind);
+  if ((stats.added + stats.updated + stats.deleted) > 0) Changed(state);
   return absl::OkStatus();
 }
 
@@ -250,9 +282,9 @@ absl::Status Reflector::WatchOnce(KindState* state, uint64_t* events) {
             apply_error = applied;
             return false;
           }
-          if (options_.on_change && outcome != store::Outcome::kUnchanged &&
-              outcome != store::Outcome::kIgnoredStale && outcome != store::Outcome::kNotFound) {
-            options_.on_change(state->kind);
+          if (outcome != store::Outcome::kUnchanged && outcome != store::Outcome::kIgnoredStale &&
+              outcome != store::Outcome::kNotFound) {
+            Changed(state);
           }
         }
         if (!rv.empty()) state->resource_version = rv;

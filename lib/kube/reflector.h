@@ -66,10 +66,16 @@ struct ReflectorOptions {
   // connections, a server that closes them at once); client-go calls it a "very short watch".
   // It is reopened after a backoff, not at once.
   absl::Duration min_watch_duration = absl::Seconds(1);
+  // Custom resources (a CRD's group, version and plural; kind may be empty) also listed and watched,
+  // stored as opaque objects (api::Kind::kOther), each relist replacing only that resource's objects.
+  std::vector<Resource> custom_resources;
   LogFunction log;
   // Called after every change the reflector applied to the store (from a reflector thread; keep it
   // short and thread-safe), e.g. to wake Server-Sent Events writers. May be empty.
   std::function<void(api::Kind kind)> on_change;
+  // Like on_change, with the resource that changed (custom resources come as kOther to on_change;
+  // here with their kind, learned from the server's answers). May be empty.
+  std::function<void(const Resource& resource)> on_resource_change;
   // The clock (watch durations, backoff reset) and the wait between attempts; empty: absl::Now and
   // a wait that Stop() cuts short. Tests inject both to record the waits instead of timing them;
   // an injected sleep is called from the reflector's threads and should return promptly (Stop()
@@ -121,6 +127,8 @@ class Reflector {
   // `events` counts the events the watch delivered (bookmarks included).
   absl::Status WatchOnce(KindState* state, uint64_t* events);
   void Log(LogLevel level, const std::string& message) const;
+  // Calls the change callbacks for `state`'s resource.
+  void Changed(const KindState* state) const;
   void Count(uint64_t ReflectorStats::*field, uint64_t n = 1);
 
   Client& client_;

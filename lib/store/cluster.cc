@@ -901,17 +901,30 @@ absl::Status Cluster::ReplaceKinds(const std::vector<api::Kind>& kinds, std::vec
   return ReplaceLocked(kinds, std::move(objects), std::move(resource_version), stats);
 }
 
-absl::Status Cluster::ReplaceLocked(const std::vector<api::Kind>& kinds, std::vector<api::Object> objects,
+absl::Status Cluster::ReplaceOthers(std::string_view group, std::string_view kind, std::vector<api::Object> objects,
                                     std::string resource_version, ReplaceStats* stats) {
+  absl::MutexLock lock(&write_mu_);
+  return ReplaceLocked({api::Kind::kOther}, std::move(objects), std::move(resource_version), stats, &group, &kind);
+}
+
+absl::Status Cluster::ReplaceLocked(const std::vector<api::Kind>& kinds, std::vector<api::Object> objects,
+                                    std::string resource_version, ReplaceStats* stats,
+                                    const std::string_view* other_group, const std::string_view* other_kind) {
   std::array<bool, kOtherIndex + 1> in_scope{};
   for (api::Kind k : kinds) in_scope[KindIndex(k)] = true;
+  // Whether an opaque object is in scope: every one, or those of the one group and kind replaced.
+  auto other_in_scope = [&](const api::Object& obj) {
+    if (other_group == nullptr) return true;
+    const ViewKey<4> k = OtherKeyOf(obj);
+    return k[0] == *other_group && k[1] == *other_kind;
+  };
 
   // Validate everything first so that a bad list changes nothing.
   absl::flat_hash_set<std::string> identities;
   identities.reserve(objects.size());
   for (size_t i = 0; i < objects.size(); ++i) {
     api::Object& obj = objects[i];
-    if (!in_scope[KindIndex(obj.kind())]) {
+    if (!in_scope[KindIndex(obj.kind())] || (obj.kind() == api::Kind::kOther && !other_in_scope(obj))) {
       std::string_view kind = obj.kind_name();
       return absl::InvalidArgumentError(absl::StrCat("objects[", i, "]: ", AV(kind.empty() ? "object" : kind),
                                                      " is not one of the kinds being replaced"));
@@ -930,6 +943,7 @@ absl::Status Cluster::ReplaceLocked(const std::vector<api::Kind>& kinds, std::ve
   auto delete_missing = [&](const auto& map) {
     map.ForEach([&](const auto&, const ObjectPtr& obj) {
       if (identities.contains(IdentityOf(*obj))) return;
+      if (obj->kind() == api::Kind::kOther && !other_in_scope(*obj)) return;
       Remove(state_, obj);
       ++counts.deleted;
       changed = true;

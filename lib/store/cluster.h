@@ -323,6 +323,11 @@ class Cluster {
   // objects of other kinds are left alone, and an object of a kind not in `kinds` is an error.
   absl::Status ReplaceKinds(const std::vector<api::Kind>& kinds, std::vector<api::Object> objects,
                             std::string resource_version, ReplaceStats* stats = nullptr);
+  // Like ReplaceKinds for the opaque objects (kOther) of one group and kind only (what a reflector
+  // relisting one custom resource does): other opaque objects are left alone, and an object of
+  // another kind or group is an error.
+  absl::Status ReplaceOthers(std::string_view group, std::string_view kind, std::vector<api::Object> objects,
+                             std::string resource_version, ReplaceStats* stats = nullptr);
 
   // The current snapshot: never null, O(1).
   std::shared_ptr<const Snapshot> snapshot() const;
@@ -332,8 +337,11 @@ class Cluster {
   absl::Status DeleteLocked(api::Kind kind, std::string_view group, std::string_view other_kind,
                             std::string_view ns, std::string_view name, std::string_view resource_version,
                             Outcome* outcome) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // `other_group`/`other_kind` non-null: only the opaque objects of that group and kind are in scope.
   absl::Status ReplaceLocked(const std::vector<api::Kind>& kinds, std::vector<api::Object> objects,
-                             std::string resource_version, ReplaceStats* stats)
+                             std::string resource_version, ReplaceStats* stats,
+                             const std::string_view* other_group = nullptr,
+                             const std::string_view* other_kind = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   void PublishLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
 

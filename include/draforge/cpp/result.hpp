@@ -22,6 +22,10 @@ struct Error {
   std::string message;
   std::string object;  // "Kind/name" or "Kind/namespace/name"; "" when about no one object
   std::string field;   // "spec.devices[0].name"; "" when no field
+  // DRAFORGE_EAPI errors (kube.hpp): the API server's HTTP status (404, 409, ...) and metav1.Status
+  // reason ("NotFound", "Conflict", "AlreadyExists", "Gone"); 0 and "" otherwise.
+  int http_status = 0;
+  std::string reason;
 };
 
 // Thrown only by Result<T>::value() (and Result<void>::value()) on an error.
