@@ -3,7 +3,8 @@
 Load objects into a :class:`Cluster`, take a :class:`Snapshot`, and ask it: ``graph()``,
 ``pools()``, ``allocate(claims, node)`` (kube-scheduler's structured allocator), ``explain(claim)``
 (why a claim is pending), ``diagnostics()`` (every pending claim and anomaly), ``inventory``
-(summary, pools, devices, claims as draforge-server serves them). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
+(summary, pools, devices, claims as draforge-server serves them). :mod:`draforge.kube` reads a
+live cluster (``Cluster.from_kubeconfig()``, and ``kube.watch()`` to keep a Cluster current). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
 :mod:`draforge.cdi` generates, validates and writes CDI specs.
 
 Errors: every failure raises :class:`draforge.Error`; bad input is also a ``ValueError``, a missing
@@ -22,7 +23,7 @@ from ._errors import (ApiError, Error, InternalError, InvalidInputError, LimitEr
                       UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeVerdict, Pool, RequestFunnel)
-from . import cdi, cel
+from . import cdi, cel, kube
 from .inventory import Inventory
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
     "InternalError", "InvalidInputError", "Inventory", "LimitError", "NodeVerdict", "NotFoundError", "Pool",
     "RequestFunnel",
     "Snapshot",
-    "UnavailableError", "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
+    "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "feature_gates", "kubernetes_version", "version",
 ]
 
 __version__: str = _draforge.version()
@@ -204,6 +205,19 @@ class Cluster:
             else:
                 for q in p:
                     c.apply_file(q)
+        return c
+
+    @classmethod
+    def from_kubeconfig(cls, kubeconfig: Optional[PathLike] = None, *, context: Optional[str] = None,
+                        namespace: Optional[str] = None, environ: Optional[Mapping[str, str]] = None,
+                        default_namespace: str = "default") -> "Cluster":
+        """A cluster loaded once from a live API server (found by client-go's rules: ``kubeconfig``,
+        $KUBECONFIG, ~/.kube/config, in-cluster): every DRA object, Pod and Node of ``namespace``
+        (None: all). To keep it current, use :func:`draforge.kube.watch`. UnavailableError when the
+        server cannot be reached, ApiError when it refuses (a 403 names the verb and resource)."""
+        state = kube.Client(kubeconfig, context=context, environ=environ).list_cluster_state(namespace)
+        c = cls(default_namespace)
+        c.apply(state["objects"])
         return c
 
     @classmethod

@@ -22,8 +22,11 @@ namespace {
   const std::string message = error ? draforge_error_message(error) : "error " + std::to_string(code);
   const std::string object = error ? draforge_error_object(error) : "";
   const std::string field = error ? draforge_error_field(error) : "";
+  const int status = draforge_kube_error_status_code(error);  // an API server's answer (DRAFORGE_EAPI)
+  const std::string reason = draforge_kube_error_reason(error);
   draforge_error_destroy(error);
-  py::object exc = py::module_::import("draforge._errors").attr("from_c")(code, message, object, field);
+  py::object exc =
+      py::module_::import("draforge._errors").attr("from_c")(code, message, object, field, status, reason);
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
   throw py::error_already_set();
 }
@@ -287,6 +290,8 @@ class Cluster {
     return n;
   }
 
+  draforge_cluster* get() const { return c_; }
+
   bool remove(const std::string& kind, const std::optional<std::string>& ns, const std::string& name) {
     int deleted = 0;
     draforge_error* e = nullptr;
@@ -388,6 +393,156 @@ std::string FeatureGatesJson(const std::string& gates, bool unlock) {
   return Take(b);
 }
 
+// --- kube.h: a live cluster --------------------------------------------------------------------
+
+// The configuration of draforge_kube_config_options, owned here while the C struct points into it.
+// Python passes what it read from the process environment (the library reads none).
+struct KubeConfig {
+  std::optional<std::string> kubeconfig, kubeconfig_env, home, context, service_host, service_port;
+  std::vector<std::string> environment;
+  int64_t timeout_ms = 0;
+
+  // Valid while this KubeConfig lives and is not changed.
+  draforge_kube_config_options Options() {
+    env_ptrs_.clear();
+    for (const std::string& kv : environment) env_ptrs_.push_back(kv.c_str());
+    draforge_kube_config_options o = DRAFORGE_KUBE_CONFIG_OPTIONS_INIT;
+    o.kubeconfig = OrNull(kubeconfig);
+    o.kubeconfig_env = OrNull(kubeconfig_env);
+    o.home = OrNull(home);
+    o.context = OrNull(context);
+    o.environment = env_ptrs_.data();
+    o.environment_count = env_ptrs_.size();
+    o.service_host = OrNull(service_host);
+    o.service_port = OrNull(service_port);
+    o.user_agent = "draforge-python";
+    o.timeout_ms = timeout_ms;
+    return o;
+  }
+
+ private:
+  std::vector<const char*> env_ptrs_;
+};
+
+std::string KubeConfigResolve(KubeConfig config) {
+  const draforge_kube_config_options o = config.Options();
+  return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_kube_config_resolve(b, &o, e); });
+}
+
+class KubeClient {
+ public:
+  explicit KubeClient(KubeConfig config) {
+    const draforge_kube_config_options o = config.Options();
+    draforge_error* e = nullptr;
+    int rc;
+    {
+      py::gil_scoped_release nogil;  // an exec credential plugin may run
+      rc = draforge_kube_client_create(&c_, &o, &e);
+    }
+    Check(rc, e);
+  }
+  KubeClient(const KubeClient&) = delete;
+  KubeClient& operator=(const KubeClient&) = delete;
+  ~KubeClient() {
+    py::gil_scoped_release nogil;  // ends running watches
+    draforge_kube_client_destroy(c_);
+  }
+
+  std::string server() const { return draforge_kube_client_server(c_); }
+  std::string namespace_() const { return draforge_kube_client_namespace(c_); }
+  std::string context() const { return draforge_kube_client_context(c_); }
+  std::string server_version_json() {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_kube_client_server_version(b, c_, e);
+    });
+  }
+  std::string list_cluster_state_json(const std::optional<std::string>& ns) {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_kube_list_cluster_state(b, c_, OrNull(ns), e);
+    });
+  }
+  draforge_kube_client* get() const { return c_; }
+
+ private:
+  draforge_kube_client* c_ = nullptr;
+};
+
+// A running list + watch into a Cluster. on_change runs on the source's threads: it takes the GIL,
+// and an exception it raises goes to sys.unraisablehook (there is no caller to raise it to).
+class KubeSource {
+ public:
+  KubeSource(KubeClient& client, py::object cluster, const std::optional<std::string>& ns,
+             const std::optional<std::string>& kinds, const std::optional<std::string>& custom_resources,
+             py::object on_change)
+      : cluster_(std::move(cluster)), on_change_(std::move(on_change)) {
+    draforge_kube_source_options o = DRAFORGE_KUBE_SOURCE_OPTIONS_INIT;
+    o.namespace_ = OrNull(ns);
+    o.kinds = OrNull(kinds);
+    o.custom_resources = OrNull(custom_resources);
+    if (!on_change_.is_none()) {
+      o.on_change = &KubeSource::OnChange;
+      o.on_change_user_data = this;
+    }
+    draforge_cluster* target = cluster_.cast<Cluster&>().get();
+    draforge_error* e = nullptr;
+    int rc;
+    {
+      py::gil_scoped_release nogil;
+      rc = draforge_kube_source_start(&s_, client.get(), target, &o, &e);
+    }
+    Check(rc, e);
+  }
+  KubeSource(const KubeSource&) = delete;
+  KubeSource& operator=(const KubeSource&) = delete;
+  ~KubeSource() {
+    // The source's threads may be waiting for the GIL in OnChange: release it while joining them.
+    py::gil_scoped_release nogil;
+    draforge_kube_source_destroy(s_);
+  }
+
+  bool synced() const { return draforge_kube_source_synced(s_) != 0; }
+  bool wait_synced(int64_t timeout_ms) const {
+    py::gil_scoped_release nogil;
+    return draforge_kube_source_wait_synced(s_, timeout_ms) != 0;
+  }
+  // The latest failure as (code, message, object, field, status, reason), or None.
+  py::object last_error() const {
+    draforge_error* e = nullptr;
+    const int rc = draforge_kube_source_last_error(s_, &e);
+    if (rc == DRAFORGE_OK) return py::none();
+    py::tuple t = py::make_tuple(rc, e ? draforge_error_message(e) : "", e ? draforge_error_object(e) : "",
+                                 e ? draforge_error_field(e) : "", draforge_kube_error_status_code(e),
+                                 draforge_kube_error_reason(e));
+    draforge_error_destroy(e);
+    return t;
+  }
+  std::string dra_version() const { return draforge_kube_source_dra_version(s_); }
+  std::string stats_json() const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_kube_source_stats_json(b, s_, e);
+    });
+  }
+  void stop() {
+    py::gil_scoped_release nogil;
+    draforge_kube_source_stop(s_);
+  }
+
+ private:
+  static void OnChange(void* user_data, const char* kind) {
+    py::gil_scoped_acquire gil;
+    auto* self = static_cast<KubeSource*>(user_data);
+    try {
+      self->on_change_(std::string(kind));
+    } catch (py::error_already_set& err) {
+      err.discard_as_unraisable("draforge.kube.Source on_change");
+    }
+  }
+
+  py::object cluster_;  // kept alive: the source fills it
+  py::object on_change_;
+  draforge_kube_source* s_ = nullptr;
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_draforge, m) {
@@ -445,4 +600,36 @@ PYBIND11_MODULE(_draforge, m) {
       .def_property_readonly("expression", &Selector::expression)
       .def_property_readonly("estimated_cost", &Selector::estimated_cost)
       .def("evaluate", &Selector::evaluate, py::arg("device_json"));
+
+  py::class_<KubeConfig>(m, "KubeConfig")
+      .def(py::init<>())
+      .def_readwrite("kubeconfig", &KubeConfig::kubeconfig)
+      .def_readwrite("kubeconfig_env", &KubeConfig::kubeconfig_env)
+      .def_readwrite("home", &KubeConfig::home)
+      .def_readwrite("context", &KubeConfig::context)
+      .def_readwrite("service_host", &KubeConfig::service_host)
+      .def_readwrite("service_port", &KubeConfig::service_port)
+      .def_readwrite("environment", &KubeConfig::environment)
+      .def_readwrite("timeout_ms", &KubeConfig::timeout_ms);
+  m.def("kube_config_resolve", &KubeConfigResolve, py::arg("config"));
+
+  py::class_<KubeClient>(m, "KubeClient")
+      .def(py::init<KubeConfig>(), py::arg("config"))
+      .def_property_readonly("server", &KubeClient::server)
+      .def_property_readonly("namespace", &KubeClient::namespace_)
+      .def_property_readonly("context", &KubeClient::context)
+      .def("server_version_json", &KubeClient::server_version_json)
+      .def("list_cluster_state_json", &KubeClient::list_cluster_state_json, py::arg("namespace"));
+
+  py::class_<KubeSource>(m, "KubeSource")
+      .def(py::init<KubeClient&, py::object, const std::optional<std::string>&, const std::optional<std::string>&,
+                    const std::optional<std::string>&, py::object>(),
+           py::arg("client"), py::arg("cluster"), py::arg("namespace"), py::arg("kinds"),
+           py::arg("custom_resources"), py::arg("on_change"))
+      .def_property_readonly("synced", &KubeSource::synced)
+      .def("wait_synced", &KubeSource::wait_synced, py::arg("timeout_ms"))
+      .def("last_error", &KubeSource::last_error)
+      .def_property_readonly("dra_version", &KubeSource::dra_version)
+      .def("stats_json", &KubeSource::stats_json)
+      .def("stop", &KubeSource::stop);
 }
