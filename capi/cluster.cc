@@ -1,15 +1,12 @@
 // The C ABI over lib/store and lib/graph (include/draforge/cluster.h).
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "api/codec.h"
+#include "api/manifests.h"
 #include "capi/internal.h"
 #include "common/status.h"
 #include "draforge/cluster.h"
@@ -22,26 +19,11 @@ namespace {
 
 using Objects = std::vector<api::Object>;
 
-// Decodes `text`; the first object that does not decode or has no name fails the whole input, so
-// that a caller never sees half of a file applied.
+// Decodes `text`, all or nothing (api::RequireDecoded), so that a caller never sees half of an
+// input applied.
 absl::StatusOr<Objects> DecodeAll(std::string_view text, std::string_view source) {
-  const std::string where = source.empty() ? "" : absl::StrCat(AV(source), ": ");
-  auto decoded = api::DecodeStream(text, {});
-  if (!decoded.ok()) return absl::Status(decoded.status().code(), absl::StrCat(where, decoded.status().message()));
-  Objects out;
-  out.reserve(decoded->size());
-  for (api::DecodedObject& d : *decoded) {
-    if (!d.object.ok()) {
-      return absl::Status(d.object.status().code(), absl::StrCat(where, "object ", d.index + 1, " (line ", d.line,
-                                                                 "): ", d.object.status().message()));
-    }
-    if (!d.object->metadata().name.has_value() || d.object->metadata().name->empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(where, "object ", d.index + 1, " (line ", d.line, "): ",
-                                                     d.kind.empty() ? "object" : d.kind, ": metadata.name: Required value"));
-    }
-    out.push_back(*std::move(d.object));
-  }
-  return out;
+  ASSIGN_OR_RETURN(auto loaded, api::DecodeManifest(text, source, {}));
+  return api::RequireDecoded(std::move(loaded));
 }
 
 absl::Status ApplyAll(store::Cluster& cluster, Objects objects) {
@@ -55,36 +37,10 @@ absl::Status ApplyAll(store::Cluster& cluster, Objects objects) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path.string(), ": cannot open file"));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::NotFoundError(absl::StrCat(path.string(), ": read error"));
-  return ss.str();
-}
-
+// A file or a directory's manifests (api::LoadManifests), all or nothing.
 absl::StatusOr<Objects> DecodePath(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path p(path);
-  if (std::filesystem::is_directory(p, ec)) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(p, ec)) {
-      const std::string ext = entry.path().extension().string();
-      if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(entry.path());
-    }
-    if (ec) return absl::NotFoundError(absl::StrCat(path, ": ", ec.message()));
-    std::sort(files.begin(), files.end());
-    Objects all;
-    for (const auto& f : files) {
-      ASSIGN_OR_RETURN(std::string text, ReadFile(f));
-      ASSIGN_OR_RETURN(Objects objects, DecodeAll(text, f.string()));
-      for (api::Object& o : objects) all.push_back(std::move(o));
-    }
-    return all;
-  }
-  ASSIGN_OR_RETURN(std::string text, ReadFile(p));
-  return DecodeAll(text, path);
+  ASSIGN_OR_RETURN(auto loaded, api::LoadManifests({path}, {}));
+  return api::RequireDecoded(std::move(loaded));
 }
 
 absl::StatusOr<api::Kind> KindOf(const char* kind) {
@@ -169,6 +125,9 @@ int draforge_cluster_apply_objects(draforge_cluster* cluster, const draforge_obj
     copies.reserve(objects->entries.size());
     for (size_t i = 0; i < objects->entries.size(); ++i) {
       const auto& e = objects->entries[i];
+      if (!e.status.ok()) {
+        return capi::Fail(absl::Status(e.status.code(), absl::StrCat("object ", i + 1, ": ", e.status.message())), error);
+      }
       if (!e.object.metadata().name.has_value() || e.object.metadata().name->empty()) {
         return capi::Fail(absl::InvalidArgumentError(absl::StrCat("object ", i + 1, ": ", e.kind,
                                                                   ": metadata.name: Required value")),
@@ -296,6 +255,47 @@ int draforge_snapshot_graph_json(draforge_buffer* out, const draforge_snapshot* 
     graph::BuildOptions options;
     options.all_devices = all_devices != 0;
     return capi::ToBuffer(graph::ToJson(graph::BuildGraph(*snapshot->snapshot, options)), out, error);
+  });
+}
+
+int draforge_graph_options_init(draforge_graph_options* options, unsigned int version) {
+  using namespace draforge;
+  if (options == nullptr || !capi::CheckVersion("draforge_graph_options", version, DRAFORGE_GRAPH_OPTIONS_VERSION).ok()) {
+    return DRAFORGE_EINVALID;
+  }
+  *options = draforge_graph_options DRAFORGE_GRAPH_OPTIONS_INIT;
+  return DRAFORGE_OK;
+}
+
+int draforge_snapshot_graph_render(draforge_buffer* out, const draforge_snapshot* snapshot,
+                                   const draforge_graph_options* options, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_graph_render: out and snapshot must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    const draforge_graph_options o = options != nullptr ? *options : draforge_graph_options DRAFORGE_GRAPH_OPTIONS_INIT;
+    if (absl::Status s = capi::CheckVersion("draforge_graph_options", o.version, DRAFORGE_GRAPH_OPTIONS_VERSION);
+        !s.ok()) {
+      return capi::Fail(s, error);
+    }
+    if (o.format != DRAFORGE_GRAPH_JSON && o.format != DRAFORGE_GRAPH_DOT && o.format != DRAFORGE_GRAPH_TEXT) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_graph_render: unknown format"), error);
+    }
+    graph::BuildOptions build;
+    build.all_devices = o.all_devices != 0;
+    graph::Graph g = graph::BuildGraph(*snapshot->snapshot, build);
+    graph::Filter filter;
+    filter.namespace_ = capi::OrDefault(o.namespace_, "");
+    filter.node = capi::OrDefault(o.node, "");
+    filter.driver = capi::OrDefault(o.driver, "");
+    if (!filter.empty()) g = graph::FilterGraph(g, filter);
+    const std::string text = o.format == DRAFORGE_GRAPH_JSON  ? graph::ToJson(g)
+                             : o.format == DRAFORGE_GRAPH_DOT ? graph::ToDot(g)
+                                                              : graph::ToText(g);
+    return capi::ToBuffer(text, out, error);
   });
 }
 

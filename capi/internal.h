@@ -35,9 +35,15 @@ struct draforge_cluster {
 
 struct draforge_objects {
   struct Entry {
-    draforge::api::Object object;
+    draforge::api::Object object;  // default-constructed when the entry did not decode
     std::string kind;
     std::string key;
+    std::string source;  // draforge_objects_load: the path or "<stdin>"
+    size_t position = 0;
+    size_t line = 1;
+    absl::Status status;  // why the entry did not decode; OK for a decoded one
+    std::string error_message;  // status.message(), NUL-terminated for draforge_objects_error
+    std::vector<std::string> warnings;
   };
   std::vector<Entry> entries;
 };

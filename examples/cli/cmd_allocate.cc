@@ -1,51 +1,71 @@
-// draforge allocate: runs the allocator (lib/alloc) on files, as kube-scheduler would for one node.
+// draforge allocate: runs the allocator (draforge_allocate) on files, as kube-scheduler would for one node.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "alloc/allocator.h"
-#include "alloc/features.h"
-#include "api/codec.h"
 #include "commands.h"
 #include "output.h"
-#include "common/json_string.h"
+#include "rapidjson/document.h"
 
 namespace draforge::cli {
 namespace {
 
 constexpr int kExitUnschedulable = 1;
 
+// "ns/name" of a claim reference or object key; a name alone is in namespace "default".
+std::string ClaimKey(std::string_view ref) {
+  return ref.find('/') == std::string_view::npos ? "default/" + std::string(ref) : std::string(ref);
+}
+
+// The claim `key` as stored in `snapshot`, parsed; nullopt when it is not stored.
+std::optional<rapidjson::Document> StoredClaim(const draforge::Snapshot& snapshot, const std::string& key) {
+  const size_t slash = key.find('/');
+  auto json = snapshot.GetJson("ResourceClaim", key.substr(0, slash), key.substr(slash + 1));
+  if (!json.ok()) return std::nullopt;
+  rapidjson::Document doc;
+  doc.Parse(json->data(), json->size());
+  return doc;
+}
+
 // The claims to allocate: --claim NS/NAME (NAME alone: namespace "default"), or every claim of the
 // input without status.allocation, in input order. Prints and returns false when one is missing.
-bool SelectClaims(const Flags& flags, const std::vector<InputObject>& inputs, const store::Snapshot& snapshot, Io io,
-                  std::vector<const api::ResourceClaim*>& out) {
+bool SelectClaims(const Flags& flags, const ClusterInputs& loaded, Io io, std::vector<std::string>& out) {
   if (!flags.All("--claim").empty()) {
     for (const std::string& ref : flags.All("--claim")) {
-      const size_t slash = ref.find('/');
-      const std::string ns = slash == std::string::npos ? "default" : ref.substr(0, slash);
-      const std::string name = slash == std::string::npos ? ref : ref.substr(slash + 1);
-      const api::ResourceClaim* c = snapshot.GetResourceClaim(ns, name);
-      if (c == nullptr) {
-        io.err << "error: --claim: resourceclaim " << ns << "/" << name << " not found in the input\n";
+      const std::string key = ClaimKey(ref);
+      if (!StoredClaim(loaded.snapshot, key)) {
+        io.err << "error: --claim: resourceclaim " << key << " not found in the input\n";
         return false;
       }
-      out.push_back(c);
+      out.push_back(key);
     }
     return true;
   }
-  for (const InputObject& in : inputs) {
-    if (!in.object.ok() || in.object->kind() != api::Kind::kResourceClaim) continue;
-    const auto& meta = in.object->metadata();
-    const api::ResourceClaim* c = snapshot.GetResourceClaim(meta.namespace_.value_or("default"), meta.name.value_or(""));
-    if (c == nullptr || (c->status && c->status->allocation)) continue;
-    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  const draforge::Objects& objects = loaded.inputs.objects;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (objects.kind(i) != "ResourceClaim") continue;
+    const std::string key = ClaimKey(objects.key(i));
+    auto claim = StoredClaim(loaded.snapshot, key);
+    if (!claim) continue;
+    const auto status = claim->FindMember("status");
+    if (status != claim->MemberEnd() && status->value.IsObject() && status->value.HasMember("allocation")) continue;
+    if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
   }
   return true;
 }
 
-std::string ClaimKey(const api::ResourceClaim& c) {
-  return absl::StrCat(c.metadata.namespace_.value_or("default"), "/", c.metadata.name.value_or(""));
+// "  request -> driver/pool/device (admin access) share ID" lines of a status.allocation.
+void WriteResults(const rapidjson::Value& allocation, std::ostream& out) {
+  if (!allocation.HasMember("devices") || !allocation["devices"].HasMember("results")) return;
+  auto str = [](const rapidjson::Value& v, const char* k) {
+    return v.HasMember(k) && v[k].IsString() ? std::string(v[k].GetString()) : std::string();
+  };
+  for (const auto& r : allocation["devices"]["results"].GetArray()) {
+    const bool admin = r.HasMember("adminAccess") && r["adminAccess"].IsBool() && r["adminAccess"].GetBool();
+    out << "  " << str(r, "request") << " -> " << str(r, "driver") << "/" << str(r, "pool") << "/" << str(r, "device")
+        << (admin ? " (admin access)" : "") << (r.HasMember("shareID") ? " share " + str(r, "shareID") : "") << "\n";
+  }
 }
 
 }  // namespace
@@ -76,73 +96,66 @@ int RunAllocate(const Args& args, Io io) {
     io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
     return kExitBadInput;
   }
-  auto features = alloc::ParseFeatureGates(flags->GetOr("--feature-gates", ""));
-  if (!features.ok()) {
-    io.err << "error: --feature-gates: " << features.status().message() << "\n";
+  draforge::AllocateOptions options;
+  options.feature_gates = flags->GetOr("--feature-gates", "");
+  if (auto gates = draforge::FeatureGatesJson(options.feature_gates); !gates.ok()) {
+    io.err << "error: --feature-gates: " << gates.error().message << "\n";
     return kExitBadInput;
   }
-  store::Cluster cluster;
-  auto inputs = LoadIntoCluster(*flags, io, cluster);
-  if (!inputs) return kExitBadInput;
-  auto snapshot = cluster.snapshot();
-  std::vector<const api::ResourceClaim*> claims;
-  if (!SelectClaims(*flags, *inputs, *snapshot, io, claims)) return kExitBadInput;
-  alloc::NodeInfo node{node_name, {}};
-  if (const api::Node* n = snapshot->GetNode(node_name)) node = alloc::NodeInfo::FromNode(*n);
-
-  alloc::AllocateOptions options;
-  options.features = *features;
-  alloc::AllocateResult result = alloc::Allocate(*snapshot, claims, node, options);
-  const int exit = result.outcome == alloc::Outcome::kAllocated       ? kExitOk
-                   : result.outcome == alloc::Outcome::kUnschedulable ? kExitUnschedulable
-                                                                      : kExitError;
-  if (format == "text") {
-    io.out << "outcome: " << alloc::OutcomeName(result.outcome) << " (node " << node_name << ", " << claims.size()
-           << " claims, " << result.search_steps << " search steps)\n";
-    for (size_t i = 0; i < result.allocations.size(); ++i) {
-      io.out << ClaimKey(*claims[i]) << ":\n";
-      const auto& devices = result.allocations[i].devices;
-      if (devices) {
-        for (const auto& r : devices->results) {
-          io.out << "  " << r.request.value_or("") << " -> " << alloc::ResultDeviceID(r).String()
-                 << (r.admin_access.value_or(false) ? " (admin access)" : "")
-                 << (r.share_id ? " share " + *r.share_id : "") << "\n";
-        }
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
+  std::vector<std::string> claims;
+  if (!SelectClaims(*flags, *loaded, io, claims)) return kExitBadInput;
+  // No claim to allocate (every claim of the input already has one): nothing to search, allocated.
+  std::optional<draforge::Result<draforge::AllocationResult>> result;
+  if (!claims.empty()) result = draforge::Allocate(loaded->snapshot, claims, node_name, options);
+  const bool failed = result && !result->ok();
+  // The allocator's own failures (a CEL runtime error, a missing DeviceClass) are the "error" outcome.
+  const std::string outcome = failed ? "error" : !result || (*result)->allocated() ? "allocated" : "unschedulable";
+  const int exit = outcome == "allocated" ? kExitOk : outcome == "unschedulable" ? kExitUnschedulable : kExitError;
+  std::vector<rapidjson::Document> allocations;
+  if (result && !failed && (*result)->allocated()) {
+    for (size_t i = 0; i < (*result)->claim_count(); ++i) {
+      auto json = (*result)->AllocationJson(i);
+      if (!json.ok()) {
+        io.err << "error: " << json.error().message << "\n";
+        return kExitError;
       }
+      allocations.emplace_back().Parse(json->data(), json->size());
     }
-    for (const auto& r : result.reasons) io.out << "reason: " << r << "\n";
-    if (!result.error.ok()) io.out << "error: " << result.error.message() << "\n";
+  }
+  const std::vector<std::string> reasons = result && !failed ? (*result)->reasons() : std::vector<std::string>();
+  if (format == "text") {
+    io.out << "outcome: " << outcome << " (node " << node_name << ", " << claims.size() << " claims, "
+           << (result && !failed ? (*result)->search_steps() : 0) << " search steps)\n";
+    for (size_t i = 0; i < allocations.size(); ++i) {
+      io.out << claims[i] << ":\n";
+      WriteResults(allocations[i], io.out);
+    }
+    for (const auto& r : reasons) io.out << "reason: " << r << "\n";
+    if (failed) io.out << "error: " << result->error().message << "\n";
     return exit;
   }
   std::vector<rapidjson::Document> docs(1);
   rapidjson::Document& doc = docs.front();
   doc.SetObject();
   auto& a = doc.GetAllocator();
-  const std::string_view outcome = alloc::OutcomeName(result.outcome);
-  doc.AddMember("outcome", JsonString(outcome, a), a);
-  if (result.outcome == alloc::Outcome::kAllocated) {
-    rapidjson::Value allocations(rapidjson::kObjectType);
-    for (size_t i = 0; i < result.allocations.size(); ++i) {
-      auto encoded = alloc::EncodeAllocationResult(result.allocations[i]);
-      if (!encoded.ok()) {
-        io.err << "error: " << encoded.status().message() << "\n";
-        return kExitError;
-      }
-      allocations.AddMember(rapidjson::Value(ClaimKey(*claims[i]).c_str(), a), rapidjson::Value(*encoded, a), a);
+  doc.AddMember("outcome", rapidjson::Value(outcome.c_str(), a), a);
+  if (outcome == "allocated") {
+    rapidjson::Value by_claim(rapidjson::kObjectType);
+    for (size_t i = 0; i < allocations.size(); ++i) {
+      by_claim.AddMember(rapidjson::Value(claims[i].c_str(), a), rapidjson::Value(allocations[i], a), a);
     }
-    doc.AddMember("allocations", allocations, a);
+    doc.AddMember("allocations", by_claim, a);
   }
-  if (result.outcome == alloc::Outcome::kUnschedulable) {
-    rapidjson::Value reasons(rapidjson::kArrayType);
-    for (const auto& r : result.reasons) reasons.PushBack(rapidjson::Value(r.c_str(), a), a);
-    doc.AddMember("reasons", reasons, a);
+  if (outcome == "unschedulable") {
+    rapidjson::Value list(rapidjson::kArrayType);
+    for (const auto& r : reasons) list.PushBack(rapidjson::Value(r.c_str(), a), a);
+    doc.AddMember("reasons", list, a);
   }
-  if (result.outcome == alloc::Outcome::kError) {
-    const std::string message(result.error.message());
-    doc.AddMember("error", rapidjson::Value(message.c_str(), a), a);
-  }
-  if (absl::Status s = WriteDocuments(docs, format, io.out); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
+  if (failed) doc.AddMember("error", rapidjson::Value(result->error().message.c_str(), a), a);
+  if (auto printed = PrintDocuments(docs, format, io.out); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
     return kExitBadInput;
   }
   return exit;

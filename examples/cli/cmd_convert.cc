@@ -1,8 +1,7 @@
-#include "absl/strings/match.h"
-#include "absl/strings/str_cat.h"
-#include "api/codec.h"
+#include <string>
+#include <string_view>
+
 #include "commands.h"
-#include "common/status.h"
 #include "output.h"
 
 namespace draforge::cli {
@@ -17,31 +16,33 @@ int RunConvert(const Args& args, Io io) {
   auto flags = ParseOrUsage(args, specs, "draforge convert -f FILE... [-o json|yaml] [--to VERSION]", io, code);
   if (!flags) return code;
   std::string to = flags->GetOr("--to", "");
-  if (!to.empty() && !absl::StrContains(to, "/")) to = absl::StrCat("resource.k8s.io/", to);
+  if (!to.empty() && to.find('/') == std::string::npos) to = "resource.k8s.io/" + to;
   const auto format_or = OutputFormat(*flags, "yaml", {"json", "yaml"}, io);
   if (!format_or) return kExitBadInput;
   const std::string& format = *format_or;
-  auto inputs = LoadInputs(*flags, io, /*strict=*/false);
+  auto inputs = LoadObjects(*flags, io, /*strict=*/false);
   if (!inputs) return kExitBadInput;
+  const draforge::Objects& objects = inputs->objects;
   std::vector<rapidjson::Document> docs;
-  for (const InputObject& in : *inputs) {
-    const api::Object& obj = *in.object;
+  for (size_t i = 0; i < objects.size(); ++i) {
     // Only DRA objects change version; everything else is written as it was read, as kubectl
     // convert leaves kinds of other groups alone.
-    const bool dra = absl::StartsWith(obj.api_version, "resource.k8s.io/");
-    auto doc = api::EncodeObject(obj, dra ? std::string_view(to) : std::string_view());
-    if (!doc.ok()) {
-      io.err << "error: " << in.Where() << obj.kind_name() << " \"" << obj.Key() << "\": " << doc.status().message()
-             << "\n";
+    const bool dra = objects.api_version(i).substr(0, 16) == "resource.k8s.io/";
+    auto json = objects.Encode(i, dra ? std::string_view(to) : std::string_view());
+    if (!json.ok()) {
+      io.err << "error: " << inputs->Where(i) << objects.kind(i) << " \"" << objects.key(i)
+             << "\": " << json.error().message << "\n";
       return kExitBadInput;
     }
-    docs.push_back(*std::move(doc));
+    rapidjson::Document doc;
+    doc.Parse(json->data(), json->size());
+    docs.push_back(std::move(doc));
   }
   if (docs.empty()) {
     io.err << "error: no objects in the input\n";
     return kExitBadInput;
   }
-  (void)WriteDocuments(docs, format, io.out);
+  (void)PrintDocuments(docs, format, io.out);
   return kExitOk;
 }
 

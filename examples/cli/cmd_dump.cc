@@ -1,53 +1,15 @@
 // draforge dump: the cluster's DRA state as one List file that the offline commands read with -f.
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "absl/strings/match.h"
 #include "api/codec.h"
 #include "commands.h"
+#include "draforge/draforge.hpp"
 #include "kube/client.h"
 #include "kube/cluster_state.h"
 #include "output.h"
 
 namespace draforge::cli {
-namespace {
-
-// Writes `text` to `path` through a temporary file in the same folder and a rename, so that the
-// file is either the old one or the complete new one, never half-written.
-bool WriteAtomically(const std::string& path, const std::string& text, Io io) {
-  std::filesystem::path target(path);
-  std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  std::string tmp = (dir / ("." + target.filename().string() + ".tmp." + std::to_string(getpid()))).string();
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      io.err << "error: cannot write " << path << ": cannot create " << tmp << "\n";
-      return false;
-    }
-    out << text;
-    out.flush();
-    if (!out) {
-      io.err << "error: cannot write " << path << " (disk full?)\n";
-      out.close();
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) {
-    io.err << "error: cannot write " << path << ": " << ec.message() << "\n";
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 int RunDump(const Args& args, Io io) {
   std::vector<FlagSpec> specs = {
@@ -100,14 +62,18 @@ int RunDump(const Args& args, Io io) {
     docs.push_back(*std::move(doc));
   }
   std::ostringstream text;
-  if (absl::Status s = WriteDocuments(docs, format, text, /*always_list=*/true); !s.ok()) {
-    io.err << "error: " << s.message() << "\n";
+  if (auto printed = PrintDocuments(docs, format, text, /*always_list=*/true); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
     return kExitError;
   }
   if (file.empty() || file == "-") {
     io.out << text.str();
   } else {
-    if (!WriteAtomically(file, text.str(), io)) return kExitError;
+    // Atomic and durable (fsync of the file and its directory): a crash leaves the old dump or the new one.
+    if (auto written = draforge::WriteFileAtomic(file, text.str(), 0644); !written.ok()) {
+      io.err << "error: cannot write " << file << ": " << written.error().message << "\n";
+      return kExitError;
+    }
     io.err << "wrote " << docs.size() << " objects from " << config->server << " to " << file << "\n";
   }
   return state->skipped.empty() ? kExitOk : kExitBadInput;

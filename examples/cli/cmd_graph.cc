@@ -1,5 +1,4 @@
 #include "commands.h"
-#include "graph/graph.h"
 
 namespace draforge::cli {
 
@@ -21,22 +20,19 @@ int RunGraph(const Args& args, Io io) {
     io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
     return kExitBadInput;
   }
-  store::Cluster cluster;
-  auto inputs = LoadIntoCluster(*flags, io, cluster);
-  if (!inputs) return kExitBadInput;
-  graph::Graph g = graph::BuildGraph(*cluster.snapshot());
-  graph::Filter filter;
-  filter.namespace_ = flags->GetOr("-n", "");
-  filter.node = flags->GetOr("--node", "");
-  filter.driver = flags->GetOr("--driver", "");
-  if (!filter.namespace_.empty() || !filter.node.empty() || !filter.driver.empty()) g = graph::FilterGraph(g, filter);
-  if (format == "json") {
-    io.out << graph::ToJson(g) << "\n";
-  } else if (format == "dot") {
-    io.out << graph::ToDot(g);
-  } else {
-    io.out << graph::ToText(g);
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
+  draforge::Snapshot::GraphQuery query;
+  query.format = format == "json" ? DRAFORGE_GRAPH_JSON : format == "dot" ? DRAFORGE_GRAPH_DOT : DRAFORGE_GRAPH_TEXT;
+  query.namespace_ = flags->GetOr("-n", "");
+  query.node = flags->GetOr("--node", "");
+  query.driver = flags->GetOr("--driver", "");
+  auto text = loaded->snapshot.RenderGraph(query);
+  if (!text.ok()) {
+    io.err << "error: " << text.error().message << "\n";
+    return kExitError;
   }
+  io.out << *text << (format == "json" ? "\n" : "");
   return kExitOk;
 }
 

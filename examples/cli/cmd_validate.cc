@@ -1,5 +1,5 @@
-#include "api/validation.h"
 #include "commands.h"
+#include "rapidjson/document.h"
 
 namespace draforge::cli {
 
@@ -10,21 +10,28 @@ int RunValidate(const Args& args, Io io) {
   auto flags = ParseOrUsage(args, specs, "draforge validate -f FILE... [--lenient]", io, code);
   if (!flags) return code;
   // Decoding problems are reported object by object and still let the others be validated.
-  auto inputs = LoadInputs(*flags, io, /*strict=*/!flags->Has("--lenient"), /*keep_failed=*/true);
+  auto inputs = LoadObjects(*flags, io, /*strict=*/!flags->Has("--lenient"), /*keep_failed=*/true);
   if (!inputs) return kExitBadInput;
+  const draforge::Objects& objects = inputs->objects;
   int invalid = 0, valid = 0;
-  for (const InputObject& in : *inputs) {
-    if (!in.object.ok()) {
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (!objects.decoded(i)) {
       ++invalid;
       continue;
     }
-    std::vector<api::FieldError> errors = api::Validate(*in.object);
-    if (errors.empty()) {
+    auto result = objects.ValidateJson(i);
+    rapidjson::Document doc;
+    if (!result.ok() || doc.Parse(result->data(), result->size()).HasParseError() || !doc.IsObject()) {
+      io.err << "error: " << inputs->Where(i) << (result.ok() ? "unreadable validation result" : result.error().message)
+             << "\n";
+      return kExitError;
+    }
+    if (doc["valid"].GetBool()) {
       ++valid;
-      io.out << in.Where() << in.object->kind_name() << " \"" << in.object->Key() << "\" is valid\n";
+      io.out << inputs->Where(i) << objects.kind(i) << " \"" << objects.key(i) << "\" is valid\n";
     } else {
       ++invalid;
-      io.err << "error: " << in.Where() << api::FormatInvalid(*in.object, errors) << "\n";
+      io.err << "error: " << inputs->Where(i) << doc["message"].GetString() << "\n";
     }
   }
   io.out << valid << " valid, " << invalid << " invalid\n";

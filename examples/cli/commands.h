@@ -50,6 +50,20 @@ std::vector<FlagSpec> InputFlags();
 // too.
 std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed = false);
 
+// The same as LoadInputs through the C ABI: the objects of -f, or of the cluster with
+// --kubeconfig/--context. Prints every problem to io.err; nullopt (after printing) when unusable.
+std::optional<Inputs> LoadObjects(const Flags& flags, Io io, bool strict, bool keep_failed = false);
+
+// What LoadCluster read: the objects (in input order) in a store, and its snapshot.
+struct ClusterInputs {
+  Inputs inputs;
+  draforge::Cluster cluster;
+  draforge::Snapshot snapshot;
+};
+// LoadObjects (not strict) applied to a new store, as LoadIntoCluster does (also the implicit
+// cluster without -f). Prints the problem and returns nullopt when the input is unusable.
+std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io);
+
 // LoadInputs (not strict) and ApplyAll into `cluster`; prints the problem and returns nullopt when the
 // input is unusable. The inputs are returned for commands that need the file order. Without -f,
 // --kubeconfig or --context it reads the cluster kubectl would use: $KUBECONFIG, ~/.kube/config,

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "api/codec.h"
 #include "commands.h"
 #include "kube/client.h"
 #include "kube/cluster_state.h"
@@ -145,8 +146,12 @@ std::optional<std::vector<InputObject>> LoadFromCluster(const Flags& flags, Io i
   return out;
 }
 
-std::optional<std::vector<InputObject>> Load(const Flags& flags, Io io, bool strict, bool keep_failed,
-                                             bool implicit_cluster) {
+// The input rules shared by both loaders: -f FILE... or --kubeconfig/--context, not both; without
+// either, the implicit cluster when `implicit_cluster`. `from_cluster(bool* none_found)` and
+// `from_files(files, max_bytes)` (max_bytes 0: the default) read; each prints its own problems.
+template <typename T, typename FromCluster, typename FromFiles>
+std::optional<T> LoadFrom(const Flags& flags, Io io, bool implicit_cluster, FromCluster from_cluster,
+                          FromFiles from_files) {
   const auto& files = flags.All("-f");
   bool online = flags.Has("--kubeconfig") || flags.Has("--context");
   if (!files.empty() && online) {
@@ -156,7 +161,7 @@ std::optional<std::vector<InputObject>> Load(const Flags& flags, Io io, bool str
   if (files.empty()) {
     if (online || implicit_cluster) {
       bool none_found = false;
-      auto objects = LoadFromCluster(flags, io, &none_found);
+      std::optional<T> objects = from_cluster(&none_found);
       if (objects || !none_found) return objects;
       if (online) {
         io.err << kNoCluster;
@@ -166,34 +171,124 @@ std::optional<std::vector<InputObject>> Load(const Flags& flags, Io io, bool str
     io.err << "error: no input: give one or more -f FILE (or -f - for standard input), or --kubeconfig FILE\n";
     return std::nullopt;
   }
-  InputOptions options;
-  options.decode.strict = strict;
+  size_t max_bytes = 0;
   if (auto max = flags.Get("--max-input-size")) {
     uint64_t n = 0;
     if (!absl::SimpleAtoi(*max, &n) || n == 0) {
       io.err << "error: --max-input-size: not a positive number of bytes: " << *max << "\n";
       return std::nullopt;
     }
-    options.decode.max_bytes = n;
+    max_bytes = n;
   }
-  auto inputs = ReadInputs(files, options);
-  if (!inputs.ok()) {
-    io.err << "error: " << inputs.status().message() << "\n";
+  return from_files(files, max_bytes);
+}
+
+std::optional<std::vector<InputObject>> Load(const Flags& flags, Io io, bool strict, bool keep_failed,
+                                             bool implicit_cluster) {
+  auto from_files = [&](const std::vector<std::string>& files,
+                        size_t max_bytes) -> std::optional<std::vector<InputObject>> {
+    InputOptions options;
+    options.decode.strict = strict;
+    if (max_bytes != 0) options.decode.max_bytes = max_bytes;
+    auto inputs = ReadInputs(files, options);
+    if (!inputs.ok()) {
+      io.err << "error: " << inputs.status().message() << "\n";
+      return std::nullopt;
+    }
+    bool failed = false;
+    for (const InputObject& in : *inputs) {
+      for (const std::string& w : in.warnings) io.err << "warning: " << in.Where() << w << "\n";
+      if (!in.object.ok()) {
+        io.err << "error: " << in.Where() << in.object.status().message() << "\n";
+        failed = true;
+      }
+    }
+    if (failed && !keep_failed) return std::nullopt;
+    return *std::move(inputs);
+  };
+  return LoadFrom<std::vector<InputObject>>(
+      flags, io, implicit_cluster, [&](bool* none_found) { return LoadFromCluster(flags, io, none_found); },
+      from_files);
+}
+
+// The cluster's objects through the C ABI's types: the decoded objects are encoded again as one
+// List (lossless) and parsed. TODO(kube): read draforge_kube_list_cluster_state's JSON instead.
+std::optional<Inputs> ObjectsFromCluster(const Flags& flags, Io io, bool* none_found) {
+  auto objects = LoadFromCluster(flags, io, none_found);
+  if (!objects) return std::nullopt;
+  rapidjson::Document list(rapidjson::kObjectType);
+  auto& a = list.GetAllocator();
+  list.AddMember("apiVersion", "v1", a);
+  list.AddMember("kind", "List", a);
+  rapidjson::Value items(rapidjson::kArrayType);
+  for (const InputObject& in : *objects) {
+    auto doc = api::EncodeObject(*in.object);
+    if (!doc.ok()) {
+      io.err << "error: " << in.Where() << doc.status().message() << "\n";
+      return std::nullopt;
+    }
+    items.PushBack(rapidjson::Value(*doc, a), a);
+  }
+  list.AddMember("items", items, a);
+  auto parsed = draforge::Objects::Parse(api::WriteJson(list, /*pretty=*/false));
+  if (!parsed.ok()) {
+    io.err << "error: " << parsed.error().message << "\n";
     return std::nullopt;
   }
-  bool failed = false;
-  for (const InputObject& in : *inputs) {
-    for (const std::string& w : in.warnings) io.err << "warning: " << in.Where() << w << "\n";
-    if (!in.object.ok()) {
-      io.err << "error: " << in.Where() << in.object.status().message() << "\n";
-      failed = true;
+  Inputs out{*std::move(parsed), objects->empty() ? std::string() : objects->front().source};
+  return out;
+}
+
+std::optional<Inputs> LoadObjectsImpl(const Flags& flags, Io io, bool strict, bool keep_failed,
+                                      bool implicit_cluster) {
+  auto from_files = [&](const std::vector<std::string>& files, size_t max_bytes) -> std::optional<Inputs> {
+    auto objects = ReadObjects(files, strict, max_bytes);
+    if (!objects.ok()) {
+      io.err << "error: " << objects.error().message << "\n";
+      return std::nullopt;
     }
-  }
-  if (failed && !keep_failed) return std::nullopt;
-  return *std::move(inputs);
+    Inputs inputs{*std::move(objects), ""};
+    bool failed = false;
+    for (size_t i = 0; i < inputs.objects.size(); ++i) {
+      for (std::string_view w : inputs.objects.warnings(i)) io.err << "warning: " << inputs.Where(i) << w << "\n";
+      if (!inputs.objects.decoded(i)) {
+        io.err << "error: " << inputs.Where(i) << inputs.objects.error(i) << "\n";
+        failed = true;
+      }
+    }
+    if (failed && !keep_failed) return std::nullopt;
+    return inputs;
+  };
+  return LoadFrom<Inputs>(
+      flags, io, implicit_cluster, [&](bool* none_found) { return ObjectsFromCluster(flags, io, none_found); },
+      from_files);
 }
 
 }  // namespace
+
+std::optional<Inputs> LoadObjects(const Flags& flags, Io io, bool strict, bool keep_failed) {
+  return LoadObjectsImpl(flags, io, strict, keep_failed, /*implicit_cluster=*/false);
+}
+
+std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io) {
+  auto inputs = LoadObjectsImpl(flags, io, /*strict=*/false, /*keep_failed=*/false, /*implicit_cluster=*/true);
+  if (!inputs) return std::nullopt;
+  auto cluster = draforge::Cluster::Create();
+  if (!cluster.ok()) {
+    io.err << "error: " << cluster.error().message << "\n";
+    return std::nullopt;
+  }
+  if (auto applied = cluster->ApplyObjects(inputs->objects); !applied.ok()) {
+    io.err << "error: " << applied.error().message << "\n";
+    return std::nullopt;
+  }
+  auto snapshot = cluster->snapshot();
+  if (!snapshot.ok()) {
+    io.err << "error: " << snapshot.error().message << "\n";
+    return std::nullopt;
+  }
+  return ClusterInputs{*std::move(inputs), *std::move(cluster), *std::move(snapshot)};
+}
 
 std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed) {
   return Load(flags, io, strict, keep_failed, /*implicit_cluster=*/false);

@@ -1,15 +1,14 @@
 #include "output.h"
 
-#include "absl/strings/str_cat.h"
-#include "api/codec.h"
-#include "api/yaml.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 
 namespace draforge::cli {
 
-absl::Status WriteDocuments(std::vector<rapidjson::Document>& docs, const std::string& format, std::ostream& out,
-                            bool always_list) {
+draforge::Result<void> PrintDocuments(const std::vector<rapidjson::Document>& docs, const std::string& format,
+                                      std::ostream& out, bool always_list) {
   if (format != "json" && format != "yaml") {
-    return absl::InvalidArgumentError(absl::StrCat("--output: unknown format \"", format, "\" (json, yaml)"));
+    return draforge::Error{DRAFORGE_EINVALID, "--output: unknown format \"" + format + "\" (json, yaml)", "", ""};
   }
   rapidjson::Document list;
   const rapidjson::Value* value = nullptr;
@@ -21,17 +20,26 @@ absl::Status WriteDocuments(std::vector<rapidjson::Document>& docs, const std::s
     list.AddMember("apiVersion", "v1", a);
     list.AddMember("kind", "List", a);
     rapidjson::Value items(rapidjson::kArrayType);
-    for (auto& d : docs) items.PushBack(rapidjson::Value(d, a), a);
+    for (const auto& d : docs) items.PushBack(rapidjson::Value(d, a), a);
     list.AddMember("items", items, a);
     list.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), a);
     value = &list;
   }
-  if (format == "json") {
-    out << api::WriteJson(*value, /*pretty=*/true) << "\n";
-  } else {
-    out << api::WriteYaml(*value);
-  }
-  return absl::OkStatus();
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(sb);
+  value->Accept(writer);
+  auto text = draforge::ReformatJson(std::string_view(sb.GetString(), sb.GetSize()),
+                                     format == "json" ? draforge::Format::kJson : draforge::Format::kYaml);
+  if (!text.ok()) return text.error();
+  out << *text;
+  if (format == "json") out << "\n";
+  return {};
+}
+
+absl::Status WriteDocuments(std::vector<rapidjson::Document>& docs, const std::string& format, std::ostream& out,
+                            bool always_list) {
+  auto printed = PrintDocuments(docs, format, out, always_list);
+  return printed.ok() ? absl::OkStatus() : absl::InvalidArgumentError(printed.error().message);
 }
 
 }  // namespace draforge::cli

@@ -94,6 +94,42 @@ DRAFORGE_API int draforge_snapshot_graph_json(draforge_buffer *out, const drafor
 DRAFORGE_API int draforge_snapshot_pools_json(draforge_buffer *out, const draforge_snapshot *snapshot,
                                               draforge_error **error);
 
+/* How draforge_snapshot_graph_render() renders the graph. */
+typedef enum draforge_graph_format {
+  DRAFORGE_GRAPH_JSON = 0, /* draforge_snapshot_graph_json()'s schema, compact */
+  DRAFORGE_GRAPH_DOT = 1,  /* Graphviz: one statement per node and edge, every id quoted */
+  DRAFORGE_GRAPH_TEXT = 2  /* a tree per pod (pod -> claims -> requests -> class -> devices -> node),
+                              then the claims no pod references; two spaces per level */
+} draforge_graph_format;
+
+/* Options of draforge_snapshot_graph_render(). Initialise with DRAFORGE_GRAPH_OPTIONS_INIT or
+ * draforge_graph_options_init(); fields are only ever appended. */
+typedef struct draforge_graph_options {
+  unsigned int version;
+  draforge_graph_format format; /* default DRAFORGE_GRAPH_JSON */
+  int all_devices;              /* default 1; 0 keeps only devices that allocations name */
+  /* Filters (NULL or "": none; several: a part must be kept by each). Each keeps its seeds and
+   * what connects to them (docs/c-api.md): the pods, claims and templates of a namespace; the
+   * Node, its pods, slices, pools, devices and the claims allocated on it; the slices, devices and
+   * pools of a driver and the claims and classes that use them. Borrowed for the call only. */
+  const char *namespace_;
+  const char *node;
+  const char *driver;
+} draforge_graph_options;
+
+#define DRAFORGE_GRAPH_OPTIONS_VERSION 1
+#define DRAFORGE_GRAPH_OPTIONS_INIT {DRAFORGE_GRAPH_OPTIONS_VERSION, DRAFORGE_GRAPH_JSON, 1, NULL, NULL, NULL}
+
+/* Initialises `options` as DRAFORGE_GRAPH_OPTIONS_INIT does. Errors: DRAFORGE_EINVALID for NULL or
+ * an unknown version. */
+DRAFORGE_API int draforge_graph_options_init(draforge_graph_options *options, unsigned int version);
+
+/* The relationship graph of `snapshot`, filtered as `options` says, rendered as options->format
+ * into `*out` (`options` NULL: the defaults, JSON of the whole graph with every device). Errors:
+ * DRAFORGE_EINVALID for NULL arguments, an unknown version or format. */
+DRAFORGE_API int draforge_snapshot_graph_render(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                const draforge_graph_options *options, draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,8 +2,9 @@
  *
  * Headers by domain: common.h (errors, buffers), objects.h (decoding and encoding objects),
  * cluster.h (the store, snapshots, graph and pools), alloc.h (allocation and explain), cel.h (CEL
- * selectors), cdi.h (CDI specs for a node: generate, validate, write), kube.h (a live cluster: kubeconfig
- * rules, REST, the live source, leader election), reconcile.h (the simulation controller's plans). docs/c-api.md is the guide;
+ * selectors), cdi.h (CDI specs for a node: generate, validate, write), files.h (writing a file
+ * atomically), kube.h (a live cluster: kubeconfig rules, REST, the live source, leader election),
+ * reconcile.h (the simulation controller's plans). docs/c-api.md is the guide;
  * docs/api-stability.md the compatibility promise.
  *
  * Thread-safety: functions on different handles may run concurrently; each header says what may be
@@ -17,6 +18,7 @@
 #include "draforge/cel.h"
 #include "draforge/cluster.h"
 #include "draforge/common.h"
+#include "draforge/files.h"
 #include "draforge/inventory.h"
 #include "draforge/kube.h"
 #include "draforge/objects.h"

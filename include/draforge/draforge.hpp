@@ -14,6 +14,7 @@
 #include "draforge/cpp/cdi.hpp"
 #include "draforge/cpp/cel.hpp"
 #include "draforge/cpp/cluster.hpp"
+#include "draforge/cpp/files.hpp"
 #include "draforge/cpp/inventory.hpp"
 #include "draforge/cpp/kube.hpp"
 #include "draforge/cpp/objects.hpp"

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +11,8 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "cdi/atomic_file.h"
+#include "cdi/internal/fd.h"
 #include "cdi/internal/file_io.h"
 #include "cdi/spec_codec.h"
 #include "common/status.h"
@@ -65,27 +66,6 @@ std::string_view TempFileTarget(std::string_view name) {
   return name;
 }
 
-// Closes a file descriptor on scope exit.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int get() const { return fd_; }
-  // Closes now and reports close's error (a delayed write error on some file systems).
-  int Close() {
-    const int fd = fd_;
-    fd_ = -1;
-    return close(fd);
-  }
-
- private:
-  int fd_;
-};
-
 // mkdir -p with mode 0755 for what is created.
 absl::Status MakeDirectories(const std::string& dir) {
   struct stat st;
@@ -115,31 +95,8 @@ absl::StatusOr<int> OpenDirectory(const std::string& dir, bool create) {
   return fd;
 }
 
-std::string RandomHex() {
-  uint64_t r = 0;
-  if (getrandom(&r, sizeof r, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof r)) {
-    // No entropy yet (early boot): O_EXCL still guarantees a private file; vary by address and pid.
-    r = reinterpret_cast<uintptr_t>(&r) ^ (static_cast<uint64_t>(getpid()) << 32);
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (size_t i = 0; i < out.size(); ++i) out[i] = kHex[(r >> (4 * i)) & 15];
-  return out;
-}
-
-absl::Status WriteAll(int fd, std::string_view bytes, const std::string& path) {
-  while (!bytes.empty()) {
-    const ssize_t n = write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return internal::ErrnoStatus(errno, "writing", path);
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return absl::OkStatus();
-}
-
-// The atomic replace of `file_name` in the open directory `dir_fd` by `bytes`.
+// The atomic replace of `file_name` in the open directory `dir_fd` by `bytes`, unless it already
+// holds them.
 absl::StatusOr<WriteResult> Replace(int dir_fd, const std::string& dir, const std::string& file_name,
                                     std::string_view bytes) {
   const std::string target = dir + "/" + file_name;
@@ -150,37 +107,7 @@ absl::StatusOr<WriteResult> Replace(int dir_fd, const std::string& dir, const st
     absl::StatusOr<std::string> old = internal::ReadFileAt(dir_fd, file_name, target, kMaxSpecBytes);
     if (old.ok() && *old == bytes) return WriteResult::kUnchanged;
   }
-  std::string temp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
-    temp = absl::StrCat(".", file_name, ".", RandomHex(), ".tmp");
-    fd = openat(dir_fd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, kFileMode);
-    if (fd < 0 && errno != EEXIST) return internal::ErrnoStatus(errno, "creating a temporary file for", target);
-  }
-  if (fd < 0) return internal::ErrnoStatus(EEXIST, "creating a temporary file for", target);
-  Fd file(fd);
-  // Held until the file is renamed or removed: a sweeper that can take the lock knows the writer is
-  // gone (the kernel drops it with the process), whatever pid namespace either runs in.
-  flock(file.get(), LOCK_EX | LOCK_NB);
-  auto fail = [&](absl::Status s) {
-    unlinkat(dir_fd, temp.c_str(), 0);
-    return s;
-  };
-  // The creation mode was narrowed by the umask; readers that are not root need 0644.
-  if (fchmod(file.get(), kFileMode) != 0) return fail(internal::ErrnoStatus(errno, "setting the mode of", target));
-  if (absl::Status s = WriteAll(file.get(), bytes, target); !s.ok()) return fail(s);
-  if (fsync(file.get()) != 0) return fail(internal::ErrnoStatus(errno, "syncing", target));
-  // A directory that cannot be synced is found out now, while the new document is still invisible
-  // and the previous one stands, rather than after the rename when the caller could only be told
-  // that the visible file may not survive a power loss.
-  if (fsync(dir_fd) != 0) return fail(internal::ErrnoStatus(errno, "syncing the directory of", target));
-  if (renameat(dir_fd, temp.c_str(), dir_fd, file_name.c_str()) != 0) {
-    return fail(internal::ErrnoStatus(errno, "renaming the temporary file onto", target));
-  }
-  // Closed after the rename, so the lock covers the whole life of the temporary name.
-  if (file.Close() != 0) return internal::ErrnoStatus(errno, "closing", target);
-  // The rename is durable only once the directory is.
-  if (fsync(dir_fd) != 0) return internal::ErrnoStatus(errno, "syncing the directory of", target);
+  RETURN_IF_ERROR(ReplaceFileAt(dir_fd, file_name, target, bytes, kFileMode));
   return WriteResult::kWritten;
 }
 
@@ -188,7 +115,7 @@ absl::StatusOr<WriteResult> Replace(int dir_fd, const std::string& dir, const st
 bool WriterIsGone(int dir_fd, const std::string& name) {
   const int fd = openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return false;
-  Fd file(fd);
+  internal::Fd file(fd);
   return flock(file.get(), LOCK_EX | LOCK_NB) == 0;
 }
 
@@ -222,7 +149,7 @@ absl::StatusOr<WriteResult> WriteSpec(const std::string& dir, const std::string&
                                             again.ok() ? std::string() : ": " + std::string(again.status().message())));
   }
   ASSIGN_OR_RETURN(int dir_fd, OpenDirectory(dir, options.create_directory));
-  Fd dir_file(dir_fd);
+  internal::Fd dir_file(dir_fd);
   return Replace(dir_fd, dir, file_name, bytes);
 }
 
@@ -235,7 +162,7 @@ absl::Status RemoveSpec(const std::string& dir, const std::string& file_name) {
     if (errno == ENOENT) return absl::OkStatus();
     return internal::ErrnoStatus(errno, "opening CDI directory", dir);
   }
-  Fd dir_file(dir_fd);
+  internal::Fd dir_file(dir_fd);
   const std::string target = dir + "/" + file_name;
   if (unlinkat(dir_fd, file_name.c_str(), 0) != 0) {
     if (errno == ENOENT) return absl::OkStatus();
@@ -248,7 +175,7 @@ absl::Status RemoveSpec(const std::string& dir, const std::string& file_name) {
 absl::StatusOr<SyncReport> SyncDirectory(const std::string& dir, const std::vector<SpecFile>& files,
                                          const SyncOptions& options) {
   ASSIGN_OR_RETURN(int dir_fd, OpenDirectory(dir, options.write.create_directory));
-  Fd dir_file(dir_fd);
+  internal::Fd dir_file(dir_fd);
   ASSIGN_OR_RETURN(std::vector<internal::DirEntry> entries, internal::ListDirectory(dir));
 
   SyncReport report;

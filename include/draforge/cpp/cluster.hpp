@@ -45,6 +45,23 @@ class Snapshot {
       return draforge_snapshot_graph_json(out, p_.get(), all_devices ? 1 : 0, e);
     });
   }
+  // The graph filtered by namespace, node and driver ("": no filter), as JSON, DOT or a text tree
+  // (draforge_snapshot_graph_render).
+  struct GraphQuery {
+    draforge_graph_format format = DRAFORGE_GRAPH_JSON;
+    bool all_devices = true;
+    std::string namespace_, node, driver;
+  };
+  Result<std::string> RenderGraph(const GraphQuery& query) const {
+    draforge_graph_options o = DRAFORGE_GRAPH_OPTIONS_INIT;
+    o.format = query.format;
+    o.all_devices = query.all_devices ? 1 : 0;
+    o.namespace_ = query.namespace_.c_str();
+    o.node = query.node.c_str();
+    o.driver = query.driver.c_str();
+    return detail::BufferCall(
+        [&](draforge_buffer* out, draforge_error** e) { return draforge_snapshot_graph_render(out, p_.get(), &o, e); });
+  }
   // Deprecated schema (see draforge_snapshot_pools_json); prefer the inventory calls.
   Result<std::string> PoolsJson() const {
     return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
