@@ -108,3 +108,16 @@ def test_snapshot_resource_version(demo):
     demo.apply({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
                 "metadata": {"name": "x", "resourceVersion": "42"}})
     assert demo.snapshot().resource_version == "42"
+
+
+def test_render_graph_as_the_cli_prints_it(demo):
+    dot = demo.render_graph("dot", node="node-1")
+    assert dot.startswith("digraph") and '"Pod/team-a/train-0"' in dot
+    assert '"Pool/gpu.example.com/node-2"' not in dot
+    text = demo.render_graph("text")
+    assert "team-a/train-0" in text and "gpu-0" in text
+    # The JSON rendering and graph()'s filter keep the same nodes.
+    rendered = json.loads(demo.render_graph("json", node="node-1", all_devices=False))
+    assert {n["id"] for n in rendered["nodes"]} == {n["id"] for n in demo.graph(node="node-1", all_devices=False).nodes}
+    with pytest.raises(ValueError, match="svg"):
+        demo.render_graph("svg")

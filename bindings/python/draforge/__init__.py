@@ -135,6 +135,16 @@ class Snapshot:
             return Graph._from_json(json.loads(self._s.graph_json(all_devices)))
         return Graph._from_json(json.loads(self._s.inventory_graph_json(namespace, node, driver, all_devices)))
 
+    def render_graph(self, format: str = "dot", *, namespace: Optional[str] = None, node: Optional[str] = None,
+                     driver: Optional[str] = None, all_devices: bool = True) -> str:
+        """The relationship graph as text, as ``draforge graph -o`` prints it: ``format`` "dot"
+        (Graphviz), "text" (a tree per pod, then the claims no pod references) or "json"; filtered
+        as :meth:`graph` is. InvalidInputError for another format."""
+        if format not in _draforge.GRAPH_FORMATS:
+            raise InvalidInputError(f"format: expected one of {', '.join(_draforge.GRAPH_FORMATS)}, got {format!r}",
+                                    code=-1)
+        return self._s.render_graph(_draforge.GRAPH_FORMATS[format], namespace, node, driver, all_devices)
+
     def diagnostics(self, *, namespace: Optional[str] = None) -> Dict[str, Any]:
         """Diagnostics, in draforge-server's schema: every pending claim of ``namespace`` (None: all)
         with what it waits for, explain's funnel per request, conflicts and the verdict on every node
@@ -260,6 +270,9 @@ class Cluster:
               driver: Optional[str] = None) -> Graph:
         return self.snapshot().graph(all_devices=all_devices, namespace=namespace, node=node, driver=driver)
 
+    def render_graph(self, format: str = "dot", **kwargs: Any) -> str:
+        return self.snapshot().render_graph(format, **kwargs)
+
     @property
     def inventory(self) -> Inventory:
         """The inventory views of the current snapshot."""
@@ -295,3 +308,4 @@ Cluster.allocate.__doc__ = Snapshot.allocate.__doc__
 Cluster.explain.__doc__ = Snapshot.explain.__doc__
 Cluster.diagnostics.__doc__ = Snapshot.diagnostics.__doc__
 Cluster.diagnose.__doc__ = Snapshot.diagnose.__doc__
+Cluster.render_graph.__doc__ = Snapshot.render_graph.__doc__

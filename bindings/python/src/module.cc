@@ -153,6 +153,19 @@ class Snapshot {
       return draforge_inventory_graph_json(b, s_, OrNull(ns), OrNull(node), OrNull(driver), all_devices ? 1 : 0, e);
     });
   }
+  // draforge_snapshot_graph_render: `format` a draforge_graph_format (JSON, DOT or text).
+  std::string render_graph(int format, const std::optional<std::string>& ns, const std::optional<std::string>& node,
+                           const std::optional<std::string>& driver, bool all_devices) const {
+    draforge_graph_options o = DRAFORGE_GRAPH_OPTIONS_INIT;
+    o.format = static_cast<draforge_graph_format>(format);
+    o.all_devices = all_devices ? 1 : 0;
+    o.namespace_ = OrNull(ns);
+    o.node = OrNull(node);
+    o.driver = OrNull(driver);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_snapshot_graph_render(b, s_, &o, e);
+    });
+  }
   std::string diagnostics_json(const std::optional<std::string>& ns) const {
     return BufferCall([&](draforge_buffer* b, draforge_error** e) {
       return draforge_inventory_diagnostics_json(b, s_, OrNull(ns), e);
@@ -552,6 +565,9 @@ PYBIND11_MODULE(_draforge, m) {
         "The version of the header the module was compiled with.");
   m.def("kubernetes_version", [] { return std::string(draforge_kubernetes_version()); });
   m.attr("INVENTORY_ANY") = DRAFORGE_INVENTORY_ANY;
+  m.attr("GRAPH_FORMATS") = py::dict(py::arg("json") = static_cast<int>(DRAFORGE_GRAPH_JSON),
+                                     py::arg("dot") = static_cast<int>(DRAFORGE_GRAPH_DOT),
+                                     py::arg("text") = static_cast<int>(DRAFORGE_GRAPH_TEXT));
   m.def("feature_gates_json", &FeatureGatesJson, py::arg("gates"), py::arg("unlock"));
   m.def("cel_evaluate", &CelEvaluate, py::arg("expression"), py::arg("gates"), py::arg("cost_limit"));
 
@@ -569,6 +585,8 @@ PYBIND11_MODULE(_draforge, m) {
            py::arg("allocated"), py::arg("offset"), py::arg("limit"))
       .def("claims_json", &Snapshot::claims_json, py::arg("namespace"), py::arg("state"))
       .def("inventory_graph_json", &Snapshot::inventory_graph_json, py::arg("namespace"), py::arg("node"),
+           py::arg("driver"), py::arg("all_devices"))
+      .def("render_graph", &Snapshot::render_graph, py::arg("format"), py::arg("namespace"), py::arg("node"),
            py::arg("driver"), py::arg("all_devices"))
       .def("diagnostics_json", &Snapshot::diagnostics_json, py::arg("namespace"))
       .def("claim_diagnosis_json", &Snapshot::claim_diagnosis_json, py::arg("claim"))
