@@ -128,12 +128,23 @@ def test_beta_versions_are_converted(corpus):
 def test_the_translation_table_covers_every_code():
     expected = {-1: (draforge.InvalidInputError, ValueError), -2: (draforge.NotFoundError, KeyError),
                 -3: (draforge.UnsupportedError, ValueError), -4: (draforge.LimitError, draforge.Error),
-                -5: (draforge.InternalError, draforge.Error)}
+                -5: (draforge.InternalError, draforge.Error), -6: (draforge.ApiError, draforge.Error),
+                -7: (draforge.UnavailableError, ConnectionError)}
     for code, (cls, builtin) in expected.items():
         e = _errors.from_c(code, "msg", "ResourceSlice/x", "spec.driver")
         assert type(e) is cls and isinstance(e, builtin) and isinstance(e, draforge.Error)
         assert (e.code, e.message, e.object, e.field, str(e)) == (code, "msg", "ResourceSlice/x", "spec.driver", "msg")
     assert type(_errors.from_c(-99, "newer library")) is draforge.Error
+    conflict = _errors.from_c(-6, "conflict", status_code=409, reason="Conflict")
+    assert (conflict.status_code, conflict.reason) == (409, "Conflict")
+
+
+def test_the_translation_table_matches_common_h(root):
+    # Every draforge_error_code of the C header has its class; codes are never reused.
+    import re
+    header = (root / "include" / "draforge" / "common.h").read_text()
+    codes = {int(v) for v in re.findall(r"DRAFORGE_E[A-Z]+ = (-\d+)", header)}
+    assert codes and codes == set(_errors.ERRORS)
 
 
 def test_bad_field_is_value_error_naming_object_and_field():
@@ -388,6 +399,26 @@ def test_graph_shows_allocations(root):
     g = c.graph(all_devices=False)
     allocation_edges = [e for e in g.edges if e["kind"] == "allocation"]
     assert allocation_edges and all(e["to"].startswith("Device/") for e in allocation_edges)
+
+
+def test_graph_queries_follow_edges(root):
+    g = draforge.Cluster.from_files(root / "examples" / "scenarios" / "demo.yaml").graph()
+    # Pod -> its claims -> the devices allocated to them; and back from a device to its claim.
+    claims = g.successors("Pod/team-a/train-0", "podClaim")
+    assert [c["id"] for c in claims] == ["ResourceClaim/team-a/train-0"]
+    devices = g.successors("ResourceClaim/team-a/train-0", "allocation")
+    assert [d["id"] for d in devices] == ["Device/gpu.example.com/node-1/gpu-0", "Device/gpu.example.com/node-1/gpu-1"]
+    assert [c["id"] for c in g.predecessors("Device/gpu.example.com/node-1/gpu-1", "allocation")] == [
+        "ResourceClaim/team-a/train-0"]
+    # A pending claim holds no device; the pools of node-3 lead to it.
+    assert g.successors("ResourceClaim/team-a/big-h100", "allocation") == []
+    assert [p["id"] for p in g.predecessors("Node/node-3")] == [
+        "Pool/gpu.example.com/node-3", "Pool/mig.example.com/node-3-mig"]
+    # Without a kind, every edge counts, each neighbour once.
+    everything = [n["id"] for n in g.successors("ResourceClaim/team-a/train-0")]
+    assert len(everything) == len(set(everything)) and "Device/gpu.example.com/node-1/gpu-0" in everything
+    with pytest.raises(KeyError):
+        g.successors("Pod/team-a/nobody")
 
 
 def test_graph_to_networkx(cluster):

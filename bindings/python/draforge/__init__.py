@@ -2,7 +2,9 @@
 
 Load objects into a :class:`Cluster`, take a :class:`Snapshot`, and ask it: ``graph()``,
 ``pools()``, ``allocate(claims, node)`` (kube-scheduler's structured allocator), ``explain(claim)``
-(why a claim is pending). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
+(why a claim is pending), ``diagnostics()`` (every pending claim and anomaly), ``inventory``
+(summary, pools, devices, claims as draforge-server serves them). :mod:`draforge.kube` reads a
+live cluster (``Cluster.from_kubeconfig()``, and ``kube.watch()`` to keep a Cluster current). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
 :mod:`draforge.cdi` generates, validates and writes CDI specs.
 
 Errors: every failure raises :class:`draforge.Error`; bad input is also a ``ValueError``, a missing
@@ -17,16 +19,19 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _draforge
-from ._errors import (Error, InternalError, InvalidInputError, LimitError, NotFoundError, UnsupportedError)
+from ._errors import (ApiError, Error, InternalError, InvalidInputError, LimitError, NotFoundError,
+                      UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeVerdict, Pool, RequestFunnel)
-from . import cdi, cel
+from . import cdi, cel, kube
+from .inventory import Inventory
 
 __all__ = [
-    "AllocatedDevice", "AllocationResult", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
-    "InternalError", "InvalidInputError", "LimitError", "NodeVerdict", "NotFoundError", "Pool", "RequestFunnel",
+    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
+    "InternalError", "InvalidInputError", "Inventory", "LimitError", "NodeVerdict", "NotFoundError", "Pool",
+    "RequestFunnel",
     "Snapshot",
-    "UnsupportedError", "cdi", "cel", "feature_gates", "kubernetes_version", "version",
+    "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "feature_gates", "kubernetes_version", "version",
 ]
 
 __version__: str = _draforge.version()
@@ -111,9 +116,47 @@ class Snapshot:
         """One object as a dict; NotFoundError (a KeyError) when it is not stored."""
         return json.loads(self._s.get_json(kind, namespace or "", name))
 
-    def graph(self, *, all_devices: bool = True) -> Graph:
-        """The relationship graph. ``all_devices=False`` keeps only devices that allocations name."""
-        return Graph._from_json(json.loads(self._s.graph_json(all_devices)))
+    @property
+    def resource_version(self) -> str:
+        """The resourceVersion of the last change applied ("" when none carried one)."""
+        return self._s.resource_version
+
+    @property
+    def inventory(self) -> Inventory:
+        """Summary, pools, devices, claims and changes, as draforge-server serves them."""
+        return Inventory(self._s)
+
+    def graph(self, *, all_devices: bool = True, namespace: Optional[str] = None, node: Optional[str] = None,
+              driver: Optional[str] = None) -> Graph:
+        """The relationship graph. ``all_devices=False`` keeps only devices that allocations name.
+        ``namespace``, ``node``, ``driver`` keep only the parts connected to them (as ``draforge
+        graph -n/--node/--driver`` and the server's /api/v1/graph do)."""
+        if namespace is None and node is None and driver is None:
+            return Graph._from_json(json.loads(self._s.graph_json(all_devices)))
+        return Graph._from_json(json.loads(self._s.inventory_graph_json(namespace, node, driver, all_devices)))
+
+    def render_graph(self, format: str = "dot", *, namespace: Optional[str] = None, node: Optional[str] = None,
+                     driver: Optional[str] = None, all_devices: bool = True) -> str:
+        """The relationship graph as text, as ``draforge graph -o`` prints it: ``format`` "dot"
+        (Graphviz), "text" (a tree per pod, then the claims no pod references) or "json"; filtered
+        as :meth:`graph` is. InvalidInputError for another format."""
+        if format not in _draforge.GRAPH_FORMATS:
+            raise InvalidInputError(f"format: expected one of {', '.join(_draforge.GRAPH_FORMATS)}, got {format!r}",
+                                    code=-1)
+        return self._s.render_graph(_draforge.GRAPH_FORMATS[format], namespace, node, driver, all_devices)
+
+    def diagnostics(self, *, namespace: Optional[str] = None) -> Dict[str, Any]:
+        """Diagnostics, in draforge-server's schema: every pending claim of ``namespace`` (None: all)
+        with what it waits for, explain's funnel per request, conflicts and the verdict on every node
+        (``pending``), and the lifecycle anomalies (``anomalies``). Costs one explain per pending
+        claim."""
+        return json.loads(self._s.diagnostics_json(namespace))
+
+    def diagnose(self, claim: Union[str, Mapping[str, Any]]) -> Dict[str, Any]:
+        """The diagnosis of one pending claim ("ns/name", a name in "default", or a claim dict): the
+        ``pending`` entry of :meth:`diagnostics` for it, at the cost of one explain. NotFoundError
+        for an unknown claim, InvalidInputError for one that is allocated."""
+        return json.loads(self._s.claim_diagnosis_json(_ref(claim)))["diagnosis"]
 
     def pools(self) -> List[Pool]:
         """Every ResourceSlice pool with device and allocated counts, sorted by (driver, pool)."""
@@ -175,6 +218,19 @@ class Cluster:
         return c
 
     @classmethod
+    def from_kubeconfig(cls, kubeconfig: Optional[PathLike] = None, *, context: Optional[str] = None,
+                        namespace: Optional[str] = None, environ: Optional[Mapping[str, str]] = None,
+                        default_namespace: str = "default") -> "Cluster":
+        """A cluster loaded once from a live API server (found by client-go's rules: ``kubeconfig``,
+        $KUBECONFIG, ~/.kube/config, in-cluster): every DRA object, Pod and Node of ``namespace``
+        (None: all). To keep it current, use :func:`draforge.kube.watch`. UnavailableError when the
+        server cannot be reached, ApiError when it refuses (a 403 names the verb and resource)."""
+        state = kube.Client(kubeconfig, context=context, environ=environ).list_cluster_state(namespace)
+        c = cls(default_namespace)
+        c.apply(state["objects"])
+        return c
+
+    @classmethod
     def from_yaml(cls, text: str, *, default_namespace: str = "default") -> "Cluster":
         """A cluster loaded from YAML or JSON text (one object, documents separated by ---, or Lists)."""
         c = cls(default_namespace)
@@ -210,8 +266,23 @@ class Cluster:
         """The current snapshot (O(1))."""
         return Snapshot(self._c.snapshot())
 
-    def graph(self, *, all_devices: bool = True) -> Graph:
-        return self.snapshot().graph(all_devices=all_devices)
+    def graph(self, *, all_devices: bool = True, namespace: Optional[str] = None, node: Optional[str] = None,
+              driver: Optional[str] = None) -> Graph:
+        return self.snapshot().graph(all_devices=all_devices, namespace=namespace, node=node, driver=driver)
+
+    def render_graph(self, format: str = "dot", **kwargs: Any) -> str:
+        return self.snapshot().render_graph(format, **kwargs)
+
+    @property
+    def inventory(self) -> Inventory:
+        """The inventory views of the current snapshot."""
+        return self.snapshot().inventory
+
+    def diagnostics(self, *, namespace: Optional[str] = None) -> Dict[str, Any]:
+        return self.snapshot().diagnostics(namespace=namespace)
+
+    def diagnose(self, claim: Any) -> Dict[str, Any]:
+        return self.snapshot().diagnose(claim)
 
     def pools(self) -> List[Pool]:
         return self.snapshot().pools()
@@ -235,3 +306,6 @@ Cluster.objects.__doc__ = Snapshot.objects.__doc__
 Cluster.get.__doc__ = Snapshot.get.__doc__
 Cluster.allocate.__doc__ = Snapshot.allocate.__doc__
 Cluster.explain.__doc__ = Snapshot.explain.__doc__
+Cluster.diagnostics.__doc__ = Snapshot.diagnostics.__doc__
+Cluster.diagnose.__doc__ = Snapshot.diagnose.__doc__
+Cluster.render_graph.__doc__ = Snapshot.render_graph.__doc__

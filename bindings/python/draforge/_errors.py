@@ -58,6 +58,27 @@ class InternalError(Error):
     code = -5
 
 
+class ApiError(Error):
+    """The Kubernetes API server answered with an error status (DRAFORGE_EAPI). ``status_code`` is its
+    HTTP code (404, 409, 410, ...), ``reason`` its metav1.Status reason ("NotFound", "Conflict",
+    "AlreadyExists", "Gone", ...), to branch on as client-go's apierrors.IsNotFound does."""
+
+    code = -6
+
+    def __init__(self, message: str, *, code: int | None = None, object: str = "", field: str = "",
+                 status_code: int = 0, reason: str = "") -> None:
+        super().__init__(message, code=code, object=object, field=field)
+        self.status_code = status_code
+        self.reason = reason
+
+
+class UnavailableError(Error, ConnectionError):
+    """The API server could not be reached or did not answer in time, or the call's deadline had
+    passed before it was sent (DRAFORGE_EUNAVAILABLE)."""
+
+    code = -7
+
+
 # C code -> exception class. Codes are never reused (include/draforge/common.h).
 ERRORS: Dict[int, Type[Error]] = {
     -1: InvalidInputError,
@@ -65,10 +86,16 @@ ERRORS: Dict[int, Type[Error]] = {
     -3: UnsupportedError,
     -4: LimitError,
     -5: InternalError,
+    -6: ApiError,
+    -7: UnavailableError,
 }
 
 
-def from_c(code: int, message: str, object: str = "", field: str = "") -> Error:
-    """The exception for C error ``code`` (unknown codes, from a newer library, are plain Error)."""
+def from_c(code: int, message: str, object: str = "", field: str = "", status_code: int = 0,
+           reason: str = "") -> Error:
+    """The exception for C error ``code`` (unknown codes, from a newer library, are plain Error);
+    ``status_code`` and ``reason`` are an API server's answer (ApiError only)."""
     cls = ERRORS.get(code, Error)
+    if cls is ApiError:
+        return ApiError(message, code=code, object=object, field=field, status_code=status_code, reason=reason)
     return cls(message, code=code, object=object, field=field)

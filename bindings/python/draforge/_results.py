@@ -241,6 +241,29 @@ class Graph:
                 return n
         raise KeyError(node_id)
 
+    def successors(self, node_id: str, kind: Optional[str] = None) -> List[Dict[str, Any]]:
+        """The nodes that edges from ``node_id`` lead to, in edge order, each once. ``kind`` keeps
+        only edges of that kind: "podClaim", "podTemplate", "templateClass", "claimClass",
+        "classSlice", "sliceDevice", "devicePool", "slicePool", "poolNode" or "allocation"
+        (``g.successors("ResourceClaim/ns/c", "allocation")``: the devices allocated to a claim).
+        KeyError when no node has this id."""
+        return self._neighbours(node_id, kind, "from", "to")
+
+    def predecessors(self, node_id: str, kind: Optional[str] = None) -> List[Dict[str, Any]]:
+        """The nodes with an edge to ``node_id``, in edge order, each once; ``kind`` as for
+        :meth:`successors` (``g.predecessors("Device/drv/pool/dev", "allocation")``: the claims
+        holding a device). KeyError when no node has this id."""
+        return self._neighbours(node_id, kind, "to", "from")
+
+    def _neighbours(self, node_id: str, kind: Optional[str], here: str, there: str) -> List[Dict[str, Any]]:
+        self.node(node_id)  # KeyError for an unknown id, rather than an empty answer
+        by_id = {n["id"]: n for n in self.nodes}
+        seen: List[str] = []
+        for e in self.edges:
+            if e[here] == node_id and (kind is None or e["kind"] == kind) and e[there] not in seen:
+                seen.append(e[there])
+        return [by_id[i] for i in seen]
+
     def to_networkx(self):
         """A networkx.MultiDiGraph: node attributes are the node dicts, edge attributes kind and label
         (and allocation for allocation edges)."""

@@ -22,8 +22,11 @@ namespace {
   const std::string message = error ? draforge_error_message(error) : "error " + std::to_string(code);
   const std::string object = error ? draforge_error_object(error) : "";
   const std::string field = error ? draforge_error_field(error) : "";
+  const int status = draforge_kube_error_status_code(error);  // an API server's answer (DRAFORGE_EAPI)
+  const std::string reason = draforge_kube_error_reason(error);
   draforge_error_destroy(error);
-  py::object exc = py::module_::import("draforge._errors").attr("from_c")(code, message, object, field);
+  py::object exc =
+      py::module_::import("draforge._errors").attr("from_c")(code, message, object, field, status, reason);
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
   throw py::error_already_set();
 }
@@ -41,6 +44,20 @@ std::string Take(draforge_buffer& b) {
 
 const char* OrNull(const std::optional<std::string>& s) { return s ? s->c_str() : nullptr; }
 
+// Calls `fn(draforge_buffer*, draforge_error**)` without the GIL; its bytes, or the error raised.
+template <typename Fn>
+std::string BufferCall(Fn fn) {
+  draforge_buffer b = {nullptr, 0};
+  draforge_error* e = nullptr;
+  int rc;
+  {
+    py::gil_scoped_release nogil;
+    rc = fn(&b, &e);
+  }
+  Check(rc, e);
+  return Take(b);
+}
+
 class Snapshot {
  public:
   explicit Snapshot(draforge_snapshot* s) : s_(s) {}
@@ -52,15 +69,9 @@ class Snapshot {
   size_t count(const std::string& kind) const { return draforge_snapshot_count(s_, kind.c_str()); }
 
   std::string objects_json(const std::optional<std::string>& kind) const {
-    draforge_buffer b = {nullptr, 0};
-    draforge_error* e = nullptr;
-    int rc;
-    {
-      py::gil_scoped_release nogil;
-      rc = draforge_snapshot_objects_json(&b, s_, OrNull(kind), &e);
-    }
-    Check(rc, e);
-    return Take(b);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_snapshot_objects_json(b, s_, OrNull(kind), e);
+    });
   }
 
   std::string get_json(const std::string& kind, const std::string& ns, const std::string& name) const {
@@ -72,27 +83,13 @@ class Snapshot {
   }
 
   std::string graph_json(bool all_devices) const {
-    draforge_buffer b = {nullptr, 0};
-    draforge_error* e = nullptr;
-    int rc;
-    {
-      py::gil_scoped_release nogil;
-      rc = draforge_snapshot_graph_json(&b, s_, all_devices ? 1 : 0, &e);
-    }
-    Check(rc, e);
-    return Take(b);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_snapshot_graph_json(b, s_, all_devices ? 1 : 0, e);
+    });
   }
 
   std::string pools_json() const {
-    draforge_buffer b = {nullptr, 0};
-    draforge_error* e = nullptr;
-    int rc;
-    {
-      py::gil_scoped_release nogil;
-      rc = draforge_snapshot_pools_json(&b, s_, &e);
-    }
-    Check(rc, e);
-    return Take(b);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_snapshot_pools_json(b, s_, e); });
   }
 
   // The whole result as JSON (draforge_allocation_result_json).
@@ -122,6 +119,69 @@ class Snapshot {
   }
 
   const draforge_snapshot* get() const { return s_; }
+
+  std::string resource_version() const { return draforge_snapshot_resource_version(s_); }
+
+  // The inventory views (draforge/inventory.h): JSON in draforge-server's OpenAPI schemas.
+  std::string summary_json() const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_summary_json(b, s_, e);
+    });
+  }
+  std::string inventory_pools_json(const std::optional<std::string>& driver,
+                                   const std::optional<std::string>& node) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_pools_json(b, s_, OrNull(driver), OrNull(node), e);
+    });
+  }
+  // `allocated`: DRAFORGE_INVENTORY_ANY, 0 or 1.
+  std::string devices_json(const std::optional<std::string>& driver, const std::optional<std::string>& pool,
+                           const std::optional<std::string>& node, int allocated, size_t offset, size_t limit) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_devices_json(b, s_, OrNull(driver), OrNull(pool), OrNull(node), allocated, offset,
+                                             limit, e);
+    });
+  }
+  std::string claims_json(const std::optional<std::string>& ns, const std::optional<std::string>& state) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_claims_json(b, s_, OrNull(ns), OrNull(state), e);
+    });
+  }
+  std::string inventory_graph_json(const std::optional<std::string>& ns, const std::optional<std::string>& node,
+                                   const std::optional<std::string>& driver, bool all_devices) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_graph_json(b, s_, OrNull(ns), OrNull(node), OrNull(driver), all_devices ? 1 : 0, e);
+    });
+  }
+  // draforge_snapshot_graph_render: `format` a draforge_graph_format (JSON, DOT or text).
+  std::string render_graph(int format, const std::optional<std::string>& ns, const std::optional<std::string>& node,
+                           const std::optional<std::string>& driver, bool all_devices) const {
+    draforge_graph_options o = DRAFORGE_GRAPH_OPTIONS_INIT;
+    o.format = static_cast<draforge_graph_format>(format);
+    o.all_devices = all_devices ? 1 : 0;
+    o.namespace_ = OrNull(ns);
+    o.node = OrNull(node);
+    o.driver = OrNull(driver);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_snapshot_graph_render(b, s_, &o, e);
+    });
+  }
+  std::string diagnostics_json(const std::optional<std::string>& ns) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_diagnostics_json(b, s_, OrNull(ns), e);
+    });
+  }
+  std::string claim_diagnosis_json(const std::string& claim) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_claim_diagnosis_json(b, s_, claim.c_str(), e);
+    });
+  }
+  // The ChangeEvent from `before` to this snapshot.
+  std::string changes_json(const Snapshot& before) const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_changes_json(b, nullptr, before.s_, s_, e);
+    });
+  }
 
   std::string explain(const std::string& claim, const std::optional<std::string>& node, const std::string& gates,
                       bool unlock, const std::optional<std::string>& labels_json) const {
@@ -243,6 +303,8 @@ class Cluster {
     return n;
   }
 
+  draforge_cluster* get() const { return c_; }
+
   bool remove(const std::string& kind, const std::optional<std::string>& ns, const std::string& name) {
     int deleted = 0;
     draforge_error* e = nullptr;
@@ -344,6 +406,156 @@ std::string FeatureGatesJson(const std::string& gates, bool unlock) {
   return Take(b);
 }
 
+// --- kube.h: a live cluster --------------------------------------------------------------------
+
+// The configuration of draforge_kube_config_options, owned here while the C struct points into it.
+// Python passes what it read from the process environment (the library reads none).
+struct KubeConfig {
+  std::optional<std::string> kubeconfig, kubeconfig_env, home, context, service_host, service_port;
+  std::vector<std::string> environment;
+  int64_t timeout_ms = 0;
+
+  // Valid while this KubeConfig lives and is not changed.
+  draforge_kube_config_options Options() {
+    env_ptrs_.clear();
+    for (const std::string& kv : environment) env_ptrs_.push_back(kv.c_str());
+    draforge_kube_config_options o = DRAFORGE_KUBE_CONFIG_OPTIONS_INIT;
+    o.kubeconfig = OrNull(kubeconfig);
+    o.kubeconfig_env = OrNull(kubeconfig_env);
+    o.home = OrNull(home);
+    o.context = OrNull(context);
+    o.environment = env_ptrs_.data();
+    o.environment_count = env_ptrs_.size();
+    o.service_host = OrNull(service_host);
+    o.service_port = OrNull(service_port);
+    o.user_agent = "draforge-python";
+    o.timeout_ms = timeout_ms;
+    return o;
+  }
+
+ private:
+  std::vector<const char*> env_ptrs_;
+};
+
+std::string KubeConfigResolve(KubeConfig config) {
+  const draforge_kube_config_options o = config.Options();
+  return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_kube_config_resolve(b, &o, e); });
+}
+
+class KubeClient {
+ public:
+  explicit KubeClient(KubeConfig config) {
+    const draforge_kube_config_options o = config.Options();
+    draforge_error* e = nullptr;
+    int rc;
+    {
+      py::gil_scoped_release nogil;  // an exec credential plugin may run
+      rc = draforge_kube_client_create(&c_, &o, &e);
+    }
+    Check(rc, e);
+  }
+  KubeClient(const KubeClient&) = delete;
+  KubeClient& operator=(const KubeClient&) = delete;
+  ~KubeClient() {
+    py::gil_scoped_release nogil;  // ends running watches
+    draforge_kube_client_destroy(c_);
+  }
+
+  std::string server() const { return draforge_kube_client_server(c_); }
+  std::string namespace_() const { return draforge_kube_client_namespace(c_); }
+  std::string context() const { return draforge_kube_client_context(c_); }
+  std::string server_version_json() {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_kube_client_server_version(b, c_, e);
+    });
+  }
+  std::string list_cluster_state_json(const std::optional<std::string>& ns) {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_kube_list_cluster_state(b, c_, OrNull(ns), e);
+    });
+  }
+  draforge_kube_client* get() const { return c_; }
+
+ private:
+  draforge_kube_client* c_ = nullptr;
+};
+
+// A running list + watch into a Cluster. on_change runs on the source's threads: it takes the GIL,
+// and an exception it raises goes to sys.unraisablehook (there is no caller to raise it to).
+class KubeSource {
+ public:
+  KubeSource(KubeClient& client, py::object cluster, const std::optional<std::string>& ns,
+             const std::optional<std::string>& kinds, const std::optional<std::string>& custom_resources,
+             py::object on_change)
+      : cluster_(std::move(cluster)), on_change_(std::move(on_change)) {
+    draforge_kube_source_options o = DRAFORGE_KUBE_SOURCE_OPTIONS_INIT;
+    o.namespace_ = OrNull(ns);
+    o.kinds = OrNull(kinds);
+    o.custom_resources = OrNull(custom_resources);
+    if (!on_change_.is_none()) {
+      o.on_change = &KubeSource::OnChange;
+      o.on_change_user_data = this;
+    }
+    draforge_cluster* target = cluster_.cast<Cluster&>().get();
+    draforge_error* e = nullptr;
+    int rc;
+    {
+      py::gil_scoped_release nogil;
+      rc = draforge_kube_source_start(&s_, client.get(), target, &o, &e);
+    }
+    Check(rc, e);
+  }
+  KubeSource(const KubeSource&) = delete;
+  KubeSource& operator=(const KubeSource&) = delete;
+  ~KubeSource() {
+    // The source's threads may be waiting for the GIL in OnChange: release it while joining them.
+    py::gil_scoped_release nogil;
+    draforge_kube_source_destroy(s_);
+  }
+
+  bool synced() const { return draforge_kube_source_synced(s_) != 0; }
+  bool wait_synced(int64_t timeout_ms) const {
+    py::gil_scoped_release nogil;
+    return draforge_kube_source_wait_synced(s_, timeout_ms) != 0;
+  }
+  // The latest failure as (code, message, object, field, status, reason), or None.
+  py::object last_error() const {
+    draforge_error* e = nullptr;
+    const int rc = draforge_kube_source_last_error(s_, &e);
+    if (rc == DRAFORGE_OK) return py::none();
+    py::tuple t = py::make_tuple(rc, e ? draforge_error_message(e) : "", e ? draforge_error_object(e) : "",
+                                 e ? draforge_error_field(e) : "", draforge_kube_error_status_code(e),
+                                 draforge_kube_error_reason(e));
+    draforge_error_destroy(e);
+    return t;
+  }
+  std::string dra_version() const { return draforge_kube_source_dra_version(s_); }
+  std::string stats_json() const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_kube_source_stats_json(b, s_, e);
+    });
+  }
+  void stop() {
+    py::gil_scoped_release nogil;
+    draforge_kube_source_stop(s_);
+  }
+
+ private:
+  static void OnChange(void* user_data, const char* kind) {
+    py::gil_scoped_acquire gil;
+    auto* self = static_cast<KubeSource*>(user_data);
+    try {
+      self->on_change_(std::string(kind));
+    } catch (py::error_already_set& err) {
+      err.discard_as_unraisable("draforge.kube.Source on_change");
+    }
+  }
+
+  py::object cluster_;  // kept alive: the source fills it
+  py::object on_change_;
+  draforge_kube_source* s_ = nullptr;
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_draforge, m) {
@@ -352,6 +564,10 @@ PYBIND11_MODULE(_draforge, m) {
   m.def("header_version", [] { return std::string(DRAFORGE_VERSION_STRING); },
         "The version of the header the module was compiled with.");
   m.def("kubernetes_version", [] { return std::string(draforge_kubernetes_version()); });
+  m.attr("INVENTORY_ANY") = DRAFORGE_INVENTORY_ANY;
+  m.attr("GRAPH_FORMATS") = py::dict(py::arg("json") = static_cast<int>(DRAFORGE_GRAPH_JSON),
+                                     py::arg("dot") = static_cast<int>(DRAFORGE_GRAPH_DOT),
+                                     py::arg("text") = static_cast<int>(DRAFORGE_GRAPH_TEXT));
   m.def("feature_gates_json", &FeatureGatesJson, py::arg("gates"), py::arg("unlock"));
   m.def("cel_evaluate", &CelEvaluate, py::arg("expression"), py::arg("gates"), py::arg("cost_limit"));
 
@@ -362,6 +578,19 @@ PYBIND11_MODULE(_draforge, m) {
       .def("get_json", &Snapshot::get_json, py::arg("kind"), py::arg("namespace"), py::arg("name"))
       .def("graph_json", &Snapshot::graph_json, py::arg("all_devices"))
       .def("pools_json", &Snapshot::pools_json)
+      .def_property_readonly("resource_version", &Snapshot::resource_version)
+      .def("summary_json", &Snapshot::summary_json)
+      .def("inventory_pools_json", &Snapshot::inventory_pools_json, py::arg("driver"), py::arg("node"))
+      .def("devices_json", &Snapshot::devices_json, py::arg("driver"), py::arg("pool"), py::arg("node"),
+           py::arg("allocated"), py::arg("offset"), py::arg("limit"))
+      .def("claims_json", &Snapshot::claims_json, py::arg("namespace"), py::arg("state"))
+      .def("inventory_graph_json", &Snapshot::inventory_graph_json, py::arg("namespace"), py::arg("node"),
+           py::arg("driver"), py::arg("all_devices"))
+      .def("render_graph", &Snapshot::render_graph, py::arg("format"), py::arg("namespace"), py::arg("node"),
+           py::arg("driver"), py::arg("all_devices"))
+      .def("diagnostics_json", &Snapshot::diagnostics_json, py::arg("namespace"))
+      .def("claim_diagnosis_json", &Snapshot::claim_diagnosis_json, py::arg("claim"))
+      .def("changes_json", &Snapshot::changes_json, py::arg("before"))
       .def("allocate", &Snapshot::allocate, py::arg("claims"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
            py::arg("labels_json"), py::arg("max_steps"), py::arg("prune_search"))
       .def("explain", &Snapshot::explain, py::arg("claim"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
@@ -389,4 +618,36 @@ PYBIND11_MODULE(_draforge, m) {
       .def_property_readonly("expression", &Selector::expression)
       .def_property_readonly("estimated_cost", &Selector::estimated_cost)
       .def("evaluate", &Selector::evaluate, py::arg("device_json"));
+
+  py::class_<KubeConfig>(m, "KubeConfig")
+      .def(py::init<>())
+      .def_readwrite("kubeconfig", &KubeConfig::kubeconfig)
+      .def_readwrite("kubeconfig_env", &KubeConfig::kubeconfig_env)
+      .def_readwrite("home", &KubeConfig::home)
+      .def_readwrite("context", &KubeConfig::context)
+      .def_readwrite("service_host", &KubeConfig::service_host)
+      .def_readwrite("service_port", &KubeConfig::service_port)
+      .def_readwrite("environment", &KubeConfig::environment)
+      .def_readwrite("timeout_ms", &KubeConfig::timeout_ms);
+  m.def("kube_config_resolve", &KubeConfigResolve, py::arg("config"));
+
+  py::class_<KubeClient>(m, "KubeClient")
+      .def(py::init<KubeConfig>(), py::arg("config"))
+      .def_property_readonly("server", &KubeClient::server)
+      .def_property_readonly("namespace", &KubeClient::namespace_)
+      .def_property_readonly("context", &KubeClient::context)
+      .def("server_version_json", &KubeClient::server_version_json)
+      .def("list_cluster_state_json", &KubeClient::list_cluster_state_json, py::arg("namespace"));
+
+  py::class_<KubeSource>(m, "KubeSource")
+      .def(py::init<KubeClient&, py::object, const std::optional<std::string>&, const std::optional<std::string>&,
+                    const std::optional<std::string>&, py::object>(),
+           py::arg("client"), py::arg("cluster"), py::arg("namespace"), py::arg("kinds"),
+           py::arg("custom_resources"), py::arg("on_change"))
+      .def_property_readonly("synced", &KubeSource::synced)
+      .def("wait_synced", &KubeSource::wait_synced, py::arg("timeout_ms"))
+      .def("last_error", &KubeSource::last_error)
+      .def_property_readonly("dra_version", &KubeSource::dra_version)
+      .def("stats_json", &KubeSource::stats_json)
+      .def("stop", &KubeSource::stop);
 }

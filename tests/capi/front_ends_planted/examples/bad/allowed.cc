@@ -1,0 +1,2 @@
+// A violation the allow-list names (never compiled).
+#include "api/object.h"

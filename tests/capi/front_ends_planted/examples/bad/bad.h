@@ -1,0 +1,2 @@
+// Planted violation (never compiled).
+#include "common/status.h"

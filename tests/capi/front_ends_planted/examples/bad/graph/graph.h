@@ -1,0 +1,2 @@
+// The planted front end's own header (never compiled).
+#include <string>
