@@ -81,12 +81,8 @@ std::string Quoted(std::string_view s) {
 extern "C" {
 
 int draforge_cel_options_init(draforge_cel_options* options, unsigned int version) {
-  using namespace draforge;
-  if (options == nullptr) return DRAFORGE_EINVALID;
-  if (!capi::CheckVersion("draforge_cel_options", version, DRAFORGE_CEL_OPTIONS_VERSION).ok()) return DRAFORGE_EINVALID;
-  *options = capi::kDefaultCelOptions;
-  options->version = version;
-  return DRAFORGE_OK;
+  return draforge::capi::InitOptions(options, version, DRAFORGE_CEL_OPTIONS_VERSION,
+                                     draforge::capi::kDefaultCelOptions);
 }
 
 int draforge_cel_selector_compile(draforge_cel_selector** out, const char* expression,

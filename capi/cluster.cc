@@ -259,12 +259,8 @@ int draforge_snapshot_graph_json(draforge_buffer* out, const draforge_snapshot* 
 }
 
 int draforge_graph_options_init(draforge_graph_options* options, unsigned int version) {
-  using namespace draforge;
-  if (options == nullptr || !capi::CheckVersion("draforge_graph_options", version, DRAFORGE_GRAPH_OPTIONS_VERSION).ok()) {
-    return DRAFORGE_EINVALID;
-  }
-  *options = draforge_graph_options DRAFORGE_GRAPH_OPTIONS_INIT;
-  return DRAFORGE_OK;
+  return draforge::capi::InitOptions(options, version, DRAFORGE_GRAPH_OPTIONS_VERSION,
+                                     draforge_graph_options DRAFORGE_GRAPH_OPTIONS_INIT);
 }
 
 int draforge_snapshot_graph_render(draforge_buffer* out, const draforge_snapshot* snapshot,

@@ -3,6 +3,7 @@
 #ifndef DRAFORGE_CAPI_INTERNAL_H_
 #define DRAFORGE_CAPI_INTERNAL_H_
 
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
@@ -81,6 +82,18 @@ absl::StatusOr<draforge_allocate_options> EffectiveOptions(const draforge_alloca
 
 // Checks an options struct's version: InvalidArgument naming `what` for null or unknown versions.
 absl::Status CheckVersion(const char* what, unsigned int version, unsigned int max_version);
+
+// The body of every `_options_init(options, version)` whose struct has had a single layout: checks
+// the version (1..current) and fills `options` with `defaults` stamped with `version`. Structs that
+// grew (draforge_allocate_options, draforge_cdi_options) write only the fields of `version` instead.
+template <typename Options>
+int InitOptions(Options* options, unsigned int version, unsigned int current, const Options& defaults) {
+  if (options == nullptr || version == 0 || version > current) return DRAFORGE_EINVALID;
+  std::memset(options, 0, sizeof(Options));  // padding too, so the struct equals its _INIT macro byte for byte
+  *options = defaults;
+  options->version = version;
+  return DRAFORGE_OK;
+}
 
 // Runs `fn` (returning int) and turns any C++ exception into DRAFORGE_EINTERNAL (std::bad_alloc into
 // DRAFORGE_ELIMIT): no exception crosses the C boundary.

@@ -183,35 +183,23 @@ namespace capi = draforge::capi;
 extern "C" {
 
 int draforge_kube_config_options_init(draforge_kube_config_options* options, unsigned int version) {
-  if (options == nullptr) return DRAFORGE_EINVALID;
-  if (version == 0 || version > DRAFORGE_KUBE_CONFIG_OPTIONS_VERSION) return DRAFORGE_EINVALID;
-  *options = draforge_kube_config_options DRAFORGE_KUBE_CONFIG_OPTIONS_INIT;
-  options->version = version;
-  return DRAFORGE_OK;
+  return capi::InitOptions(options, version, DRAFORGE_KUBE_CONFIG_OPTIONS_VERSION,
+                           draforge_kube_config_options DRAFORGE_KUBE_CONFIG_OPTIONS_INIT);
 }
 
 int draforge_kube_request_options_init(draforge_kube_request_options* options, unsigned int version) {
-  if (options == nullptr) return DRAFORGE_EINVALID;
-  if (version == 0 || version > DRAFORGE_KUBE_REQUEST_OPTIONS_VERSION) return DRAFORGE_EINVALID;
-  *options = draforge_kube_request_options DRAFORGE_KUBE_REQUEST_OPTIONS_INIT;
-  options->version = version;
-  return DRAFORGE_OK;
+  return capi::InitOptions(options, version, DRAFORGE_KUBE_REQUEST_OPTIONS_VERSION,
+                           draforge_kube_request_options DRAFORGE_KUBE_REQUEST_OPTIONS_INIT);
 }
 
 int draforge_kube_source_options_init(draforge_kube_source_options* options, unsigned int version) {
-  if (options == nullptr) return DRAFORGE_EINVALID;
-  if (version == 0 || version > DRAFORGE_KUBE_SOURCE_OPTIONS_VERSION) return DRAFORGE_EINVALID;
-  *options = draforge_kube_source_options DRAFORGE_KUBE_SOURCE_OPTIONS_INIT;
-  options->version = version;
-  return DRAFORGE_OK;
+  return capi::InitOptions(options, version, DRAFORGE_KUBE_SOURCE_OPTIONS_VERSION,
+                           draforge_kube_source_options DRAFORGE_KUBE_SOURCE_OPTIONS_INIT);
 }
 
 int draforge_kube_leader_election_options_init(draforge_kube_leader_election_options* options, unsigned int version) {
-  if (options == nullptr) return DRAFORGE_EINVALID;
-  if (version == 0 || version > DRAFORGE_KUBE_LEADER_ELECTION_OPTIONS_VERSION) return DRAFORGE_EINVALID;
-  *options = draforge_kube_leader_election_options DRAFORGE_KUBE_LEADER_ELECTION_OPTIONS_INIT;
-  options->version = version;
-  return DRAFORGE_OK;
+  return capi::InitOptions(options, version, DRAFORGE_KUBE_LEADER_ELECTION_OPTIONS_VERSION,
+                           draforge_kube_leader_election_options DRAFORGE_KUBE_LEADER_ELECTION_OPTIONS_INIT);
 }
 
 int draforge_kube_config_resolve(draforge_buffer* out, const draforge_kube_config_options* options,

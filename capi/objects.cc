@@ -115,12 +115,8 @@ int draforge_json_reformat(draforge_buffer* out, const char* data, size_t size, 
 }
 
 int draforge_load_options_init(draforge_load_options* options, unsigned int version) {
-  using namespace draforge;
-  if (options == nullptr || !capi::CheckVersion("draforge_load_options", version, DRAFORGE_LOAD_OPTIONS_VERSION).ok()) {
-    return DRAFORGE_EINVALID;
-  }
-  *options = draforge_load_options DRAFORGE_LOAD_OPTIONS_INIT;
-  return DRAFORGE_OK;
+  return draforge::capi::InitOptions(options, version, DRAFORGE_LOAD_OPTIONS_VERSION,
+                                     draforge_load_options DRAFORGE_LOAD_OPTIONS_INIT);
 }
 
 int draforge_objects_load(draforge_objects** out, const char* const* paths, size_t count,

@@ -132,14 +132,8 @@ int draforge_sim_pool_check(const char* pool_json, size_t size, draforge_error**
 }
 
 int draforge_sim_expand_options_init(draforge_sim_expand_options* options, unsigned int version) {
-  using namespace draforge;
-  if (options == nullptr ||
-      !capi::CheckVersion("draforge_sim_expand_options", version, DRAFORGE_SIM_EXPAND_OPTIONS_VERSION).ok()) {
-    return DRAFORGE_EINVALID;
-  }
-  *options = capi::kDefaultExpandOptions;
-  options->version = version;
-  return DRAFORGE_OK;
+  return draforge::capi::InitOptions(options, version, DRAFORGE_SIM_EXPAND_OPTIONS_VERSION,
+                                     draforge::capi::kDefaultExpandOptions);
 }
 
 int draforge_sim_expand(draforge_buffer* out, const char* pools_json, size_t size,
