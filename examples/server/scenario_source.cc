@@ -1,5 +1,7 @@
 #include "scenario_source.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
@@ -48,6 +50,30 @@ Result<void> LoadFile(const std::string& path, Cluster& cluster) {
   return {};
 }
 
+namespace {
+
+// What the directory looks like without reading its files: every entry's name, size and
+// modification time, sorted. Equal stamps mean there is nothing new to load.
+std::string DirectoryStamp(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> rows;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code size_ec, time_ec;
+    const auto size = it->file_size(size_ec);
+    const auto time = it->last_write_time(time_ec);
+    rows.push_back(it->path().filename().string() + '\t' + std::to_string(size_ec ? 0 : size) + '\t' +
+                   std::to_string(time_ec ? 0 : time.time_since_epoch().count()));
+  }
+  if (ec) return "error: " + ec.message();
+  std::sort(rows.begin(), rows.end());
+  std::string out;
+  for (const std::string& row : rows) out += row + '\n';
+  return out;
+}
+
+}  // namespace
+
 WatchDir::WatchDir(std::string dir, Cluster& cluster) : dir_(std::move(dir)), cluster_(cluster) {}
 
 bool WatchDir::Poll(const std::function<void(const std::string&)>& on_error) {
@@ -55,6 +81,9 @@ bool WatchDir::Poll(const std::function<void(const std::string&)>& on_error) {
     if (message != last_error_) on_error(message);
     last_error_ = message;
   };
+  std::string stamp = DirectoryStamp(dir_);
+  if (loaded_ && stamp == stamp_) return false;
+  stamp_ = std::move(stamp);
   auto staging = Cluster::Create();
   if (!staging.ok()) {
     report(staging.error().message);

@@ -31,7 +31,8 @@ class WatchDir {
   WatchDir(std::string dir, Cluster& cluster);
   // True when something was applied or deleted. While the directory does not load (a file that
   // does not decode), its error is reported through `on_error` once (again only when it changes)
-  // and the store keeps what the last good load gave it.
+  // and the store keeps what the last good load gave it. A directory whose file names, sizes and
+  // modification times are as at the last poll is not read again.
   bool Poll(const std::function<void(const std::string&)>& on_error);
 
  private:
@@ -39,6 +40,7 @@ class WatchDir {
   Cluster& cluster_;
   std::optional<Snapshot> loaded_;  // the staging store of the last good load
   std::string last_error_;
+  std::string stamp_;  // the directory's names, sizes and modification times at the last load
 };
 
 }  // namespace draforge::server
