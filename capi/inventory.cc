@@ -9,6 +9,7 @@
 #include "analysis/change_event_json.h"
 #include "analysis/claim_state.h"
 #include "analysis/claims_json.h"
+#include "analysis/pods_json.h"
 #include "analysis/devices_json.h"
 #include "analysis/diagnostics_json.h"
 #include "analysis/pools_json.h"
@@ -92,6 +93,15 @@ int draforge_inventory_claims_json(draforge_buffer* out, const draforge_snapshot
       }
     }
     return capi::ToBuffer(analysis::ClaimsJson(*snapshot->snapshot, Or(namespace_), wanted), out, error);
+  });
+}
+
+int draforge_inventory_pods_json(draforge_buffer* out, const draforge_snapshot* snapshot, const char* namespace_,
+                                 draforge_error** error) {
+  return capi::Guard(error, [&]() -> int {
+    int rc = 0;
+    if (!Start("draforge_inventory_pods_json", out, snapshot, error, rc)) return rc;
+    return capi::ToBuffer(analysis::PodsJson(*snapshot->snapshot, Or(namespace_)), out, error);
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "api/codec.h"
+#include "api/kind_resource.h"
 #include "api/manifests.h"
 #include "api/validation.h"
 #include "api/yaml.h"
@@ -94,6 +95,25 @@ int draforge_objects_encode(draforge_buffer* out, const draforge_objects* object
     auto doc = api::EncodeObject(objects->entries[index].object, api_version ? api_version : "");
     if (!doc.ok()) return capi::Fail(doc.status(), error);
     return capi::ToBuffer(format == DRAFORGE_FORMAT_JSON ? api::WriteJson(*doc, true) : api::WriteYaml(*doc), out, error);
+  });
+}
+
+int draforge_kind_info_json(draforge_buffer* out, const char* name, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || name == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_kind_info_json: out and name must not be NULL"), error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    const std::optional<api::Kind> kind = api::ParseKindName(name);
+    if (!kind) return capi::Fail(absl::UnimplementedError(absl::StrCat("unknown kind \"", name, "\"")), error);
+    rapidjson::Document doc(rapidjson::kObjectType);
+    auto& a = doc.GetAllocator();
+    auto str = [&](std::string_view s) { return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a); };
+    doc.AddMember("kind", str(api::KindName(*kind)), a);
+    doc.AddMember("resource", str(api::KindResource(*kind)), a);
+    doc.AddMember("namespaced", api::IsNamespaced(*kind), a);
+    return capi::ToBuffer(api::WriteJson(doc, false), out, error);
   });
 }
 

@@ -63,6 +63,16 @@ DRAFORGE_API int draforge_inventory_devices_json(draforge_buffer *out, const dra
 DRAFORGE_API int draforge_inventory_claims_json(draforge_buffer *out, const draforge_snapshot *snapshot,
                                                 const char *namespace_, const char *state, draforge_error **error);
 
+/* {"snapshot":{...},"items":[Pod...]}: the Pods of `namespace_` (NULL: every namespace), sorted by
+ * (namespace, name), each with its node, phase and the ResourceClaims it uses, resolved as the
+ * scheduler and the kubelet resolve them: spec.resourceClaims in order ({"name","resourceClaimName"
+ * ("" while a template's claim is not created),"resourceClaimTemplateName","stored","reserved",
+ * "state" (the stored claim's pending/allocated/reserved, "" when not stored)}), then the claims whose
+ * status.reservedFor names the pod without the pod naming them ("name" ""). No server route serves
+ * this view yet. Errors: DRAFORGE_EINVALID for NULL out or snapshot. */
+DRAFORGE_API int draforge_inventory_pods_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                              const char *namespace_, draforge_error **error);
+
 /* Graph (GET /api/v1/graph): the relationship graph (as draforge_snapshot_graph_json()) cut down to
  * what touches namespace `namespace_`, node `node` and driver `driver` (all NULL: the whole graph).
  * `all_devices` 0 keeps only devices that allocations name. */

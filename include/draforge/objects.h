@@ -104,6 +104,13 @@ DRAFORGE_API int draforge_objects_validate_json(draforge_buffer *out, const draf
 DRAFORGE_API int draforge_json_reformat(draforge_buffer *out, const char *data, size_t size, draforge_format format,
                                         draforge_error **error);
 
+/* The kind `name` names as kubectl accepts it (case-insensitive kind, singular or plural resource,
+ * "po"/"no"), into `*out` as JSON: {"kind":"ResourceSlice","resource":"resourceslices",
+ * "namespaced":false}. For front ends that take a kind on their command line or in a URL and must
+ * know it before reading any object. Errors: DRAFORGE_EUNSUPPORTED for a kind DRAForge does not
+ * model (message "unknown kind \"...\""), DRAFORGE_EINVALID for NULL arguments. Thread-safe. */
+DRAFORGE_API int draforge_kind_info_json(draforge_buffer *out, const char *name, draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

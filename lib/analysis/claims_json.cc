@@ -121,7 +121,7 @@ void WriteClaim(internal::JsonWriter& w, const store::Snapshot& snapshot, const 
   }
   w.EndArray();
   internal::Key(w, "status");
-  auto encoded = api::EncodeObject(object);
+  auto encoded = api::EncodeObject(object, "resource.k8s.io/v1");  // the schema's shape, whatever was read
   internal::WriteMember(w, encoded.ok() ? &*encoded : nullptr, "status", false);
   w.EndObject();
 }

@@ -103,7 +103,8 @@ std::string DevicesJson(const store::Snapshot& snapshot, const DeviceFilter& fil
       encoded_slice = d.slice;
       encoded.reset();
       if (const api::Object* obj = snapshot.Get(api::Kind::kResourceSlice, "", d.slice->metadata.name.value_or(""))) {
-        auto e = api::EncodeObject(*obj);
+        // In v1, the schema's shape, whatever version the slice was read in (v1beta1 nests them in "basic").
+        auto e = api::EncodeObject(*obj, "resource.k8s.io/v1");
         if (e.ok()) encoded = *std::move(e);
       }
     }

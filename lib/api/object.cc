@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "api/kind_resource.h"
 #include "common/status.h"
 
 namespace draforge::api {
@@ -54,6 +55,13 @@ bool IsNamespaced(Kind kind) {
     if (k.kind == kind) return k.namespaced;
   }
   return false;
+}
+
+std::string_view KindResource(Kind kind) {
+  for (const auto& k : kKinds) {
+    if (k.kind == kind) return k.plural;
+  }
+  return "";
 }
 
 std::string_view Object::kind_name() const {

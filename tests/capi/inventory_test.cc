@@ -256,4 +256,95 @@ TEST_F(Inventory, NullArgumentsAreInvalid) {
   EXPECT_EQ(draforge_inventory_claim_diagnosis_json(&out, snapshot().c_handle(), "", nullptr), DRAFORGE_EINVALID);
 }
 
+// A slice read as v1beta1 (attributes and capacity nested under "basic") is shown in the view's v1
+// shape: its devices keep their attributes and capacity.
+TEST_F(Inventory, DevicesOfABetaSliceKeepTheirAttributes) {
+  ASSERT_TRUE(cluster.Apply(R"(
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: node-3-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-3
+  pool: {name: node-3, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    basic:
+      attributes: {model: {string: h100}}
+      capacity: {memory: {value: 80Gi}}
+)").ok());
+  auto doc = Parse(draforge::inventory::DevicesJson(snapshot(), {.node = "node-3"}));
+  ASSERT_EQ(doc["items"].Size(), 1u);
+  EXPECT_STREQ(doc["items"][0]["attributes"]["model"]["string"].GetString(), "h100");
+  EXPECT_STREQ(doc["items"][0]["capacity"]["memory"]["value"].GetString(), "80Gi");
+}
+
+// Each pod's claims in spec order, resolved as the kubelet does: a named claim, a template's claim
+// by status.resourceClaimStatuses, a template whose claim is not created yet, and a claim known
+// only from its reservedFor.
+TEST_F(Inventory, PodsWithTheClaimsTheyUse) {
+  ASSERT_TRUE(cluster.Apply(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: team-a, uid: u-1}
+spec:
+  nodeName: node-1
+  resourceClaims:
+  - {name: gpu, resourceClaimName: held}
+  - {name: scratch, resourceClaimTemplateName: scratch-tpl}
+  - {name: made, resourceClaimTemplateName: made-tpl}
+status:
+  phase: Running
+  resourceClaimStatuses:
+  - {name: made, resourceClaimName: trainer-made-x1}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: side, namespace: team-a}
+spec: {}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}
+  reservedFor:
+  - {resource: pods, name: trainer, uid: u-1}
+)").ok());
+  auto doc = Parse(draforge::inventory::PodsJson(snapshot(), "team-a"));
+  ASSERT_EQ(doc["items"].Size(), 1u);
+  const auto& pod = doc["items"][0];
+  EXPECT_STREQ(pod["node"].GetString(), "node-1");
+  EXPECT_STREQ(pod["phase"].GetString(), "Running");
+  const auto& claims = pod["claims"];
+  EXPECT_THAT(Column(claims, "name"), ElementsAre("gpu", "scratch", "made", ""));
+  EXPECT_THAT(Column(claims, "resourceClaimName"), ElementsAre("held", "", "trainer-made-x1", "side"));
+  EXPECT_THAT(Column(claims, "resourceClaimTemplateName"), ElementsAre("", "scratch-tpl", "made-tpl", ""));
+  EXPECT_THAT(Column(claims, "state"), ElementsAre("allocated", "", "", "reserved"));
+  EXPECT_TRUE(claims[0]["stored"].GetBool());
+  EXPECT_FALSE(claims[2]["stored"].GetBool());  // named by the status, not stored here
+  EXPECT_TRUE(claims[3]["reserved"].GetBool());
+  EXPECT_EQ(Parse(draforge::inventory::PodsJson(snapshot(), "team-b"))["items"].Size(), 0u);
+}
+
+TEST(KindInfo, KindsAsKubectlNamesThem) {
+  auto parse = [](std::string_view name) {
+    auto json = draforge::KindInfoJson(name);
+    rapidjson::Document doc;
+    EXPECT_TRUE(json.ok()) << name;
+    if (json.ok()) doc.Parse(json->c_str());
+    return doc;
+  };
+  auto pod = parse("po");
+  EXPECT_STREQ(pod["kind"].GetString(), "Pod");
+  EXPECT_STREQ(pod["resource"].GetString(), "pods");
+  EXPECT_TRUE(pod["namespaced"].GetBool());
+  auto slices = parse("ResourceSlices");
+  EXPECT_STREQ(slices["kind"].GetString(), "ResourceSlice");
+  EXPECT_FALSE(slices["namespaced"].GetBool());
+  auto unknown = draforge::KindInfoJson("widgets");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_THAT(unknown.error().message, HasSubstr("unknown kind \"widgets\""));
+}
+
 }  // namespace

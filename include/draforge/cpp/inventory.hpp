@@ -68,6 +68,14 @@ inline Result<std::string> ClaimsJson(const Snapshot& snapshot, std::string_view
   });
 }
 
+// Pods of `namespace_` with the claims each uses (draforge_inventory_pods_json).
+inline Result<std::string> PodsJson(const Snapshot& snapshot, std::string_view namespace_ = {}) {
+  detail::CString ns(namespace_);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_inventory_pods_json(out, snapshot.c_handle(), ns.or_null(), e);
+  });
+}
+
 // Graph, filtered.
 inline Result<std::string> GraphJson(const Snapshot& snapshot, const GraphQuery& q = {}) {
   detail::CString ns(q.namespace_), n(q.node), d(q.driver);

@@ -97,6 +97,13 @@ class Objects {
   std::unique_ptr<draforge_objects, detail::HandleDeleter<draforge_objects, draforge_objects_destroy>> p_;
 };
 
+// {"kind","resource","namespaced"} of a kind named as kubectl accepts it; EUNSUPPORTED when unknown
+// (draforge_kind_info_json).
+inline Result<std::string> KindInfoJson(std::string_view name) {
+  detail::CString n(name);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) { return draforge_kind_info_json(out, n.get(), e); });
+}
+
 // JSON text re-serialised as indented JSON or kubectl's YAML (draforge_json_reformat).
 inline Result<std::string> ReformatJson(std::string_view json, Format format) {
   return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
