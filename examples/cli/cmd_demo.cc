@@ -8,10 +8,8 @@
 #include <system_error>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "api/codec.h"
 #include "commands.h"
-#include "graph/graph.h"
+#include "json_fields.h"
 #include "report.h"
 
 extern const char kDemoScenario[];
@@ -75,6 +73,16 @@ int Serve(const Flags& flags, Io io) {
   return kExitError;
 }
 
+// The embedded scenario in a store, and its snapshot.
+draforge::Result<draforge::Snapshot> DemoSnapshot() {
+  auto objects = draforge::Objects::Parse(kDemoScenario);
+  if (!objects.ok()) return objects.error();
+  auto cluster = draforge::Cluster::Create();
+  if (!cluster.ok()) return cluster.error();
+  if (auto applied = cluster->ApplyObjects(*objects); !applied.ok()) return applied.error();
+  return cluster->snapshot();
+}
+
 }  // namespace
 
 int RunDemo(const Args& args, Io io) {
@@ -107,53 +115,48 @@ int RunDemo(const Args& args, Io io) {
     io.out << kDemoScenario;
     return kExitOk;
   }
-  auto decoded = api::DecodeStream(kDemoScenario, {});
-  if (!decoded.ok()) {
-    io.err << "error: demo scenario: " << decoded.status().message() << "\n";
+  auto snap = DemoSnapshot();
+  if (!snap.ok()) {
+    io.err << "error: demo scenario: " << snap.error().message << "\n";
     return kExitError;
   }
-  store::Cluster cluster;
-  for (auto& d : *decoded) {
-    absl::Status s = d.object.ok() ? cluster.Apply(*std::move(d.object)) : d.object.status();
-    if (!s.ok()) {
-      io.err << "error: demo scenario: " << s.message() << "\n";
+  auto summary = draforge::inventory::SummaryJson(*snap);
+  auto doc = summary.ok() ? ParseAbiJson(*summary, "summary") : draforge::Result<rapidjson::Document>(summary.error());
+  if (!doc.ok()) {
+    io.err << "error: demo scenario: " << doc.error().message << "\n";
+    return kExitError;
+  }
+  const rapidjson::Value& counts = JsonObject(*doc, "counts");
+  auto n = [&](const char* key) { return std::to_string(JsonInt(counts, key)); };
+  io.out << "DRAForge demo: the built-in scenario (examples/scenarios/demo.yaml; `draforge demo --print-scenario`)\n"
+         << n("nodes") << " nodes, " << n("drivers") << " drivers, " << n("pools") << " pools, " << n("resourceSlices")
+         << " slices, " << n("devices") << " devices (" << n("allocatedDevices") << " in use), " << n("deviceClasses")
+         << " device classes, " << n("claims") << " claims (" << n("allocatedClaims") << " allocated), " << n("pods")
+         << " pods\n";
+
+  const std::pair<const char*, const char*> tables[] = {{"Pools", "pools"},
+                                                        {"Devices", "devices"},
+                                                        {"Device classes", "deviceclasses"},
+                                                        {"Claims", "resourceclaims"},
+                                                        {"Pods", "pods"}};
+  for (const auto& [title, kind] : tables) {
+    Section(io.out, title);
+    auto table = MakeTable(*snap, *ParseGetTarget(kind), {});
+    if (!table.ok()) {
+      io.err << "error: demo scenario: " << table.error().message << "\n";
       return kExitError;
     }
+    table->Print(io.out);
   }
-  auto snap = cluster.snapshot();
-
-  size_t devices = 0, in_use = 0;
-  const auto pools = snap->Pools();
-  for (const auto& p : pools) {
-    for (const auto* slice : p.slices) {
-      for (const auto& d : slice->spec->devices) {
-        ++devices;
-        if (snap->InUse(p.driver, p.pool, d.name.value_or(""))) ++in_use;
-      }
-    }
-  }
-  size_t allocated_claims = 0;
-  const auto claims = snap->ResourceClaims();
-  for (const auto* c : claims) allocated_claims += c->status && c->status->allocation ? 1 : 0;
-
-  io.out << "DRAForge demo: the built-in scenario (examples/scenarios/demo.yaml; `draforge demo --print-scenario`)\n"
-         << snap->Count(api::Kind::kNode) << " nodes, " << snap->Drivers().size() << " drivers, " << pools.size()
-         << " pools, " << snap->Count(api::Kind::kResourceSlice) << " slices, " << devices << " devices (" << in_use
-         << " in use), " << snap->Count(api::Kind::kDeviceClass) << " device classes, " << claims.size() << " claims ("
-         << allocated_claims << " allocated), " << snap->Count(api::Kind::kPod) << " pods\n";
-
-  Section(io.out, "Pools");
-  MakeTable(*snap, *ParseGetTarget("pools"), {}).Print(io.out);
-  Section(io.out, "Devices");
-  MakeTable(*snap, *ParseGetTarget("devices"), {}).Print(io.out);
-  Section(io.out, "Device classes");
-  MakeTable(*snap, *ParseGetTarget("deviceclasses"), {}).Print(io.out);
-  Section(io.out, "Claims");
-  MakeTable(*snap, *ParseGetTarget("resourceclaims"), {}).Print(io.out);
-  Section(io.out, "Pods");
-  MakeTable(*snap, *ParseGetTarget("pods"), {}).Print(io.out);
   Section(io.out, "Graph (pod -> claim -> request -> class -> device -> pool -> node)");
-  io.out << graph::ToText(graph::BuildGraph(*snap));
+  draforge::Snapshot::GraphQuery query;
+  query.format = DRAFORGE_GRAPH_TEXT;
+  auto graph = snap->RenderGraph(query);
+  if (!graph.ok()) {
+    io.err << "error: demo scenario: " << graph.error().message << "\n";
+    return kExitError;
+  }
+  io.out << *graph;
   return kExitOk;
 }
 

@@ -1,6 +1,5 @@
-#include "absl/strings/str_cat.h"
-#include "api/codec.h"
 #include "commands.h"
+#include "json_fields.h"
 #include "output.h"
 #include "report.h"
 
@@ -30,40 +29,49 @@ int RunGet(const Args& args, Io io) {
   const auto format_or = OutputFormat(*flags, "table", {"table", "json", "yaml"}, io);
   if (!format_or) return kExitBadInput;
   const std::string& format = *format_or;
-  if (format != "table" && !target->kind.has_value()) {
+  if (format != "table" && target->kind.empty()) {
     io.err << "error: " << target->view << " is a derived view: only -o table is available\n";
     return kExitBadInput;
   }
-  store::Cluster cluster;
-  auto inputs = LoadIntoCluster(*flags, io, cluster);
-  if (!inputs) return kExitBadInput;
-  auto snap = cluster.snapshot();
+  auto loaded = LoadCluster(*flags, io);
+  if (!loaded) return kExitBadInput;
   TableFilter filter{flags->GetOr("-n", ""), pos.size() > 1 ? pos[1] : ""};
   if (format == "table") {
-    Table t = MakeTable(*snap, *target, filter);
-    if (t.empty()) {
+    auto t = MakeTable(loaded->snapshot, *target, filter);
+    if (!t.ok()) {
+      io.err << "error: " << t.error().message << "\n";
+      return kExitError;
+    }
+    if (t->empty()) {
       io.err << "No resources found.\n";
       return filter.name.empty() ? kExitOk : kExitBadInput;
     }
-    t.Print(io.out);
+    t->Print(io.out);
     return kExitOk;
   }
+  auto json = loaded->snapshot.ObjectsJson(target->kind);
+  rapidjson::Document list;
+  if (!json.ok() || list.Parse(json->data(), json->size()).HasParseError() || !list.IsArray()) {
+    io.err << "error: " << (json.ok() ? "unreadable objects from the library" : json.error().message) << "\n";
+    return kExitError;
+  }
   std::vector<rapidjson::Document> docs;
-  for (const api::Object* o : snap->List(*target->kind, filter.ns)) {
-    if (!filter.name.empty() && o->metadata().name.value_or("") != filter.name) continue;
-    auto doc = api::EncodeObject(*o);
-    if (!doc.ok()) {
-      io.err << "error: " << doc.status().message() << "\n";
-      return kExitError;
-    }
-    docs.push_back(*std::move(doc));
+  for (const rapidjson::Value& o : list.GetArray()) {
+    const rapidjson::Value& meta = JsonObject(o, "metadata");
+    if (!filter.ns.empty() && JsonStr(meta, "namespace") != filter.ns) continue;
+    if (!filter.name.empty() && JsonStr(meta, "name") != filter.name) continue;
+    rapidjson::Document& doc = docs.emplace_back();
+    doc.CopyFrom(o, doc.GetAllocator());
   }
   if (docs.empty()) {
     io.err << "No resources found.\n";
     return filter.name.empty() ? kExitOk : kExitBadInput;
   }
   // `get KIND NAME` prints the object alone; `get KIND` always a List, as kubectl does.
-  (void)WriteDocuments(docs, format, io.out, /*always_list=*/filter.name.empty());
+  if (auto printed = PrintDocuments(docs, format, io.out, /*always_list=*/filter.name.empty()); !printed.ok()) {
+    io.err << "error: " << printed.error().message << "\n";
+    return kExitError;
+  }
   return kExitOk;
 }
 

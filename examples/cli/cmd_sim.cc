@@ -21,16 +21,13 @@
 #include <vector>
 
 #include "commands.h"
+#include "json_fields.h"
 #include "draforge/draforge.hpp"
 #include "output.h"
 #include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
 #include "table.h"
-// TODO(kube): the cluster calls go through include/draforge/kube.h once it is implemented.
-#include "kube/api_status.h"
-#include "kube/client.h"
-#include "kube/resource.h"
 
 namespace draforge::cli {
 
@@ -300,8 +297,9 @@ std::vector<FlagSpec> FaultEditFlags() {
 // An edit of a pool's JSON: the edited pool, or the error (whose code decides the exit status).
 using PoolEdit = std::function<Result<std::string>(const std::string& pool_json)>;
 
-std::unique_ptr<kube::Client> Connect(const Flags& flags, Io io);
-kube::Resource SimPoolResource();
+// A SimulatedDevicePool's API version and resource, for the kube.h calls.
+constexpr char kSimApiVersion[] = DRAFORGE_SIM_API_VERSION;
+constexpr char kSimResource[] = DRAFORGE_SIM_RESOURCE;
 
 // Cluster mode of fault inject/clear: read the pool, edit it, write it back with the resourceVersion
 // read (a concurrent change is retried from a fresh read, never overwritten).
@@ -311,28 +309,28 @@ int EditPoolInCluster(const Flags& flags, Io io, const PoolEdit& edit) {
     io.err << "error: --kubeconfig edits a pool in the cluster: give --pool NAME\n";
     return kExitBadInput;
   }
-  std::unique_ptr<kube::Client> client = Connect(flags, io);
-  if (client == nullptr) return kExitError;
+  std::optional<KubeClient> client = ClusterClient(flags, io);
+  if (!client) return kExitError;
   for (int attempt = 0; attempt < 5; ++attempt) {
-    auto doc = client->Get(SimPoolResource(), "", name);
-    if (!doc.ok()) {
-      io.err << "error: simulateddevicepool/" << name << ": " << doc.status().message() << "\n";
-      return kube::IsApiNotFound(doc.status()) ? kExitBadInput : kExitError;
+    auto got = client->Get(kSimApiVersion, kSimResource, "", name);
+    if (!got.ok()) {
+      io.err << "error: simulateddevicepool/" << name << ": " << got.error().message << "\n";
+      return IsKubeNotFound(got.error()) ? kExitBadInput : kExitError;
     }
-    doc->RemoveMember("status");
-    auto edited = edit(JsonText(*doc));
+    rapidjson::Document doc = ParseJson(*got);
+    doc.RemoveMember("status");
+    auto edited = edit(JsonText(doc));
     if (!edited.ok()) {
       io.err << "error: " << edited.error().message << "\n";
       return kExitBadInput;
     }
-    rapidjson::Document body = ParseJson(*edited);
-    auto updated = client->Update(SimPoolResource(), "", body);
+    auto updated = client->Update(kSimApiVersion, kSimResource, "", *edited);
     if (updated.ok()) {
       io.out << "simulateddevicepool/" << name << " updated\n";
       return kExitOk;
     }
-    if (!kube::IsApiConflict(updated.status())) {
-      io.err << "error: simulateddevicepool/" << name << ": " << updated.status().message() << "\n";
+    if (!IsKubeConflict(updated.error())) {
+      io.err << "error: simulateddevicepool/" << name << ": " << updated.error().message << "\n";
       return kExitError;
     }
   }
@@ -466,14 +464,15 @@ int RunFaultList(const Args& args, Io io) {
   if (!flags) return code;
   std::vector<std::string> pools;  // each a whole SimulatedDevicePool as JSON
   if (flags->All("-f").empty()) {
-    std::unique_ptr<kube::Client> client = Connect(*flags, io);
-    if (client == nullptr) return kExitError;
-    auto list = client->List(SimPoolResource(), "");
-    if (!list.ok()) {
-      io.err << "error: list simulateddevicepools: " << list.status().message() << "\n";
+    std::optional<KubeClient> client = ClusterClient(*flags, io);
+    if (!client) return kExitError;
+    auto listed = client->List(kSimApiVersion, kSimResource);
+    if (!listed.ok()) {
+      io.err << "error: list simulateddevicepools: " << listed.error().message << "\n";
       return kExitError;
     }
-    for (const auto& item : list->list["items"].GetArray()) {
+    const rapidjson::Document list = ParseJson(*listed);
+    for (const auto& item : JsonArray(list, "items").GetArray()) {
       std::string pool = JsonText(item);
       if (auto checked = SimCheckPool(pool); !checked.ok()) {
         io.err << "warning: " << checked.error().message << "\n";
@@ -555,28 +554,11 @@ ResourceSlices directly; --mode pools creates the SimulatedDevicePools for drafo
 (the CRD in deploy/crds must be installed). Objects that exist without the label stop apply before
 anything is written. reset deletes exactly the labelled objects.)";
 
-kube::Resource SimPoolResource() {
-  return kube::Resource{DRAFORGE_SIM_GROUP, DRAFORGE_SIM_VERSION, DRAFORGE_SIM_RESOURCE, DRAFORGE_SIM_KIND, false};
-}
-
-// A client for the cluster kubectl would use (--kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster);
-// prints the problem and returns null when there is none.
-std::unique_ptr<kube::Client> Connect(const Flags& flags, Io io) {
-  auto config = ClusterConfig(flags, io);
-  if (!config) return nullptr;
-  auto client = kube::Client::Create(*std::move(config));
-  if (!client.ok()) {
-    io.err << "error: " << client.status().message() << "\n";
-    return nullptr;
-  }
-  return *std::move(client);
-}
-
-// The API resource of a planned write or a scenario kind ({"kind","group","version","resource",
-// "namespaced"} of draforge/sim.h).
-kube::Resource ResourceOf(const rapidjson::Value& v) {
-  return kube::Resource{v["group"].GetString(), v["version"].GetString(), v["resource"].GetString(),
-                        v["kind"].GetString(), v["namespaced"].GetBool()};
+// The apiVersion of a planned write or a scenario kind ({"kind","group","version","resource",
+// "namespaced"} of draforge/sim.h): "group/version", or "version" for the core group.
+std::string ApiVersionOf(const rapidjson::Value& v) {
+  const std::string group = JsonStr(v, "group");
+  return group.empty() ? JsonStr(v, "version") : group + "/" + JsonStr(v, "version");
 }
 
 int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
@@ -615,12 +597,15 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
   rapidjson::Document parsed = ParseJson(*planned);
   for (const rapidjson::Value& note : parsed["notes"].GetArray()) io.err << "note: " << note.GetString() << "\n";
   rapidjson::Value& plan = parsed["writes"];
-  std::unique_ptr<kube::Client> client = Connect(flags, io);
-  if (client == nullptr) return kExitError;
+  std::optional<KubeClient> client = ClusterClient(flags, io);
+  if (!client) return kExitError;
   if (mode == "pools") {
-    if (auto g = client->DiscoverGroup(DRAFORGE_SIM_GROUP); !g.ok()) {
+    // The scenario's own pools: a list that fails with 404 means the CRD is not installed.
+    KubeRequestOptions mine;
+    mine.label_selector = std::string(DRAFORGE_SIM_SCENARIO_LABEL) + "=" + scenario;
+    if (auto listed = client->List(kSimApiVersion, kSimResource, "", mine); !listed.ok()) {
       io.err << "error: the cluster does not serve " << DRAFORGE_SIM_API_VERSION
-             << " (install deploy/crds/sim.draforge.io_simulateddevicepools.yaml first): " << g.status().message()
+             << " (install deploy/crds/sim.draforge.io_simulateddevicepools.yaml first): " << listed.error().message
              << "\n";
       return kExitError;
     }
@@ -629,13 +614,13 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
   std::vector<bool> exists(plan.Size(), false);
   for (rapidjson::SizeType i = 0; i < plan.Size(); ++i) {
     const rapidjson::Value& w = plan[i];
-    auto got = client->Get(ResourceOf(w), w["namespace"].GetString(), w["name"].GetString());
+    auto got = client->Get(ApiVersionOf(w), JsonStr(w, "resource"), JsonStr(w, "namespace"), JsonStr(w, "name"));
     if (!got.ok()) {
-      if (kube::IsApiNotFound(got.status())) continue;
-      io.err << "error: " << w["ref"].GetString() << ": " << got.status().message() << "\n";
+      if (IsKubeNotFound(got.error())) continue;
+      io.err << "error: " << w["ref"].GetString() << ": " << got.error().message << "\n";
       return kExitError;
     }
-    auto owned = SimScenarioOwns(JsonText(*got), scenario);
+    auto owned = SimScenarioOwns(*got, scenario);
     if (!owned.ok() || !*owned) {
       io.err << "error: " << w["ref"].GetString() << " already exists and is not part of scenario \"" << scenario
              << "\"; nothing was changed\n";
@@ -652,11 +637,9 @@ int ScenarioApply(const Flags& flags, const std::string& scenario, Io io) {
       ++unchanged;
       continue;
     }
-    rapidjson::Document body;
-    body.CopyFrom(w["body"], body.GetAllocator());
-    auto r = client->Create(ResourceOf(w), w["namespace"].GetString(), body);
+    auto r = client->Create(ApiVersionOf(w), JsonStr(w, "resource"), JsonStr(w, "namespace"), JsonText(w["body"]));
     if (!r.ok()) {
-      io.err << "error: " << w["ref"].GetString() << ": " << r.status().message() << "\n"
+      io.err << "error: " << w["ref"].GetString() << ": " << r.error().message << "\n"
              << "(" << created << " objects were created; `draforge scenario reset --scenario " << scenario
              << "` removes them)\n";
       return kExitError;
@@ -679,43 +662,39 @@ int ScenarioReset(const Flags& flags, const std::string& scenario, Io io) {
     io.err << "error: " << kinds.error().message << "\n";
     return kExitError;
   }
-  std::unique_ptr<kube::Client> client = Connect(flags, io);
-  if (client == nullptr) return kExitError;
-  // What apply creates, in the reverse order; SimulatedDevicePools only where the CRD is installed.
-  std::vector<kube::Resource> resources;
-  const bool pools_served = client->DiscoverGroup(DRAFORGE_SIM_GROUP).ok();
-  const rapidjson::Document created_kinds = ParseJson(*kinds);
-  for (rapidjson::SizeType i = created_kinds.Size(); i-- > 0;) {
-    const rapidjson::Value& k = created_kinds[i];
-    if (std::string_view(k["kind"].GetString()) == DRAFORGE_SIM_KIND && !pools_served) continue;
-    resources.push_back(ResourceOf(k));
-  }
-  kube::ListOptions list;
+  std::optional<KubeClient> client = ClusterClient(flags, io);
+  if (!client) return kExitError;
+  KubeRequestOptions list;
   list.label_selector = std::string(DRAFORGE_SIM_SCENARIO_LABEL) + "=" + scenario;
   int deleted = 0;
-  for (const kube::Resource& r : resources) {
-    auto items = client->List(r, "", list);
-    if (!items.ok()) {
-      if (kube::IsApiNotFound(items.status())) continue;  // e.g. DeviceTaintRule not served
-      io.err << "error: list " << r.resource << ": " << items.status().message() << "\n";
+  // What apply creates, in the reverse order.
+  const rapidjson::Document created_kinds = ParseJson(*kinds);
+  for (rapidjson::SizeType k = created_kinds.Size(); k-- > 0;) {
+    const rapidjson::Value& r = created_kinds[k];
+    const std::string kind = JsonStr(r, "kind"), resource = JsonStr(r, "resource");
+    auto listed = client->List(ApiVersionOf(r), resource, "", list);
+    if (!listed.ok()) {
+      // Not served: e.g. DeviceTaintRule, or SimulatedDevicePool where the CRD is not installed.
+      if (IsKubeNotFound(listed.error())) continue;
+      io.err << "error: list " << resource << ": " << listed.error().message << "\n";
       return kExitError;
     }
-    const rapidjson::Value& arr = items->list["items"];
-    for (rapidjson::SizeType i = 0; i < arr.Size(); ++i) {
-      const rapidjson::Value& meta = arr[i]["metadata"];
-      const std::string name = meta["name"].GetString();
-      const std::string ns = meta.HasMember("namespace") ? meta["namespace"].GetString() : "";
-      kube::DeleteOptions options;
+    const rapidjson::Document items = ParseJson(*listed);
+    for (const rapidjson::Value& item : JsonArray(items, "items").GetArray()) {
+      const rapidjson::Value& meta = JsonObject(item, "metadata");
+      const std::string name = JsonStr(meta, "name");
+      const std::string ns = JsonStr(meta, "namespace");
+      KubeRequestOptions options;
       // Simulated nodes have no kubelet to confirm a graceful pod deletion.
-      if (r.kind == "Pod") options.grace_period_seconds = 0;
+      if (kind == "Pod") options.grace_period_seconds = 0;
       options.propagation_policy = "Background";
-      auto d = client->Delete(r, ns, name, options);
-      if (!d.ok() && !kube::IsApiNotFound(d.status())) {
-        io.err << "error: delete " << r.resource << " " << (ns.empty() ? "" : ns + "/") << name << ": "
-               << d.status().message() << "\n";
+      auto d = client->Delete(ApiVersionOf(r), resource, ns, name, options);
+      if (!d.ok() && !IsKubeNotFound(d.error())) {
+        io.err << "error: delete " << resource << " " << (ns.empty() ? "" : ns + "/") << name << ": "
+               << d.error().message << "\n";
         return kExitError;
       }
-      io.out << Lower(r.kind) << "/" << (ns.empty() ? "" : ns + "/") << name << " deleted\n";
+      io.out << Lower(kind) << "/" << (ns.empty() ? "" : ns + "/") << name << " deleted\n";
       ++deleted;
     }
   }

@@ -9,7 +9,6 @@
 
 #include "flags.h"
 #include "input.h"
-#include "kube/config.h"
 
 namespace draforge::cli {
 
@@ -43,15 +42,11 @@ int RunScenario(const Args& args, Io io);
 // Shared by commands that read objects: the -f flag and its companions, and --kubeconfig/--context
 // to read a live cluster instead.
 std::vector<FlagSpec> InputFlags();
-// Reads the -f sources named in `flags`, or with --kubeconfig/--context the cluster's DRA objects
-// (DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates, DeviceTaintRules, Pods,
-// Nodes). Prints every problem to io.err; returns nullopt (after printing) when the input is
-// unusable. Objects that failed to decode are reported and, unless `keep_failed`, make the call fail
-// too.
-std::optional<std::vector<InputObject>> LoadInputs(const Flags& flags, Io io, bool strict, bool keep_failed = false);
-
-// The same as LoadInputs through the C ABI: the objects of -f, or of the cluster with
-// --kubeconfig/--context. Prints every problem to io.err; nullopt (after printing) when unusable.
+// Reads the -f sources named in `flags` through the C ABI, or with --kubeconfig/--context the
+// cluster's DRA objects (DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates,
+// DeviceTaintRules, Pods, Nodes). Prints every problem to io.err; returns nullopt (after printing)
+// when the input is unusable. Objects that failed to decode are reported and, unless `keep_failed`,
+// make the call fail too.
 std::optional<Inputs> LoadObjects(const Flags& flags, Io io, bool strict, bool keep_failed = false);
 
 // What LoadCluster read: the objects (in input order) in a store, and its snapshot.
@@ -60,19 +55,14 @@ struct ClusterInputs {
   draforge::Cluster cluster;
   draforge::Snapshot snapshot;
 };
-// LoadObjects (not strict) applied to a new store, as LoadIntoCluster does (also the implicit
-// cluster without -f). Prints the problem and returns nullopt when the input is unusable.
+// LoadObjects (not strict) applied to a new store. Without -f, --kubeconfig or --context it reads the
+// cluster kubectl would use: $KUBECONFIG, ~/.kube/config, then the in-cluster service account.
+// Prints the problem and returns nullopt when the input is unusable.
 std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io);
 
 // Checks the --feature-gates text `gates` through the C ABI; prints "error: --feature-gates: ..."
 // (without the ABI's "feature_gates: " field prefix) and returns false when it is invalid.
 bool CheckFeatureGates(const std::string& gates, Io io);
-
-// LoadInputs (not strict) and ApplyAll into `cluster`; prints the problem and returns nullopt when the
-// input is unusable. The inputs are returned for commands that need the file order. Without -f,
-// --kubeconfig or --context it reads the cluster kubectl would use: $KUBECONFIG, ~/.kube/config,
-// then the in-cluster service account.
-std::optional<std::vector<InputObject>> LoadIntoCluster(const Flags& flags, Io io, store::Cluster& cluster);
 
 // A client of the cluster --kubeconfig/--context name, by client-go's rules (kube.h: --kubeconfig,
 // $KUBECONFIG merged, ~/.kube/config, in-cluster) with this process's environment. Prints the problem
@@ -90,12 +80,6 @@ struct ClusterState {
 // on failure.
 std::optional<ClusterState> ListClusterState(const draforge::KubeClient& client, const std::string& namespace_,
                                              const std::string& source, Io io);
-
-// TODO(clisim): goes once cmd_sim.cc uses ClusterClient.
-// The cluster configuration for --kubeconfig/--context in kubectl's order (--kubeconfig, the first
-// existing file of $KUBECONFIG, ~/.kube/config, in-cluster). Prints the problem and returns nullopt
-// when it cannot be loaded; *none_found (may be null) tells "nothing configured" apart.
-std::optional<kube::RestConfig> ClusterConfig(const Flags& flags, Io io, bool* none_found = nullptr);
 
 // Parses flags, or prints the error (exit_code 2) or the help (--help, exit_code 0) and returns nullopt.
 std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs, const std::string& usage, Io io,

@@ -1,9 +1,13 @@
 #include "flags.h"
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "json_fields.h"
 
 namespace draforge::cli {
+namespace {
+
+draforge::Error Invalid(std::string message) { return draforge::Error{DRAFORGE_EINVALID, std::move(message), "", ""}; }
+
+}  // namespace
 
 const std::vector<std::string>& Flags::All(const std::string& name) const {
   static const std::vector<std::string> kEmpty;
@@ -21,7 +25,7 @@ std::string Flags::GetOr(const std::string& name, const std::string& fallback) c
   return Get(name).value_or(fallback);
 }
 
-absl::StatusOr<Flags> Flags::Parse(const std::vector<std::string>& args, const std::vector<FlagSpec>& specs) {
+draforge::Result<Flags> Flags::Parse(const std::vector<std::string>& args, const std::vector<FlagSpec>& specs) {
   Flags flags;
   bool only_positional = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -46,17 +50,17 @@ absl::StatusOr<Flags> Flags::Parse(const std::vector<std::string>& args, const s
         if (n == name) spec = &s;
       }
     }
-    if (spec == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown flag: ", name));
+    if (spec == nullptr) return Invalid("unknown flag: " + name);
     const std::string& key = spec->names.front();
     if (!spec->takes_value) {
       if (inline_value.has_value() && *inline_value != "true" && *inline_value != "false") {
-        return absl::InvalidArgumentError(absl::StrCat("flag ", name, " takes no value"));
+        return Invalid("flag " + name + " takes no value");
       }
       flags.values_[key].push_back(inline_value.value_or("true"));
       continue;
     }
     if (!inline_value.has_value()) {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat("flag needs an argument: ", name));
+      if (i + 1 >= args.size()) return Invalid("flag needs an argument: " + name);
       inline_value = args[++i];
     }
     flags.values_[key].push_back(*inline_value);
@@ -67,7 +71,7 @@ absl::StatusOr<Flags> Flags::Parse(const std::vector<std::string>& args, const s
 std::string FlagHelp(const std::vector<FlagSpec>& specs) {
   std::string out;
   for (const auto& s : specs) {
-    absl::StrAppend(&out, "  ", absl::StrJoin(s.names, ", "), s.takes_value ? " VALUE" : "", "\n      ", s.help, "\n");
+    out += "  " + Join(s.names, ", ") + (s.takes_value ? " VALUE" : "") + "\n      " + s.help + "\n";
   }
   return out;
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
+#include "draforge/draforge.hpp"
 
 namespace draforge::cli {
 
@@ -28,7 +28,7 @@ class Flags {
   const std::vector<std::string>& positional() const { return positional_; }
 
   // Parses args (without the program and command names). A flag not in `specs` is an error.
-  static absl::StatusOr<Flags> Parse(const std::vector<std::string>& args, const std::vector<FlagSpec>& specs);
+  static draforge::Result<Flags> Parse(const std::vector<std::string>& args, const std::vector<FlagSpec>& specs);
 
  private:
   std::map<std::string, std::vector<std::string>> values_;

@@ -5,12 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
-#include "api/codec.h"
-#include "api/manifests.h"
-#include "api/object.h"
 #include "draforge/draforge.hpp"
-#include "store/cluster.h"
 
 namespace draforge::cli {
 
@@ -28,24 +23,6 @@ struct Inputs {
 // never does). The error's message ends in " (--max-input-size)" when a file was too large.
 draforge::Result<draforge::Objects> ReadObjects(const std::vector<std::string>& sources, bool strict,
                                                 size_t max_bytes);
-
-// One object read from a source, or the reason it could not be read (lib/api's manifest loader).
-// TODO(clisim): the InputObject functions below go once cmd_sim.cc and cmd_cel.cc use Inputs.
-using InputObject = api::ManifestObject;
-
-struct InputOptions {
-  api::DecodeOptions decode;
-};
-
-// Expands `-f` arguments (api::LoadManifests): "-" is standard input; a directory contributes every
-// .yaml, .yml and .json file in it (not recursive, sorted, as kubectl does without -R). Fails when a source cannot be read
-// or has a syntax error; an object that does not decode is returned with its error.
-absl::StatusOr<std::vector<InputObject>> ReadInputs(const std::vector<std::string>& sources,
-                                                    const InputOptions& options);
-
-// Applies every decoded object to `cluster` (objects that failed to decode are skipped). Errors name
-// the source of the object the store refused (e.g. one without a name).
-absl::Status ApplyAll(const std::vector<InputObject>& inputs, store::Cluster& cluster);
 
 }  // namespace draforge::cli
 

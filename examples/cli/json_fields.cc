@@ -36,6 +36,26 @@ const rapidjson::Value& JsonArray(const rapidjson::Value& v, const char* key) {
   return m != v.MemberEnd() && m->value.IsArray() ? m->value : kEmpty;
 }
 
+const rapidjson::Value& JsonObject(const rapidjson::Value& v, const char* key) {
+  static const rapidjson::Value kEmpty(rapidjson::kObjectType);
+  const rapidjson::Value* m = JsonMember(v, key);
+  return m != nullptr && m->IsObject() ? *m : kEmpty;
+}
+
+const rapidjson::Value* JsonMember(const rapidjson::Value& v, const char* key) {
+  if (!v.IsObject()) return nullptr;
+  const auto m = v.FindMember(key);
+  return m != v.MemberEnd() ? &m->value : nullptr;
+}
+
+draforge::Result<rapidjson::Document> ParseAbiJson(std::string_view text, std::string_view what) {
+  rapidjson::Document doc;
+  if (doc.Parse(text.data(), text.size()).HasParseError()) {
+    return draforge::Error{DRAFORGE_EINTERNAL, std::string(what) + ": unreadable JSON from the library", "", ""};
+  }
+  return doc;
+}
+
 std::string Join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {

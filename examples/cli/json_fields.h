@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "draforge/draforge.hpp"
 #include "rapidjson/document.h"
 
 namespace draforge::cli {
@@ -17,6 +19,14 @@ int64_t JsonInt(const rapidjson::Value& v, const char* key);
 std::vector<std::string> JsonStrings(const rapidjson::Value& v, const char* key);
 // The array member `key`, or an empty array.
 const rapidjson::Value& JsonArray(const rapidjson::Value& v, const char* key);
+
+// The object member `key`, or an empty object.
+const rapidjson::Value& JsonObject(const rapidjson::Value& v, const char* key);
+// The member `key` (any type), or null when absent.
+const rapidjson::Value* JsonMember(const rapidjson::Value& v, const char* key);
+// Parses the ABI's JSON result `text` (the ABI's output is always valid JSON; a parse error is
+// reported as an EINTERNAL error naming `what`).
+draforge::Result<rapidjson::Document> ParseAbiJson(std::string_view text, std::string_view what);
 
 // `parts` joined with `sep`.
 std::string Join(const std::vector<std::string>& parts, const char* sep);

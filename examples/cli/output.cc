@@ -36,10 +36,4 @@ draforge::Result<void> PrintDocuments(const std::vector<rapidjson::Document>& do
   return {};
 }
 
-absl::Status WriteDocuments(std::vector<rapidjson::Document>& docs, const std::string& format, std::ostream& out,
-                            bool always_list) {
-  auto printed = PrintDocuments(docs, format, out, always_list);
-  return printed.ok() ? absl::OkStatus() : absl::InvalidArgumentError(printed.error().message);
-}
-
 }  // namespace draforge::cli

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/status.h"
 #include "draforge/draforge.hpp"
 #include "rapidjson/document.h"
 
@@ -17,12 +16,6 @@ namespace draforge::cli {
 // them (also one, with always_list). Errors: an unknown format.
 draforge::Result<void> PrintDocuments(const std::vector<rapidjson::Document>& docs, const std::string& format,
                                       std::ostream& out, bool always_list = false);
-
-// TODO(clisim): goes once cmd_sim.cc and cmd_cel.cc call PrintDocuments.
-// Writes `docs` in `format` ("json" or "yaml"): one document as itself, several wrapped in a
-// `{"apiVersion":"v1","kind":"List","items":[...]}` as kubectl prints them (also one, with always_list).
-absl::Status WriteDocuments(std::vector<rapidjson::Document>& docs, const std::string& format, std::ostream& out,
-                            bool always_list = false);
 
 }  // namespace draforge::cli
 

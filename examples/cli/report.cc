@@ -1,199 +1,321 @@
 #include "report.h"
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "common/status.h"
+#include <cctype>
+#include <map>
+#include <vector>
+
+#include "json_fields.h"
 
 namespace draforge::cli {
 namespace {
 
-std::string Or(const std::optional<std::string>& s, std::string_view fallback = "<none>") {
-  return s.has_value() && !s->empty() ? *s : std::string(fallback);
+using rapidjson::Value;
+
+std::string Or(std::string s, std::string_view fallback = "<none>") { return s.empty() ? std::string(fallback) : s; }
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
-bool Matches(const api::ObjectMeta& m, const TableFilter& f) {
-  if (!f.ns.empty() && m.namespace_.value_or("") != f.ns) return false;
-  if (!f.name.empty() && m.name.value_or("") != f.name) return false;
-  return true;
+size_t Size(const Value* v) {
+  if (v == nullptr) return 0;
+  if (v->IsArray()) return v->Size();
+  if (v->IsObject()) return v->MemberCount();
+  return 0;
 }
 
-// "gpu (a100.gpu.example.com x2)", "gpus (first of: eight h100.gpu.example.com x8, four ...)".
-std::string DescribeRequests(const std::optional<api::ResourceClaimSpec>& spec) {
-  if (!spec.has_value() || !spec->devices.has_value()) return "<none>";
+// A number as the object JSON spells it ("2"); an absent count is the API's default of one.
+int64_t CountOf(const Value& request) {
+  const Value* c = JsonMember(request, "count");
+  return c != nullptr && c->IsInt64() ? c->GetInt64() : 1;
+}
+
+// "a100.gpu.example.com x2", "h100.gpu.example.com all".
+std::string DescribeOne(const Value& request) {
+  std::string s = Or(JsonStr(request, "deviceClassName"), "?");
+  const std::string mode = JsonStr(request, "allocationMode");
+  if (mode == "All") {
+    s += " all";
+  } else if (CountOf(request) != 1) {
+    s += " x" + std::to_string(CountOf(request));
+  }
+  return s;
+}
+
+// "gpu: a100.gpu.example.com x2", "gpus: first of [eight=h100.gpu.example.com x8, four=...]", from a
+// ResourceClaimSpec's JSON.
+std::string DescribeRequests(const Value& claim_spec) {
+  const Value* devices = JsonMember(claim_spec, "devices");
+  if (devices == nullptr || !devices->IsObject()) return "<none>";
   std::vector<std::string> parts;
-  auto one = [](const std::optional<std::string>& cls, const std::optional<std::string>& mode,
-                const std::optional<int64_t>& count) {
-    std::string s = cls.value_or("?");
-    if (mode.value_or("ExactCount") == "All") {
-      absl::StrAppend(&s, " all");
-    } else if (count.value_or(1) != 1) {
-      absl::StrAppend(&s, " x", count.value_or(1));
+  for (const Value& r : JsonArray(*devices, "requests").GetArray()) {
+    const std::string name = Or(JsonStr(r, "name"), "?");
+    if (const Value* exactly = JsonMember(r, "exactly"); exactly != nullptr && exactly->IsObject()) {
+      parts.push_back(name + ": " + DescribeOne(*exactly));
+      continue;
     }
-    return s;
-  };
-  for (const api::DeviceRequest& r : spec->devices->requests) {
-    if (r.exactly.has_value()) {
-      parts.push_back(absl::StrCat(r.name.value_or("?"), ": ",
-                                   one(r.exactly->device_class_name, r.exactly->allocation_mode, r.exactly->count)));
-    } else {
-      std::vector<std::string> alts;
-      for (const auto& s : r.first_available) {
-        alts.push_back(absl::StrCat(s.name.value_or("?"), "=", one(s.device_class_name, s.allocation_mode, s.count)));
-      }
-      parts.push_back(absl::StrCat(r.name.value_or("?"), ": first of [", absl::StrJoin(alts, ", "), "]"));
+    std::vector<std::string> alts;
+    for (const Value& s : JsonArray(r, "firstAvailable").GetArray()) {
+      alts.push_back(Or(JsonStr(s, "name"), "?") + "=" + DescribeOne(s));
     }
+    parts.push_back(name + ": first of [" + Join(alts, ", ") + "]");
   }
-  return parts.empty() ? "<none>" : absl::StrJoin(parts, "; ");
+  return parts.empty() ? "<none>" : Join(parts, "; ");
 }
 
-std::string AllocatedDevices(const api::ResourceClaim& claim) {
-  if (!claim.status.has_value() || !claim.status->allocation.has_value() ||
-      !claim.status->allocation->devices.has_value()) {
-    return "<none>";
-  }
-  std::vector<std::string> out;
-  for (const auto& r : claim.status->allocation->devices->results) {
-    out.push_back(absl::StrCat(r.driver.value_or("?"), "/", r.pool.value_or("?"), "/", r.device.value_or("?")));
-  }
-  return out.empty() ? "<none>" : absl::StrJoin(out, ",");
-}
-
-std::string DeviceNode(const api::ResourceSlice& slice, const api::Device& device) {
-  const auto& spec = *slice.spec;
-  if (device.node_name.has_value()) return *device.node_name;
-  if (device.all_nodes.value_or(false)) return "<all>";
-  if (device.node_selector.has_value()) return "<selector>";
-  if (spec.node_name.has_value()) return *spec.node_name;
-  if (spec.all_nodes.value_or(false)) return "<all>";
-  if (spec.node_selector.has_value()) return "<selector>";
-  return "<none>";
-}
-
-}  // namespace
-
-std::optional<GetTarget> ParseGetTarget(std::string_view name) {
-  const std::string lower = absl::AsciiStrToLower(AV(name));
-  if (lower == "pools" || lower == "pool") return GetTarget{std::nullopt, "pools"};
-  if (lower == "devices" || lower == "device") return GetTarget{std::nullopt, "devices"};
-  if (auto kind = api::ParseKindName(name)) return GetTarget{*kind, ""};
-  return std::nullopt;
-}
-
-std::string ClaimState(const api::ResourceClaim& claim) {
-  const bool allocated = claim.status.has_value() && claim.status->allocation.has_value();
-  const bool reserved = claim.status.has_value() && !claim.status->reserved_for.empty();
+std::string ClaimState(const Value& claim) {
+  const Value& status = JsonObject(claim, "status");
+  const Value* allocation = JsonMember(status, "allocation");
+  const bool allocated = allocation != nullptr && !allocation->IsNull();
+  const bool reserved = !JsonArray(status, "reservedFor").Empty();
   if (allocated && reserved) return "allocated,reserved";
   if (allocated) return "allocated";
   if (reserved) return "reserved";
   return "pending";
 }
 
-Table MakeTable(const store::Snapshot& snap, const GetTarget& target, const TableFilter& filter) {
-  if (!target.kind.has_value() && target.view == "pools") {
-    Table t({"DRIVER", "POOL", "NODE", "GENERATION", "SLICES", "DEVICES", "IN USE", "STATUS"});
-    for (const store::PoolInfo& p : snap.Pools()) {
-      size_t in_use = 0;
-      for (const auto* slice : p.slices) {
-        for (const auto& d : slice->spec->devices) {
-          if (snap.InUse(p.driver, p.pool, d.name.value_or(""))) ++in_use;
-        }
-      }
-      std::string status = p.invalid ? absl::StrCat("invalid: ", p.invalid_reason)
-                                     : p.complete ? "complete"
-                                                  : absl::StrCat("incomplete (", p.slices.size(), " of ",
-                                                                 p.resource_slice_count, " slices)");
-      t.AddRow({std::string(p.driver), std::string(p.pool), p.node_name.empty() ? "<none>" : std::string(p.node_name),
-                absl::StrCat(p.generation), absl::StrCat(p.slices.size()), absl::StrCat(p.device_count),
-                absl::StrCat(in_use), status});
-    }
-    return t;
+std::string AllocatedDevices(const Value& claim) {
+  const Value& devices = JsonObject(JsonObject(JsonObject(claim, "status"), "allocation"), "devices");
+  std::vector<std::string> out;
+  for (const Value& r : JsonArray(devices, "results").GetArray()) {
+    out.push_back(Or(JsonStr(r, "driver"), "?") + "/" + Or(JsonStr(r, "pool"), "?") + "/" +
+                  Or(JsonStr(r, "device"), "?"));
   }
-  if (!target.kind.has_value()) {
-    Table t({"DRIVER", "POOL", "DEVICE", "NODE", "ATTRIBUTES", "CAPACITY", "TAINTS", "ALLOCATED TO"});
-    for (const store::PoolInfo& p : snap.Pools()) {
-      for (const auto* slice : p.slices) {
-        for (const api::Device& d : slice->spec->devices) {
-          const std::string name = d.name.value_or("");
-          if (!filter.name.empty() && name != filter.name) continue;
-          std::vector<std::string> caps, taints, holders;
-          for (const auto& [k, c] : d.capacity) caps.push_back(absl::StrCat(k, "=", c.value ? c.value->String() : "?"));
-          for (const auto& tn : d.taints) taints.push_back(absl::StrCat(tn.key.value_or(""), ":", tn.effect.value_or("")));
-          for (const auto& a : snap.Allocations(p.driver, p.pool, name)) {
-            holders.push_back(absl::StrCat(AV(a.claim_namespace), "/", AV(a.claim_name), a.admin_access ? " (admin)" : ""));
-          }
-          t.AddRow({std::string(p.driver), std::string(p.pool), name, DeviceNode(*slice, d),
-                    absl::StrCat(d.attributes.size()), caps.empty() ? "<none>" : absl::StrJoin(caps, ","),
-                    taints.empty() ? "<none>" : absl::StrJoin(taints, ","),
-                    holders.empty() ? "<none>" : absl::StrJoin(holders, ",")});
-        }
-      }
-    }
-    return t;
+  return out.empty() ? "<none>" : Join(out, ",");
+}
+
+// Where a node-less entry of the devices view lives: "<all>" or "<selector>" from the device's or its
+// slice's own fields, else "<none>".
+std::string NodeOfNodeless(const Value& slice_spec, const Value* device) {
+  for (const Value* v : {device, &slice_spec}) {
+    if (v == nullptr) continue;
+    if (!JsonStr(*v, "nodeName").empty()) return JsonStr(*v, "nodeName");
+    if (JsonBool(*v, "allNodes")) return "<all>";
+    if (const Value* s = JsonMember(*v, "nodeSelector"); s != nullptr && !s->IsNull()) return "<selector>";
   }
-  const api::Kind kind = *target.kind;
+  return "<none>";
+}
+
+std::string SliceNode(const Value& spec) {
+  if (!JsonStr(spec, "nodeName").empty()) return JsonStr(spec, "nodeName");
+  if (JsonBool(spec, "allNodes")) return "<all>";
+  if (const Value* s = JsonMember(spec, "nodeSelector"); s != nullptr && !s->IsNull()) return "<selector>";
+  return "<none>";
+}
+
+draforge::Result<Table> PoolsTable(const draforge::Snapshot& snapshot) {
+  auto json = draforge::inventory::PoolsJson(snapshot);
+  if (!json.ok()) return json.error();
+  auto doc = ParseAbiJson(*json, "pools");
+  if (!doc.ok()) return doc.error();
+  Table t({"DRIVER", "POOL", "NODE", "GENERATION", "SLICES", "DEVICES", "IN USE", "STATUS"});
+  for (const Value& p : JsonArray(*doc, "items").GetArray()) {
+    const size_t slices = JsonArray(p, "resourceSlices").Size();
+    const std::string status =
+        JsonBool(p, "invalid") ? "invalid: " + JsonStr(p, "invalidReason")
+        : JsonBool(p, "complete")
+            ? "complete"
+            : "incomplete (" + std::to_string(slices) + " of " + std::to_string(JsonInt(p, "resourceSliceCount")) +
+                  " slices)";
+    t.AddRow({JsonStr(p, "driver"), JsonStr(p, "pool"), Or(JsonStr(p, "node")), std::to_string(JsonInt(p, "generation")),
+              std::to_string(slices), std::to_string(JsonInt(p, "devices")),
+              std::to_string(JsonInt(p, "allocatedDevices")), status});
+  }
+  return t;
+}
+
+// The slices' JSON by name, for the node of devices the devices view gives no node.
+draforge::Result<std::map<std::string, rapidjson::Document>> SlicesByName(const draforge::Snapshot& snapshot) {
+  auto json = snapshot.ObjectsJson("ResourceSlice");
+  if (!json.ok()) return json.error();
+  auto doc = ParseAbiJson(*json, "resourceslices");
+  if (!doc.ok()) return doc.error();
+  std::map<std::string, rapidjson::Document> out;
+  if (!doc->IsArray()) return out;
+  for (Value& s : doc->GetArray()) {
+    rapidjson::Document d;
+    d.CopyFrom(s, d.GetAllocator());
+    out.emplace(JsonStr(JsonObject(s, "metadata"), "name"), std::move(d));
+  }
+  return out;
+}
+
+const Value* SliceDevice(const Value& slice, const std::string& name) {
+  for (const Value& d : JsonArray(JsonObject(slice, "spec"), "devices").GetArray()) {
+    if (JsonStr(d, "name") == name) return &d;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> DeviceRow(const Value& d, const std::map<std::string, rapidjson::Document>& slices) {
+  std::vector<std::string> caps, taints, holders;
+  for (const auto& c : JsonObject(d, "capacity").GetObject()) {
+    caps.push_back(std::string(c.name.GetString()) + "=" + Or(JsonStr(c.value, "value"), "?"));
+  }
+  // The device's own taints (the slice's), as before DeviceTaintRules were part of the view.
+  for (const Value& tn : JsonArray(d, "taints").GetArray()) {
+    if (JsonStr(tn, "source") == "ResourceSlice") taints.push_back(JsonStr(tn, "key") + ":" + JsonStr(tn, "effect"));
+  }
+  for (const Value& h : JsonArray(d, "heldBy").GetArray()) {
+    holders.push_back(JsonStr(h, "namespace") + "/" + JsonStr(h, "name") + (JsonBool(h, "adminAccess") ? " (admin)" : ""));
+  }
+  const std::string name = JsonStr(d, "name");
+  std::string node = JsonStr(d, "node");
+  if (node.empty()) {
+    auto slice = slices.find(JsonStr(d, "resourceSlice"));
+    node = slice == slices.end() ? "<none>"
+                                 : NodeOfNodeless(JsonObject(slice->second, "spec"), SliceDevice(slice->second, name));
+  }
+  return {JsonStr(d, "driver"), JsonStr(d, "pool"), name, node, std::to_string(Size(JsonMember(d, "attributes"))),
+          caps.empty() ? "<none>" : Join(caps, ","), taints.empty() ? "<none>" : Join(taints, ","),
+          holders.empty() ? "<none>" : Join(holders, ",")};
+}
+
+draforge::Result<Table> DevicesTable(const draforge::Snapshot& snapshot, const TableFilter& filter) {
+  auto slices = SlicesByName(snapshot);
+  if (!slices.ok()) return slices.error();
+  Table t({"DRIVER", "POOL", "DEVICE", "NODE", "ATTRIBUTES", "CAPACITY", "TAINTS", "ALLOCATED TO"});
+  draforge::inventory::DeviceQuery query;
+  query.limit = DRAFORGE_INVENTORY_MAX_DEVICE_LIMIT;
+  for (int64_t total = 1; static_cast<int64_t>(query.offset) < total; query.offset += query.limit) {
+    auto json = draforge::inventory::DevicesJson(snapshot, query);
+    if (!json.ok()) return json.error();
+    auto doc = ParseAbiJson(*json, "devices");
+    if (!doc.ok()) return doc.error();
+    total = JsonInt(*doc, "total");
+    for (const Value& d : JsonArray(*doc, "items").GetArray()) {
+      if (!filter.name.empty() && JsonStr(d, "name") != filter.name) continue;
+      t.AddRow(DeviceRow(d, *slices));
+    }
+  }
+  return t;
+}
+
+std::vector<std::string> KindHeaders(const GetTarget& target) {
   std::vector<std::string> headers;
-  const bool namespaced = api::IsNamespaced(kind);
-  if (namespaced) headers.push_back("NAMESPACE");
+  if (target.namespaced) headers.push_back("NAMESPACE");
   headers.push_back("NAME");
-  switch (kind) {
-    case api::Kind::kResourceSlice: headers.insert(headers.end(), {"NODE", "DRIVER", "POOL", "DEVICES"}); break;
-    case api::Kind::kDeviceClass: headers.insert(headers.end(), {"SELECTORS", "CONFIG"}); break;
-    case api::Kind::kResourceClaim: headers.insert(headers.end(), {"STATE", "REQUESTS", "DEVICES"}); break;
-    case api::Kind::kResourceClaimTemplate: headers.insert(headers.end(), {"REQUESTS"}); break;
-    case api::Kind::kDeviceTaintRule: headers.insert(headers.end(), {"DRIVER", "POOL", "DEVICE", "TAINT"}); break;
-    case api::Kind::kPod: headers.insert(headers.end(), {"NODE", "PHASE", "CLAIMS"}); break;
-    case api::Kind::kNode: headers.insert(headers.end(), {"LABELS"}); break;
-    default: break;
-  }
-  Table t(headers);
-  for (const api::Object* o : snap.List(kind, filter.ns)) {
-    if (!Matches(o->metadata(), filter)) continue;
-    std::vector<std::string> row;
-    if (namespaced) row.push_back(o->metadata().namespace_.value_or(""));
-    row.push_back(o->metadata().name.value_or(""));
-    if (const auto* s = std::get_if<api::ResourceSlice>(&o->value)) {
-      const auto& spec = s->spec;
-      std::string node = "<none>";
-      if (spec && spec->node_name) node = *spec->node_name;
-      else if (spec && spec->all_nodes.value_or(false)) node = "<all>";
-      else if (spec && spec->node_selector) node = "<selector>";
-      row.insert(row.end(), {node, spec ? Or(spec->driver) : "<none>",
-                             spec && spec->pool ? Or(spec->pool->name) : "<none>",
-                             absl::StrCat(spec ? spec->devices.size() : 0)});
-    } else if (const auto* c = std::get_if<api::DeviceClass>(&o->value)) {
-      row.push_back(absl::StrCat(c->spec ? c->spec->selectors.size() : 0));
-      row.push_back(absl::StrCat(c->spec ? c->spec->config.size() : 0));
-    } else if (const auto* c = std::get_if<api::ResourceClaim>(&o->value)) {
-      row.insert(row.end(), {ClaimState(*c), DescribeRequests(c->spec), AllocatedDevices(*c)});
-    } else if (const auto* tpl = std::get_if<api::ResourceClaimTemplate>(&o->value)) {
-      row.push_back(DescribeRequests(tpl->spec ? tpl->spec->spec : std::nullopt));
-    } else if (const auto* r = std::get_if<api::DeviceTaintRule>(&o->value)) {
-      const auto& sel = r->spec ? r->spec->device_selector : std::nullopt;
-      const auto& taint = r->spec ? r->spec->taint : std::nullopt;
-      row.insert(row.end(), {sel ? Or(sel->driver, "*") : "*", sel ? Or(sel->pool, "*") : "*",
-                             sel ? Or(sel->device, "*") : "*",
-                             taint ? absl::StrCat(taint->key.value_or(""), taint->value ? "=" + *taint->value : "", ":",
-                                                  taint->effect.value_or(""))
-                                   : "<none>"});
-    } else if (const auto* p = std::get_if<api::Pod>(&o->value)) {
-      std::vector<std::string> claims;
-      for (const auto& pc : snap.ClaimsForPod(o->metadata().namespace_.value_or(""), o->metadata().name.value_or(""))) {
-        std::string claim_name(pc.ref.claim_name);
-        if (claim_name.empty() && pc.claim != nullptr) claim_name = pc.claim->metadata.name.value_or("");
-        if (claim_name.empty()) claim_name = absl::StrCat("<from ", AV(pc.ref.template_name), ">");
-        claims.push_back(claim_name);
-      }
-      row.insert(row.end(), {p->spec ? Or(p->spec->node_name) : "<none>", p->status ? Or(p->status->phase) : "<none>",
-                             claims.empty() ? "<none>" : absl::StrJoin(claims, ",")});
-    } else if (std::holds_alternative<api::Node>(o->value)) {
-      std::vector<std::string> labels;
-      for (const auto& [k, v] : o->metadata().labels) labels.push_back(absl::StrCat(k, "=", v));
-      row.push_back(labels.empty() ? "<none>" : absl::StrJoin(labels, ","));
+  const std::map<std::string, std::vector<std::string>> extra = {
+      {"ResourceSlice", {"NODE", "DRIVER", "POOL", "DEVICES"}},
+      {"DeviceClass", {"SELECTORS", "CONFIG"}},
+      {"ResourceClaim", {"STATE", "REQUESTS", "DEVICES"}},
+      {"ResourceClaimTemplate", {"REQUESTS"}},
+      {"DeviceTaintRule", {"DRIVER", "POOL", "DEVICE", "TAINT"}},
+      {"Pod", {"NODE", "PHASE", "CLAIMS"}},
+      {"Node", {"LABELS"}},
+  };
+  if (auto it = extra.find(target.kind); it != extra.end()) headers.insert(headers.end(), it->second.begin(), it->second.end());
+  return headers;
+}
+
+// The CLAIMS column of each pod ("namespace/name" -> "a,b"), from the inventory's pod view: a claim's
+// name, or "<from TEMPLATE>" while a template's claim is not created.
+draforge::Result<std::map<std::string, std::string>> PodClaims(const draforge::Snapshot& snapshot,
+                                                               const std::string& ns) {
+  auto json = draforge::inventory::PodsJson(snapshot, ns);
+  if (!json.ok()) return json.error();
+  auto doc = ParseAbiJson(*json, "pods");
+  if (!doc.ok()) return doc.error();
+  std::map<std::string, std::string> out;
+  for (const Value& p : JsonArray(*doc, "items").GetArray()) {
+    std::vector<std::string> claims;
+    for (const Value& c : JsonArray(p, "claims").GetArray()) {
+      std::string name = JsonStr(c, "resourceClaimName");
+      if (name.empty()) name = "<from " + JsonStr(c, "resourceClaimTemplateName") + ">";
+      claims.push_back(std::move(name));
     }
+    out[JsonStr(p, "namespace") + "/" + JsonStr(p, "name")] = claims.empty() ? "<none>" : Join(claims, ",");
+  }
+  return out;
+}
+
+std::vector<std::string> KindColumns(const std::string& kind, const Value& o,
+                                     const std::map<std::string, std::string>& pod_claims) {
+  const Value& spec = JsonObject(o, "spec");
+  const Value& meta = JsonObject(o, "metadata");
+  if (kind == "ResourceSlice") {
+    return {SliceNode(spec), Or(JsonStr(spec, "driver")), Or(JsonStr(JsonObject(spec, "pool"), "name")),
+            std::to_string(JsonArray(spec, "devices").Size())};
+  }
+  if (kind == "DeviceClass") {
+    return {std::to_string(JsonArray(spec, "selectors").Size()), std::to_string(JsonArray(spec, "config").Size())};
+  }
+  if (kind == "ResourceClaim") return {ClaimState(o), DescribeRequests(spec), AllocatedDevices(o)};
+  if (kind == "ResourceClaimTemplate") return {DescribeRequests(JsonObject(spec, "spec"))};
+  if (kind == "DeviceTaintRule") {
+    const Value* sel = JsonMember(spec, "deviceSelector");
+    const Value* taint = JsonMember(spec, "taint");
+    auto field = [&](const char* key) { return sel != nullptr ? Or(JsonStr(*sel, key), "*") : "*"; };
+    std::string t = "<none>";
+    if (taint != nullptr && taint->IsObject()) {
+      const Value* value = JsonMember(*taint, "value");
+      t = JsonStr(*taint, "key") + (value != nullptr && value->IsString() ? "=" + JsonStr(*taint, "value") : "") + ":" +
+          JsonStr(*taint, "effect");
+    }
+    return {field("driver"), field("pool"), field("device"), t};
+  }
+  if (kind == "Pod") {
+    auto claims = pod_claims.find(JsonStr(meta, "namespace") + "/" + JsonStr(meta, "name"));
+    return {Or(JsonStr(spec, "nodeName")), Or(JsonStr(JsonObject(o, "status"), "phase")),
+            claims == pod_claims.end() ? "<none>" : claims->second};
+  }
+  if (kind == "Node") {
+    std::vector<std::string> labels;
+    for (const auto& l : JsonObject(meta, "labels").GetObject()) {
+      labels.push_back(std::string(l.name.GetString()) + "=" + (l.value.IsString() ? l.value.GetString() : ""));
+    }
+    return {labels.empty() ? "<none>" : Join(labels, ",")};
+  }
+  return {};
+}
+
+draforge::Result<Table> KindTable(const draforge::Snapshot& snapshot, const GetTarget& target,
+                                  const TableFilter& filter) {
+  auto json = snapshot.ObjectsJson(target.kind);
+  if (!json.ok()) return json.error();
+  auto doc = ParseAbiJson(*json, target.kind);
+  if (!doc.ok()) return doc.error();
+  std::map<std::string, std::string> pod_claims;
+  if (target.kind == "Pod") {
+    auto claims = PodClaims(snapshot, filter.ns);
+    if (!claims.ok()) return claims.error();
+    pod_claims = *std::move(claims);
+  }
+  Table t(KindHeaders(target));
+  if (!doc->IsArray()) return t;
+  for (const Value& o : doc->GetArray()) {
+    const Value& meta = JsonObject(o, "metadata");
+    if (!filter.ns.empty() && JsonStr(meta, "namespace") != filter.ns) continue;
+    if (!filter.name.empty() && JsonStr(meta, "name") != filter.name) continue;
+    std::vector<std::string> row;
+    if (target.namespaced) row.push_back(JsonStr(meta, "namespace"));
+    row.push_back(JsonStr(meta, "name"));
+    for (std::string& c : KindColumns(target.kind, o, pod_claims)) row.push_back(std::move(c));
     t.AddRow(std::move(row));
   }
   return t;
+}
+
+}  // namespace
+
+std::optional<GetTarget> ParseGetTarget(std::string_view name) {
+  const std::string lower = Lower(name);
+  if (lower == "pools" || lower == "pool") return GetTarget{"", false, "pools"};
+  if (lower == "devices" || lower == "device") return GetTarget{"", false, "devices"};
+  auto info = draforge::KindInfoJson(name);
+  if (!info.ok()) return std::nullopt;
+  auto doc = ParseAbiJson(*info, "kind");
+  if (!doc.ok()) return std::nullopt;
+  return GetTarget{JsonStr(*doc, "kind"), JsonBool(*doc, "namespaced"), ""};
+}
+
+draforge::Result<Table> MakeTable(const draforge::Snapshot& snapshot, const GetTarget& target,
+                                  const TableFilter& filter) {
+  if (target.kind.empty() && target.view == "pools") return PoolsTable(snapshot);
+  if (target.kind.empty()) return DevicesTable(snapshot, filter);
+  return KindTable(snapshot, target, filter);
 }
 
 }  // namespace draforge::cli

@@ -1,4 +1,5 @@
-// Tables of a snapshot's objects, as `draforge get` and `draforge demo` print them.
+// Tables of a snapshot's objects, as `draforge get` and `draforge demo` print them, rendered from the
+// C ABI's JSON (the snapshot's objects, the inventory's pools, devices and pods).
 #ifndef DRAFORGE_EXAMPLES_CLI_REPORT_H_
 #define DRAFORGE_EXAMPLES_CLI_REPORT_H_
 
@@ -6,19 +7,20 @@
 #include <string>
 #include <string_view>
 
-#include "store/cluster.h"
+#include "draforge/draforge.hpp"
 #include "table.h"
 
 namespace draforge::cli {
 
 // What `get` lists: a stored kind, or one of the derived views "pools" and "devices".
 struct GetTarget {
-  std::optional<api::Kind> kind;  // nullopt: a derived view
-  std::string view;               // "pools" or "devices" when kind is nullopt
+  std::string kind;  // "ResourceSlice"; "" for a derived view
+  bool namespaced = false;
+  std::string view;  // "pools" or "devices" when kind is ""
 };
 
-// Parses a kind as kubectl accepts it ("resourceslices", "ResourceSlice", "pods") or a derived view
-// ("pools", "devices"); nullopt when unknown.
+// Parses a kind as kubectl accepts it ("resourceslices", "ResourceSlice", "pods": draforge_kind_info_json)
+// or a derived view ("pools", "devices"); nullopt when unknown.
 std::optional<GetTarget> ParseGetTarget(std::string_view name);
 
 struct TableFilter {
@@ -26,11 +28,9 @@ struct TableFilter {
   std::string name;  // empty: every object
 };
 
-// The table for `target`. Namespaced kinds get a NAMESPACE column.
-Table MakeTable(const store::Snapshot& snapshot, const GetTarget& target, const TableFilter& filter);
-
-// "allocated,reserved", "allocated", "reserved" or "pending" (kubectl's STATE column).
-std::string ClaimState(const api::ResourceClaim& claim);
+// The table for `target`. Namespaced kinds get a NAMESPACE column. Fails only when the ABI does.
+draforge::Result<Table> MakeTable(const draforge::Snapshot& snapshot, const GetTarget& target,
+                                  const TableFilter& filter);
 
 }  // namespace draforge::cli
 
