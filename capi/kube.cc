@@ -335,7 +335,7 @@ int draforge_kube_list(draforge_buffer* out, draforge_kube_client* client, const
       list.limit = options->limit;
       list.resource_version = capi::Str(options->resource_version);
     }
-    // lib/kube's List has no deadline of its own: a list is a read, and its requests time out.
+    list.deadline = capi::Deadline(options);
     auto result = client->client->List(*r, ns, list);
     if (!result.ok()) return FailKube(result.status(), error);
     return capi::JsonOut(result->list, out, error);

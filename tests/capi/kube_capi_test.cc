@@ -8,10 +8,12 @@
 #include <stdlib.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -43,6 +45,15 @@ std::string Kubeconfig(const std::string& server) {
   return "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster:\n    server: " + server +
          "\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\n"
          "    namespace: team-a\n";
+}
+
+// A client of the API server at `url` through a kubeconfig written into `dir` (`timeout_ms` 0: the
+// client's default).
+draforge::Result<draforge::KubeClient> ClientOf(const TempDir& dir, const std::string& url, int64_t timeout_ms = 0) {
+  draforge::KubeConfigOptions o;
+  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(url));
+  o.timeout_ms = timeout_ms;
+  return draforge::KubeClient::Create(o);
 }
 
 TEST(KubeOptions, InitMacrosAndInitFunctionsAgree) {
@@ -148,6 +159,11 @@ class FakeApiServer {
       res.set_content(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"resourceslices \"x\" not found","reason":"NotFound","details":{"name":"x","group":"resource.k8s.io","kind":"resourceslices"},"code":404})",
                       "application/json");
     });
+    server_.Get("/api/v1/nodes", [this](const httplib::Request&, httplib::Response& res) {
+      ++requests_;
+      res.set_content(R"({"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[]})",
+                      "application/json");
+    });
     server_.Put(R"(/apis/resource.k8s.io/v1/resourceslices/(.*))", [this](const httplib::Request&,
                                                                            httplib::Response& res) {
       ++requests_;
@@ -175,9 +191,7 @@ class FakeApiServer {
 TEST(KubeClient, ApiErrorsKeepTheirStatusCodeAndReason) {
   FakeApiServer api;
   TempDir dir;
-  draforge::KubeConfigOptions o;
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(api.url()));
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, api.url());
   ASSERT_TRUE(client.ok()) << client.error().message;
   EXPECT_EQ(client->server(), api.url());
   EXPECT_EQ(client->default_namespace(), "team-a");
@@ -212,13 +226,12 @@ TEST(KubeClient, CErrorAccessorsAreZeroForOtherErrors) {
   EXPECT_STREQ(draforge_kube_error_reason(nullptr), "");
 }
 
-// A write whose deadline (a leader's lease) has passed is never sent.
+// A write whose deadline (a leader's lease) has passed is never sent; nor is a list (the deadline
+// covers every REST call).
 TEST(KubeClient, APassedDeadlineSendsNothing) {
   FakeApiServer api;
   TempDir dir;
-  draforge::KubeConfigOptions o;
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(api.url()));
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, api.url());
   ASSERT_TRUE(client.ok()) << client.error().message;
   draforge::KubeRequestOptions late;
   late.deadline_unix_ns = draforge::KubeNow() - 1;
@@ -231,20 +244,83 @@ TEST(KubeClient, APassedDeadlineSendsNothing) {
   EXPECT_EQ(client->Delete("resource.k8s.io/v1", "resourceslices", "", "x", late).error().code,
             DRAFORGE_EUNAVAILABLE);
   EXPECT_EQ(api.requests(), 0);
+  auto list = client->List("v1", "nodes", "", late);
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.error().code, DRAFORGE_EUNAVAILABLE);
+  EXPECT_THAT(list.error().message, HasSubstr("deadline has passed"));
+  EXPECT_EQ(api.requests(), 0);
+  auto listed = client->List("v1", "nodes");  // no deadline: sent
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  EXPECT_THAT(*listed, HasSubstr(R"("kind":"NodeList")"));
+  EXPECT_EQ(api.requests(), 1);
+}
+
+// An API server that accepts a list and does not answer until the test releases it.
+class HangingApiServer {
+ public:
+  HangingApiServer() {
+    server_.Get("/api/v1/nodes", [this](const httplib::Request&, httplib::Response& res) {
+      std::unique_lock<std::mutex> lock(mu_);
+      ++requests_;
+      released_cv_.wait(lock, [this] { return released_; });
+      res.set_content(R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[]})", "application/json");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~HangingApiServer() {
+    Release();
+    server_.stop();
+    thread_.join();
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    released_ = true;
+    released_cv_.notify_all();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable released_cv_;
+  bool released_ = false;
+  int requests_ = 0;
+};
+
+// draforge_kube_list ends at its deadline when the server hangs. The client's own timeout is an
+// hour and the server answers only after the call returned: without the deadline the call would
+// not return before the suite's timeout.
+TEST(KubeClient, AListEndsAtItsDeadlineWhenTheServerHangs) {
+  HangingApiServer api;
+  TempDir dir;
+  auto client = ClientOf(dir, api.url(), /*timeout_ms=*/3600 * 1000);
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  draforge::KubeRequestOptions soon;
+  soon.deadline_unix_ns = draforge::KubeNow() + 200 * 1000 * 1000;  // 200 ms
+  auto list = client->List("v1", "nodes", "", soon);
+  api.Release();
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.error().code, DRAFORGE_EUNAVAILABLE) << list.error().message;
+  EXPECT_THAT(list.error().message, HasSubstr("/api/v1/nodes"));
+  EXPECT_EQ(api.requests(), 1);  // sent once, not retried past the deadline
 }
 
 TEST(KubeClient, AnUnreachableServerIsUnavailable) {
   TempDir dir;
-  draforge::KubeConfigOptions o;
   // A port nothing listens on: bind one and close it.
   int port = 0;
   {
     httplib::Server s;
     port = s.bind_to_any_port("127.0.0.1");
   }
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig("http://127.0.0.1:" + std::to_string(port)));
-  o.timeout_ms = 2000;
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, "http://127.0.0.1:" + std::to_string(port), /*timeout_ms=*/2000);
   ASSERT_TRUE(client.ok()) << client.error().message;
   auto get = client->Get("v1", "nodes", "", "n");
   ASSERT_FALSE(get.ok());
@@ -255,9 +331,7 @@ TEST(KubeClient, AnUnreachableServerIsUnavailable) {
 TEST(KubeClient, BadResourceNamesAreInvalid) {
   FakeApiServer api;
   TempDir dir;
-  draforge::KubeConfigOptions o;
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(api.url()));
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, api.url());
   ASSERT_TRUE(client.ok());
   EXPECT_EQ(client->Get("a/b/c", "x", "", "n").error().code, DRAFORGE_EINVALID);
   EXPECT_EQ(client->Get("v1", "", "", "n").error().code, DRAFORGE_EINVALID);
