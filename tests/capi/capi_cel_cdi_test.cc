@@ -225,6 +225,24 @@ TEST_F(CApiCdiDir, MissingPathsAreNotFound) {
   draforge_error_destroy(e);
 }
 
+// A directory the operating system refuses (here ENOTDIR: a path through a regular file) is
+// DRAFORGE_EIO naming the path, not DRAFORGE_EINTERNAL, which says "a bug in DRAForge".
+TEST_F(CApiCdiDir, ADirectoryTheSystemRefusesIsAnIoError) {
+  draforge_cdi_specs* specs = nullptr;
+  ASSERT_EQ(draforge_cdi_generate(&specs, snapshot_, "node-1", nullptr, nullptr), DRAFORGE_OK);
+  ASSERT_EQ(draforge_cdi_specs_count(specs), 1u);
+  const std::string file = dir_ + "/a-file";
+  std::ofstream(file) << "x";
+  const std::string through_file = file + "/cdi";
+  draforge_error* e = nullptr;
+  EXPECT_EQ(draforge_cdi_specs_write(specs, through_file.c_str(), nullptr, &e), DRAFORGE_EIO);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(draforge_error_code_of(e), DRAFORGE_EIO);
+  EXPECT_THAT(draforge_error_message(e), HasSubstr(through_file));
+  draforge_error_destroy(e);
+  draforge_cdi_specs_destroy(specs);
+}
+
 TEST(CApiCdiOptions, Version1CallersAndTheMacroAgree) {
   const draforge_cdi_options by_macro = DRAFORGE_CDI_OPTIONS_INIT;
   draforge_cdi_options by_call;

@@ -159,6 +159,18 @@ class FakeApiServer {
       res.set_content(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"resourceslices \"x\" not found","reason":"NotFound","details":{"name":"x","group":"resource.k8s.io","kind":"resourceslices"},"code":404})",
                       "application/json");
     });
+    // The resource.k8s.io group is forbidden to this user (RBAC), and every ResourceSlice exists.
+    server_.Get("/apis/resource.k8s.io", [](const httplib::Request&, httplib::Response& res) {
+      res.status = 403;
+      res.set_content(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"forbidden: User \"u\" cannot get path \"/apis/resource.k8s.io\"","reason":"Forbidden","code":403})",
+                      "application/json");
+    });
+    server_.Post("/apis/resource.k8s.io/v1/resourceslices", [this](const httplib::Request&, httplib::Response& res) {
+      ++requests_;
+      res.status = 409;
+      res.set_content(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"resourceslices.resource.k8s.io \"x\" already exists","reason":"AlreadyExists","details":{"name":"x","group":"resource.k8s.io","kind":"resourceslices"},"code":409})",
+                      "application/json");
+    });
     server_.Get("/api/v1/nodes", [this](const httplib::Request&, httplib::Response& res) {
       ++requests_;
       res.set_content(R"({"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[]})",
@@ -213,6 +225,32 @@ TEST(KubeClient, ApiErrorsKeepTheirStatusCodeAndReason) {
   EXPECT_EQ(put.error().http_status, 409);
   EXPECT_TRUE(draforge::IsKubeConflict(put.error()));
   EXPECT_FALSE(draforge::IsKubeAlreadyExists(put.error()));
+}
+
+// Every call that reaches the API server reports its answers the same way: DRAFORGE_EAPI with the
+// HTTP status and reason (409 AlreadyExists from a create, a 403 Forbidden while the live source
+// discovers the API group), never DRAFORGE_EINTERNAL.
+TEST(KubeClient, ServerAnswersAreApiErrorsInEveryCall) {
+  FakeApiServer api;
+  TempDir dir;
+  auto client = ClientOf(dir, api.url());
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  auto created = client->Create("resource.k8s.io/v1", "resourceslices", "",
+                                R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"x"}})");
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.error().code, DRAFORGE_EAPI);
+  EXPECT_EQ(created.error().http_status, 409);
+  EXPECT_TRUE(draforge::IsKubeAlreadyExists(created.error()));
+  EXPECT_FALSE(draforge::IsKubeConflict(created.error()));
+
+  auto cluster = draforge::Cluster::Create();
+  ASSERT_TRUE(cluster.ok());
+  auto source = draforge::KubeSource::Start(*client, *cluster);
+  ASSERT_FALSE(source.ok());
+  EXPECT_EQ(source.error().code, DRAFORGE_EAPI) << source.error().message;
+  EXPECT_EQ(source.error().http_status, 403);
+  EXPECT_EQ(source.error().reason, "Forbidden");
+  EXPECT_THAT(source.error().message, HasSubstr(api.url()));  // which server refused
 }
 
 TEST(KubeClient, CErrorAccessorsAreZeroForOtherErrors) {

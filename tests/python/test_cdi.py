@@ -68,6 +68,16 @@ def test_write_is_whole_and_idempotent(cluster, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["someone-else.json"]
 
 
+def test_a_directory_the_system_refuses_is_an_os_error(cluster, tmp_path):
+    # A path through a regular file (ENOTDIR): the operating system's refusal, not a DRAForge bug.
+    (tmp_path / "a-file").write_text("x")
+    target = tmp_path / "a-file" / "cdi"
+    with pytest.raises(OSError) as info:
+        draforge.cdi.generate(cluster, "node-1").write(target)
+    assert isinstance(info.value, draforge.FileSystemError) and info.value.code == -8
+    assert str(target) in str(info.value)
+
+
 def test_validate_reports_problems_as_a_result():
     r = draforge.cdi.validate("cdiVersion: 0.3.0\nkind: example.com/gpu\ndevices:\n- name: ''\n  containerEdits: {}\n")
     assert not r.valid and not r

@@ -20,8 +20,8 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _draforge
-from ._errors import (ApiError, Error, InternalError, InvalidInputError, LimitError, NotFoundError,
-                      UnavailableError, UnsupportedError)
+from ._errors import (ApiError, Error, FileSystemError, InternalError, InvalidInputError, LimitError,
+                      NotFoundError, UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeVerdict, Pool, RequestFunnel)
 from . import cdi, cel, kube
@@ -29,11 +29,11 @@ from .inventory import Inventory
 from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placement, PodClaim
 
 __all__ = [
-    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
-    "HowManyMore", "InternalError", "InvalidInputError", "Inventory", "LimitError", "NodeCount", "NodePlacement",
-    "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim", "Pool", "RequestFunnel",
-    "Snapshot",
-    "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "feature_gates", "kubernetes_version", "version",
+    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
+    "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
+    "LimitError", "NodeCount", "NodePlacement", "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim",
+    "Pool", "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube",
+    "feature_gates", "kubernetes_version", "version",
 ]
 
 __version__: str = _draforge.version()
