@@ -12,16 +12,13 @@
 #include <string>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string Take(draforge_buffer& b) {
-  std::string s(b.ptr ? b.ptr : "", b.size);
-  draforge_buffer_dispose(&b);
-  return s;
-}
+using draforge_test::Take;
 
 constexpr char kSlice[] = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},
   "spec":{"driver":"gpu.example.com","nodeName":"node-1","pool":{"name":"node-1","generation":1,"resourceSliceCount":1},
@@ -122,52 +119,8 @@ TEST(CApiCelMore, CostEstimates) {
   }
 }
 
-constexpr char kAllocated[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: train, namespace: team-a, uid: 6f1c7c4e-0000-4000-8000-000000000001}
-spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]}}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-0}
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-1}
-    nodeSelector:
-      nodeSelectorTerms:
-      - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]
-)";
-
-class CApiCdiDir : public ::testing::Test {
+class CApiCdiDir : public draforge_test::CdiFixture {
  protected:
-  void SetUp() override {
-    draforge_cluster* c = nullptr;
-    ASSERT_EQ(draforge_cluster_create(&c, nullptr, nullptr), DRAFORGE_OK);
-    ASSERT_EQ(draforge_cluster_apply(c, kAllocated, std::strlen(kAllocated), nullptr, nullptr), DRAFORGE_OK);
-    ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, c, nullptr), DRAFORGE_OK);
-    draforge_cluster_destroy(c);
-    char tmpl[] = "/tmp/draforge-capi-cdidir-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    draforge_snapshot_destroy(snapshot_);
-    std::filesystem::remove_all(dir_);
-  }
   std::string Audit(const draforge_cdi_options* o) {
     draforge_buffer b = {nullptr, 0};
     draforge_error* e = nullptr;
@@ -176,8 +129,6 @@ class CApiCdiDir : public ::testing::Test {
     draforge_error_destroy(e);
     return Take(b);
   }
-  draforge_snapshot* snapshot_ = nullptr;
-  std::string dir_;
 };
 
 TEST_F(CApiCdiDir, SyncThenAuditIsInSyncAndOtherRulesWantOtherFiles) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 
 namespace {
 
@@ -37,23 +38,7 @@ metadata: {name: two, namespace: team-a}
 spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: "x"}}]}}
 )";
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "draforge-capi-load-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    const std::string p = path_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using draforge_test::TempDir;
 
 std::string Read(const std::string& path) {
   std::ifstream in(path);

@@ -18,28 +18,13 @@
 #include <thread>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "draforge_kube_capi.XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::filesystem::create_directories(std::filesystem::path(Path(name)).parent_path());
-    std::ofstream(Path(name)) << text;
-    return Path(name);
-  }
-  std::string Path(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using draforge_test::TempDir;
 
 std::string Kubeconfig(const std::string& server) {
   return "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster:\n    server: " + server +
@@ -185,6 +170,9 @@ class FakeApiServer {
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // Until it listens, stop() is a no-op and the destructor's join would wait forever (a test
+    // that sends nothing ends before the thread gets there).
+    while (port_ > 0 && !server_.is_running()) std::this_thread::yield();
   }
   ~FakeApiServer() {
     server_.stop();
@@ -305,6 +293,9 @@ class HangingApiServer {
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // Until it listens, stop() is a no-op and the destructor's join would wait forever (a test
+    // that sends nothing ends before the thread gets there).
+    while (port_ > 0 && !server_.is_running()) std::this_thread::yield();
   }
   ~HangingApiServer() {
     Release();
