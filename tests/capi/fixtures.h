@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -53,37 +54,13 @@ spec:
       exactly: {deviceClassName: gpu.example.com, count: 2}
 )";
 
-// Claim team-a/train (uid 6f1c7c4e-0000-4000-8000-000000000001) holding both GPUs of node-1 (class
-// gpu, slice s): what CDI specs are generated from.
-inline constexpr char kTrainAllocated[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: train, namespace: team-a, uid: 6f1c7c4e-0000-4000-8000-000000000001}
-spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]}}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-0}
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-1}
-    nodeSelector:
-      nodeSelectorTerms:
-      - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]
-)";
+// A file of tests/capi/data, found through $DRAFORGE_SOURCE_ROOT (meson test sets it) or, without
+// it, relative to the working directory.
+inline std::string DataFile(const std::string& name) {
+  const char* root = std::getenv("DRAFORGE_SOURCE_ROOT");
+  return std::string(root != nullptr ? root : ".") + "/tests/capi/data/" + name;
+}
+
 
 // The bytes of an owned buffer; the buffer is disposed.
 inline std::string Take(draforge_buffer& b) {
@@ -145,17 +122,21 @@ class ClusterFixture : public ::testing::Test {
   draforge_error* error_ = nullptr;
 };
 
-// A snapshot of kTrainAllocated (the cluster is not kept) and an empty directory for CDI specs.
+// A snapshot of data/train-allocated.yaml (claim team-a/train holding node-1's two GPUs; the
+// cluster is not kept) and an empty directory for CDI specs.
 class CdiFixture : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(dir_.empty()) << "mkdtemp failed";
     draforge_cluster* c = nullptr;
     ASSERT_EQ(draforge_cluster_create(&c, nullptr, nullptr), DRAFORGE_OK);
-    const int applied = draforge_cluster_apply(c, kTrainAllocated, std::strlen(kTrainAllocated), nullptr, nullptr);
+    draforge_error* e = nullptr;
+    const int applied = draforge_cluster_apply_file(c, DataFile("train-allocated.yaml").c_str(), nullptr, &e);
+    const std::string why = e != nullptr ? draforge_error_message(e) : "";
+    draforge_error_destroy(e);
     if (applied == DRAFORGE_OK) draforge_cluster_snapshot(&snapshot_, c, nullptr);
     draforge_cluster_destroy(c);
-    ASSERT_EQ(applied, DRAFORGE_OK);
+    ASSERT_EQ(applied, DRAFORGE_OK) << why;
     ASSERT_NE(snapshot_, nullptr);
   }
   void TearDown() override { draforge_snapshot_destroy(snapshot_); }
