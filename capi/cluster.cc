@@ -252,9 +252,8 @@ int draforge_snapshot_graph_json(draforge_buffer* out, const draforge_snapshot* 
                         error);
     }
     *out = draforge_buffer{nullptr, 0};
-    graph::BuildOptions options;
-    options.all_devices = all_devices != 0;
-    return capi::ToBuffer(graph::ToJson(graph::BuildGraph(*snapshot->snapshot, options)), out, error);
+    return capi::ToBuffer(
+        graph::Render(*snapshot->snapshot, {.all_devices = all_devices != 0}, {}, graph::Format::kJson), out, error);
   });
 }
 
@@ -280,18 +279,15 @@ int draforge_snapshot_graph_render(draforge_buffer* out, const draforge_snapshot
     if (o.format != DRAFORGE_GRAPH_JSON && o.format != DRAFORGE_GRAPH_DOT && o.format != DRAFORGE_GRAPH_TEXT) {
       return capi::Fail(absl::InvalidArgumentError("draforge_snapshot_graph_render: unknown format"), error);
     }
-    graph::BuildOptions build;
-    build.all_devices = o.all_devices != 0;
-    graph::Graph g = graph::BuildGraph(*snapshot->snapshot, build);
     graph::Filter filter;
     filter.namespace_ = capi::OrDefault(o.namespace_, "");
     filter.node = capi::OrDefault(o.node, "");
     filter.driver = capi::OrDefault(o.driver, "");
-    if (!filter.empty()) g = graph::FilterGraph(g, filter);
-    const std::string text = o.format == DRAFORGE_GRAPH_JSON  ? graph::ToJson(g)
-                             : o.format == DRAFORGE_GRAPH_DOT ? graph::ToDot(g)
-                                                              : graph::ToText(g);
-    return capi::ToBuffer(text, out, error);
+    const graph::Format format = o.format == DRAFORGE_GRAPH_JSON  ? graph::Format::kJson
+                                 : o.format == DRAFORGE_GRAPH_DOT ? graph::Format::kDot
+                                                                  : graph::Format::kText;
+    return capi::ToBuffer(graph::Render(*snapshot->snapshot, {.all_devices = o.all_devices != 0}, filter, format), out,
+                          error);
   });
 }
 

@@ -3,10 +3,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "capi/internal.h"
 #include "common/status.h"
+#include "kube/api_status.h"
 
 namespace draforge::capi {
 namespace {
@@ -54,15 +56,22 @@ void ObjectAndField(std::string_view message, std::string& object, std::string& 
 }
 
 int CodeOf(const absl::Status& status) {
+  // A Kubernetes API server's answer, wherever it surfaces: its HTTP status and reason say which.
+  if (kube::GetApiStatus(status)) return DRAFORGE_EAPI;
   switch (status.code()) {
     case absl::StatusCode::kOk: return DRAFORGE_OK;
     case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kOutOfRange: return DRAFORGE_EINVALID;
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kAlreadyExists: return DRAFORGE_EINVALID;  // input naming something twice
     case absl::StatusCode::kNotFound: return DRAFORGE_ENOTFOUND;
     case absl::StatusCode::kFailedPrecondition:
     case absl::StatusCode::kUnimplemented: return DRAFORGE_EUNSUPPORTED;
     case absl::StatusCode::kResourceExhausted:
     case absl::StatusCode::kDeadlineExceeded: return DRAFORGE_ELIMIT;
+    // lib/'s file operations (lib/cdi/internal/file_io, lib/kube/internal/files): EACCES, EROFS and
+    // other errnos. The Kubernetes calls map a transport's kUnavailable to DRAFORGE_EUNAVAILABLE.
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kUnavailable: return DRAFORGE_EIO;
     default: return DRAFORGE_EINTERNAL;
   }
 }
@@ -75,6 +84,10 @@ int Fail(const absl::Status& status, draforge_error** error) {
       e->code = code;
       e->message = std::string(status.message());
       ObjectAndField(SV(status.message()), e->object, e->field);
+      if (const std::optional<kube::ApiStatus> api = kube::GetApiStatus(status)) {
+        e->http_status = api->code;
+        e->reason = api->reason;
+      }
       *error = e.release();
     } catch (...) {
       *error = nullptr;  // out of memory while reporting: the code alone must do

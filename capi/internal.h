@@ -55,11 +55,13 @@ struct draforge_snapshot {
 
 namespace draforge::capi {
 
-// The C code for a Status code (one-to-one; see lib/common/status.h).
+// The C code of a Status: its code through one table (see lib/common/status.h), except that a
+// Kubernetes API server's answer (a kube::ApiStatus payload) is DRAFORGE_EAPI.
 int CodeOf(const absl::Status& status);
 
 // Returns the C code of `status` and, when it is an error and `error` is not null, stores a new
-// draforge_error there (object and field read from the message's "Kind \"name\": field: " prefix).
+// draforge_error there (object and field read from the message's "Kind \"name\": field: " prefix;
+// an API server's HTTP status and reason from its kube::ApiStatus payload).
 int Fail(const absl::Status& status, draforge_error** error);
 
 // The object ("Kind/key") and field path a lib/ message names, "" when it names none. Exposed for

@@ -110,13 +110,11 @@ int draforge_inventory_graph_json(draforge_buffer* out, const draforge_snapshot*
   return capi::Guard(error, [&]() -> int {
     int rc = 0;
     if (!Start("draforge_inventory_graph_json", out, snapshot, error, rc)) return rc;
-    graph::Graph g = graph::BuildGraph(*snapshot->snapshot, {.all_devices = all_devices != 0});
-    graph::Filter filter;
-    filter.namespace_ = Or(namespace_);
-    filter.node = Or(node);
-    filter.driver = Or(driver);
-    if (!filter.empty()) g = graph::FilterGraph(g, filter);
-    return capi::ToBuffer(graph::ToJson(g), out, error);
+    // The same rendering as draforge_snapshot_graph_render with DRAFORGE_GRAPH_JSON (graph::Render).
+    const graph::Filter filter{.namespace_ = Or(namespace_), .node = Or(node), .driver = Or(driver)};
+    return capi::ToBuffer(graph::Render(*snapshot->snapshot, {.all_devices = all_devices != 0}, filter,
+                                        graph::Format::kJson),
+                          out, error);
   });
 }
 

@@ -44,25 +44,24 @@ namespace {
 
 std::string Str(const char* s) { return s == nullptr ? std::string() : std::string(s); }
 
-// The C code of a lib/kube status: a server's answer is DRAFORGE_EAPI (with its HTTP status and
-// reason), an unreachable server or a passed deadline DRAFORGE_EUNAVAILABLE, the rest as everywhere.
+// The C code of a lib/kube status: as everywhere (Fail: a server's answer is DRAFORGE_EAPI with its
+// HTTP status and reason), except that the transport's failures (unreachable, TLS or credentials
+// refused before an answer, timed out, cancelled, the deadline passed) are DRAFORGE_EUNAVAILABLE.
 int FailKube(const absl::Status& status, draforge_error** error) {
-  const std::optional<kube::ApiStatus> api = kube::GetApiStatus(status);
-  int code = CodeOf(status);
-  if (api) {
-    code = DRAFORGE_EAPI;
-  } else if (absl::IsUnavailable(status) || absl::IsDeadlineExceeded(status) || absl::IsCancelled(status)) {
-    code = DRAFORGE_EUNAVAILABLE;
-  }
+  const bool transport = !kube::GetApiStatus(status) &&
+                         (absl::IsUnavailable(status) || absl::IsUnauthenticated(status) ||
+                          absl::IsDeadlineExceeded(status) || absl::IsCancelled(status));
   const int rc = Fail(status, error);
-  if (rc != DRAFORGE_OK && error != nullptr && *error != nullptr) {
-    (*error)->code = code;
-    if (api) {
-      (*error)->http_status = api->code;
-      (*error)->reason = api->reason;
-    }
-  }
-  return rc == DRAFORGE_OK ? rc : code;
+  if (rc == DRAFORGE_OK || !transport) return rc;
+  if (error != nullptr && *error != nullptr) (*error)->code = DRAFORGE_EUNAVAILABLE;
+  return DRAFORGE_EUNAVAILABLE;
+}
+
+// `status` with `prefix` before its message, keeping its payloads (an API server's answer).
+absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
+  absl::Status out(status.code(), absl::StrCat(AV(prefix), status.message()));
+  status.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+  return out;
 }
 
 absl::Duration Millis(int64_t ms, absl::Duration fallback) { return ms > 0 ? absl::Milliseconds(ms) : fallback; }
@@ -335,7 +334,7 @@ int draforge_kube_list(draforge_buffer* out, draforge_kube_client* client, const
       list.limit = options->limit;
       list.resource_version = capi::Str(options->resource_version);
     }
-    // lib/kube's List has no deadline of its own: a list is a read, and its requests time out.
+    list.deadline = capi::Deadline(options);
     auto result = client->client->List(*r, ns, list);
     if (!result.ok()) return FailKube(result.status(), error);
     return capi::JsonOut(result->list, out, error);
@@ -500,7 +499,7 @@ int draforge_kube_source_start(draforge_kube_source** out, draforge_kube_client*
     source->client = client->client;
     source->reflector = std::make_unique<kube::Reflector>(*source->client, cluster->cluster, std::move(ro));
     if (absl::Status s = source->reflector->Start(); !s.ok()) {
-      return FailKube(absl::Status(s.code(), absl::StrCat(client->client->config().server, ": ", s.message())), error);
+      return FailKube(capi::Prefixed(s, absl::StrCat(client->client->config().server, ": ")), error);
     }
     source->dra_version = source->reflector->resource_version_in_use();
     *out = source.release();

@@ -72,11 +72,6 @@ absl::StatusOr<std::vector<api::Object>> DecodeObjects(std::string_view text) {
   return out;
 }
 
-// AlreadyExists has no C code of its own: a duplicate fault name is bad input.
-absl::Status AsInvalid(const absl::Status& s) {
-  return s.code() == absl::StatusCode::kAlreadyExists ? absl::InvalidArgumentError(s.message()) : s;
-}
-
 }  // namespace
 }  // namespace draforge::capi
 
@@ -206,7 +201,7 @@ int draforge_sim_fault_inject(draforge_buffer* out, const char* pool_json, size_
     if (!doc.ok()) return capi::Fail(doc.status(), error);
     auto fault = api::ParseJson(std::string_view(fault_json, fault_size));
     if (!fault.ok()) return capi::Fail(absl::InvalidArgumentError(absl::StrCat("fault: ", fault.status().message())), error);
-    if (absl::Status s = sim::InjectFault(*doc, *fault); !s.ok()) return capi::Fail(capi::AsInvalid(s), error);
+    if (absl::Status s = sim::InjectFault(*doc, *fault); !s.ok()) return capi::Fail(s, error);
     return capi::ToBuffer(api::WriteJson(*doc, false), out, error);
   });
 }

@@ -281,16 +281,9 @@ Result<bool> Controller::AllocateOne() {
     if (!plan_json.ok()) return std::move(plan_json).error();
     auto plan = Parse(*plan_json, "allocation plan of resourceclaim " + key);
     if (!plan.ok()) return std::move(plan).error();
-    if (!(*plan)["allocate"].GetBool()) continue;
-    const rapidjson::Value& body = (*plan)["body"];
-    auto options = PrepareUpdate(body, "allocate resourceclaim " + key, "status");
-    if (!options.ok()) return std::move(options).error();
-    auto u = client_.Update(kDraApiVersion, "resourceclaims", key.substr(0, key.find('/')), Json(body), *options);
-    if (!u.ok()) {
-      CountConflict(u.error(), "allocate resourceclaim " + key);
-      if (!IsKubeConflict(u.error()) && !IsKubeNotFound(u.error())) return std::move(u).error();
-      continue;
-    }
+    auto written = WriteClaimStatus(*plan, "allocate", key, "allocate resourceclaim " + key);
+    if (!written.ok()) return std::move(written).error();
+    if (!*written) continue;
     ++metrics_.claims_allocated;
     Log("resourceclaim " + key + " allocated on " + Str(*plan, "node"));
     Wrote();
@@ -315,21 +308,27 @@ Result<void> Controller::BindingConditions() {
     }
     auto plan = Parse(*plan_json, "binding conditions of resourceclaim " + key);
     if (!plan.ok()) return std::move(plan).error();
-    if (!(*plan)["write"].GetBool()) continue;
-    const rapidjson::Value& body = (*plan)["body"];
-    auto options = PrepareUpdate(body, "binding conditions of resourceclaim " + key, "status");
-    if (!options.ok()) return std::move(options).error();
-    auto u = client_.Update(kDraApiVersion, "resourceclaims", key.substr(0, key.find('/')), Json(body), *options);
-    if (!u.ok()) {
-      CountConflict(u.error(), "binding conditions of resourceclaim " + key);
-      if (!IsKubeConflict(u.error()) && !IsKubeNotFound(u.error())) return std::move(u).error();
-      continue;
-    }
+    auto written = WriteClaimStatus(*plan, "write", key, "binding conditions of resourceclaim " + key);
+    if (!written.ok()) return std::move(written).error();
+    if (!*written) continue;
     ++metrics_.binding_updates;
     Log("resourceclaim " + key + ": binding conditions written");
     Wrote();
   }
   return {};
+}
+
+Result<bool> Controller::WriteClaimStatus(const rapidjson::Value& plan, const char* flag, const std::string& key,
+                                          const std::string& what) {
+  if (!plan[flag].GetBool()) return false;
+  const rapidjson::Value& body = plan["body"];
+  auto options = PrepareUpdate(body, what, "status");
+  if (!options.ok()) return std::move(options).error();
+  auto u = client_.Update(kDraApiVersion, "resourceclaims", key.substr(0, key.find('/')), Json(body), *options);
+  if (u.ok()) return true;
+  CountConflict(u.error(), what);
+  if (!IsKubeConflict(u.error()) && !IsKubeNotFound(u.error())) return std::move(u).error();
+  return false;
 }
 
 }  // namespace draforge::controller

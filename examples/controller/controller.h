@@ -58,6 +58,12 @@ class Controller {
   Result<void> AllocateClaims();
   Result<bool> AllocateOne();
   Result<void> BindingConditions();
+  // Writes a claim plan's "body" to resourceclaims/status when the plan's `flag` ("allocate",
+  // "write") is set. True when written; false when the plan has nothing to write or the write lost
+  // a race (a conflict or a deleted claim: the next round reads again). `what` names the write in
+  // logs and errors ("allocate resourceclaim ns/name").
+  Result<bool> WriteClaimStatus(const rapidjson::Value& plan, const char* flag, const std::string& key,
+                                const std::string& what);
 
   const KubeClient& client_;
   const LeaderElector& elector_;

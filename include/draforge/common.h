@@ -36,7 +36,10 @@ typedef enum draforge_error_code {
   DRAFORGE_EAPI = -6,
   /* Since 0.1 (kube.h): the API server could not be reached or did not answer in time, or the
    * call's deadline had passed before it could be sent. */
-  DRAFORGE_EUNAVAILABLE = -7
+  DRAFORGE_EUNAVAILABLE = -7,
+  /* Since 0.1: the operating system refused or failed a file operation on a path the caller named
+   * (permission denied, a read-only file system, an I/O error); the message names the path. */
+  DRAFORGE_EIO = -8
 } draforge_error_code;
 
 /* An error: a code and a readable message naming the object and field where it applies. */

@@ -75,7 +75,9 @@ DRAFORGE_API int draforge_inventory_pods_json(draforge_buffer *out, const drafor
 
 /* Graph (GET /api/v1/graph): the relationship graph (as draforge_snapshot_graph_json()) cut down to
  * what touches namespace `namespace_`, node `node` and driver `driver` (all NULL: the whole graph).
- * `all_devices` 0 keeps only devices that allocations name. */
+ * `all_devices` 0 keeps only devices that allocations name. The same bytes as
+ * draforge_snapshot_graph_render() with format DRAFORGE_GRAPH_JSON and these filters (one
+ * implementation serves both). */
 DRAFORGE_API int draforge_inventory_graph_json(draforge_buffer *out, const draforge_snapshot *snapshot,
                                                const char *namespace_, const char *node, const char *driver,
                                                int all_devices, draforge_error **error);

@@ -164,8 +164,10 @@ typedef enum draforge_kube_patch_type {
  * a deadline in 1970: every call would fail). `options` may be NULL: the defaults. */
 typedef struct draforge_kube_request_options {
   unsigned int version; /* DRAFORGE_KUBE_REQUEST_OPTIONS_VERSION */
-  /* get, create, update, patch, delete (a list's requests end by their timeout): no attempt starts at or after this instant, each attempt's timeout is clipped to
-   * it, and no retry is made past it (a leader passes draforge_kube_leader_elector_deadline()). */
+  /* get, list (every page), create, update, patch, delete: no attempt starts at or after this
+   * instant, each attempt's timeout is clipped to it, and no retry is made past it (a leader passes
+   * draforge_kube_leader_elector_deadline()). Without one, each request ends by the client's
+   * timeout_ms. */
   int64_t deadline_unix_ns;
   const char *subresource;       /* get, update, patch: "status", ...; NULL: the object itself */
   const char *label_selector;    /* list */

@@ -982,4 +982,15 @@ std::string ToText(const Graph& g) {
   return out;
 }
 
+std::string Render(const store::Snapshot& snapshot, const BuildOptions& build, const Filter& filter, Format format) {
+  Graph g = BuildGraph(snapshot, build);
+  if (!filter.empty()) g = FilterGraph(g, filter);
+  switch (format) {
+    case Format::kDot: return ToDot(g);
+    case Format::kText: return ToText(g);
+    case Format::kJson: break;
+  }
+  return ToJson(g);
+}
+
 }  // namespace draforge::graph

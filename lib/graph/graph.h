@@ -230,6 +230,14 @@ std::string ToDot(const Graph& graph);
 // claims no pod references. Two spaces of indent per level, '\n' line ends.
 std::string ToText(const Graph& graph);
 
+enum class Format { kJson, kDot, kText };
+
+// The graph as every surface serves it (draforge_snapshot_graph_json, draforge_snapshot_graph_render,
+// draforge_inventory_graph_json, and through them `draforge graph` and GET /api/v1/graph): built
+// from `snapshot` with `build`, cut down by `filter` unless it is empty, written as `format`. One
+// function, so that the surfaces cannot drift apart. Never fails.
+std::string Render(const store::Snapshot& snapshot, const BuildOptions& build, const Filter& filter, Format format);
+
 }  // namespace draforge::graph
 
 #endif  // DRAFORGE_GRAPH_GRAPH_H_

@@ -222,6 +222,7 @@ absl::StatusOr<ListResult> Client::List(const Resource& resource, std::string_vi
     }
     Request req;
     req.path = resource.CollectionPath(ns) + q;
+    req.deadline = options.deadline;
     ASSIGN_OR_RETURN(rapidjson::Document page, Expect(Do(req), req.method, Context("list", resource, ns, "")));
     ++result.pages;
     if (result.pages == 1) {

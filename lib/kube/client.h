@@ -13,7 +13,7 @@
 // have reached the server). After the last attempt the caller gets the last answer's status.
 //
 // Deadlines: every call may carry an absolute deadline (Request::deadline, GetOptions::deadline,
-// WriteOptions::deadline, DeleteOptions::deadline; default: none). No attempt starts at or past it
+// ListOptions::deadline, WriteOptions::deadline, DeleteOptions::deadline; default: none). No attempt starts at or past it
 // (a call whose deadline has passed is not sent at all: DeadlineExceeded), each attempt's timeout
 // is the smaller of RestConfig::timeout and the time left, and a retry whose wait would end past it
 // is not made (the caller gets the last answer). A leader passes LeaderElector::LeadershipDeadline()
@@ -97,6 +97,8 @@ struct ListOptions {
   // resource_version_match.
   std::string resource_version;
   std::string resource_version_match;  // "", NotOlderThan, Exact
+  // Applies to every page: no page is requested at or past it (see "Deadlines" above).
+  absl::Time deadline = absl::InfiniteFuture();
 };
 
 // A complete list: every page joined.

@@ -12,16 +12,13 @@
 #include <string>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string Take(draforge_buffer& b) {
-  std::string s(b.ptr ? b.ptr : "", b.size);
-  draforge_buffer_dispose(&b);
-  return s;
-}
+using draforge_test::Take;
 
 constexpr char kSlice[] = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},
   "spec":{"driver":"gpu.example.com","nodeName":"node-1","pool":{"name":"node-1","generation":1,"resourceSliceCount":1},
@@ -122,52 +119,8 @@ TEST(CApiCelMore, CostEstimates) {
   }
 }
 
-constexpr char kAllocated[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: train, namespace: team-a, uid: 6f1c7c4e-0000-4000-8000-000000000001}
-spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]}}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-0}
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-1}
-    nodeSelector:
-      nodeSelectorTerms:
-      - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]
-)";
-
-class CApiCdiDir : public ::testing::Test {
+class CApiCdiDir : public draforge_test::CdiFixture {
  protected:
-  void SetUp() override {
-    draforge_cluster* c = nullptr;
-    ASSERT_EQ(draforge_cluster_create(&c, nullptr, nullptr), DRAFORGE_OK);
-    ASSERT_EQ(draforge_cluster_apply(c, kAllocated, std::strlen(kAllocated), nullptr, nullptr), DRAFORGE_OK);
-    ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, c, nullptr), DRAFORGE_OK);
-    draforge_cluster_destroy(c);
-    char tmpl[] = "/tmp/draforge-capi-cdidir-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    draforge_snapshot_destroy(snapshot_);
-    std::filesystem::remove_all(dir_);
-  }
   std::string Audit(const draforge_cdi_options* o) {
     draforge_buffer b = {nullptr, 0};
     draforge_error* e = nullptr;
@@ -176,8 +129,6 @@ class CApiCdiDir : public ::testing::Test {
     draforge_error_destroy(e);
     return Take(b);
   }
-  draforge_snapshot* snapshot_ = nullptr;
-  std::string dir_;
 };
 
 TEST_F(CApiCdiDir, SyncThenAuditIsInSyncAndOtherRulesWantOtherFiles) {
@@ -223,6 +174,24 @@ TEST_F(CApiCdiDir, MissingPathsAreNotFound) {
   EXPECT_EQ(std::string(draforge_error_message(e)), "cannot open " + missing);
   EXPECT_EQ(valid, 0);
   draforge_error_destroy(e);
+}
+
+// A directory the operating system refuses (here ENOTDIR: a path through a regular file) is
+// DRAFORGE_EIO naming the path, not DRAFORGE_EINTERNAL, which says "a bug in DRAForge".
+TEST_F(CApiCdiDir, ADirectoryTheSystemRefusesIsAnIoError) {
+  draforge_cdi_specs* specs = nullptr;
+  ASSERT_EQ(draforge_cdi_generate(&specs, snapshot_, "node-1", nullptr, nullptr), DRAFORGE_OK);
+  ASSERT_EQ(draforge_cdi_specs_count(specs), 1u);
+  const std::string file = dir_ + "/a-file";
+  std::ofstream(file) << "x";
+  const std::string through_file = file + "/cdi";
+  draforge_error* e = nullptr;
+  EXPECT_EQ(draforge_cdi_specs_write(specs, through_file.c_str(), nullptr, &e), DRAFORGE_EIO);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(draforge_error_code_of(e), DRAFORGE_EIO);
+  EXPECT_THAT(draforge_error_message(e), HasSubstr(through_file));
+  draforge_error_destroy(e);
+  draforge_cdi_specs_destroy(specs);
 }
 
 TEST(CApiCdiOptions, Version1CallersAndTheMacroAgree) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 
 namespace {
 
@@ -37,23 +38,7 @@ metadata: {name: two, namespace: team-a}
 spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: "x"}}]}}
 )";
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "draforge-capi-load-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    const std::string p = path_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using draforge_test::TempDir;
 
 std::string Read(const std::string& path) {
   std::ifstream in(path);
@@ -295,6 +280,40 @@ TEST(CApiGraph, RenderFiltersByNodeAndDriverInEveryFormat) {
   EXPECT_EQ(fn.format, macro.format);
   EXPECT_EQ(fn.all_devices, macro.all_devices);
   EXPECT_EQ(draforge_graph_options_init(&fn, 2), DRAFORGE_EINVALID);
+}
+
+// draforge_inventory_graph_json and draforge_snapshot_graph_render (JSON) are one implementation:
+// the same bytes for every filter a user of the server or the CLI can give.
+TEST(CApiGraph, InventoryGraphEqualsRenderedJsonForEveryFilter) {
+  const char* root = std::getenv("DRAFORGE_SOURCE_ROOT");
+  ASSERT_NE(root, nullptr) << "DRAFORGE_SOURCE_ROOT";
+  auto cluster = draforge::Cluster::Create();
+  ASSERT_TRUE(cluster.ok());
+  ASSERT_TRUE(cluster->ApplyFile(std::string(root) + "/examples/scenarios/demo.yaml").ok());
+  auto snap = cluster->snapshot();
+  ASSERT_TRUE(snap.ok());
+  struct Case {
+    std::string namespace_, node, driver;
+  };
+  for (const Case& c : {Case{}, Case{"team-a", "", ""}, Case{"", "node-3", ""}, Case{"", "", "gpu.example.com"},
+                        Case{"team-a", "node-1", "gpu.example.com"}, Case{"nowhere", "", ""}}) {
+    for (bool all_devices : {true, false}) {
+      draforge::Snapshot::GraphQuery render;
+      render.all_devices = all_devices;
+      render.namespace_ = c.namespace_;
+      render.node = c.node;
+      render.driver = c.driver;
+      auto rendered = snap->RenderGraph(render);
+      auto inventory = draforge::inventory::GraphJson(*snap, {c.namespace_, c.node, c.driver, all_devices});
+      ASSERT_TRUE(rendered.ok() && inventory.ok());
+      EXPECT_EQ(*inventory, *rendered) << c.namespace_ << " " << c.node << " " << c.driver << " " << all_devices;
+    }
+  }
+  // The filters cut: the node-3 graph has the MIG devices and not node-1's GPUs.
+  auto node3 = draforge::inventory::GraphJson(*snap, {"", "node-3", "", true});
+  ASSERT_TRUE(node3.ok());
+  EXPECT_THAT(*node3, HasSubstr("Node/node-3"));
+  EXPECT_THAT(*node3, Not(HasSubstr("Node/node-1\"")));
 }
 
 TEST(CApiJson, ReformatIndentsJsonAndWritesKubectlYaml) {

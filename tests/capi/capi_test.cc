@@ -15,41 +15,14 @@
 #include <vector>
 
 #include "draforge/draforge.h"
+#include "fixtures.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kCluster[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-    attributes: {model: {string: a100}}
-  - name: gpu-1
-    attributes: {model: {string: a100}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: two, namespace: team-a}
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly: {deviceClassName: gpu.example.com, count: 2}
----
+// node-1's two GPUs and two claims for them: team-a/two (fits) and team-a/three (does not).
+const std::string kCluster = std::string(draforge_test::kNode1Gpus) + "---" + draforge_test::kClaimTwo + R"(---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: three, namespace: team-a}
@@ -60,32 +33,16 @@ spec:
       exactly: {deviceClassName: gpu.example.com, count: 3}
 )";
 
-std::string Take(draforge_buffer& b) {
-  std::string s(b.ptr ? b.ptr : "", b.size);
-  draforge_buffer_dispose(&b);
-  return s;
-}
+using draforge_test::Take;
 
-// A cluster loaded with kCluster, destroyed at the end of the test.
-class CApi : public ::testing::Test {
+// A cluster loaded with kCluster.
+class CApi : public draforge_test::ClusterFixture {
  protected:
+  CApi() : ClusterFixture(kCluster) {}
   void SetUp() override {
-    ASSERT_EQ(draforge_cluster_create(&cluster_, nullptr, nullptr), DRAFORGE_OK);
-    size_t applied = 0;
-    draforge_error* e = nullptr;
-    ASSERT_EQ(draforge_cluster_apply(cluster_, kCluster, std::strlen(kCluster), &applied, &e), DRAFORGE_OK)
-        << draforge_error_message(e);
-    EXPECT_EQ(applied, 4u);
-    ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, cluster_, nullptr), DRAFORGE_OK);
+    ClusterFixture::SetUp();
+    EXPECT_EQ(applied_, 4u);
   }
-  void TearDown() override {
-    draforge_snapshot_destroy(snapshot_);
-    draforge_cluster_destroy(cluster_);
-    draforge_error_destroy(error_);
-  }
-  draforge_cluster* cluster_ = nullptr;
-  draforge_snapshot* snapshot_ = nullptr;
-  draforge_error* error_ = nullptr;  // tests that expect an error leave it here
 };
 
 TEST(CApiVersion, MatchesHeader) {
@@ -236,36 +193,40 @@ TEST(CApiCluster, ApplyIsAllOrNothing) {
   draforge_cluster_destroy(c);
 }
 
-TEST(CApiCluster, ObjectsWithoutANameAreRejected) {
+// What applying `text` (or, with `file`, the file at that path) to a new cluster answers: the code
+// and the error's message ("" on success).
+struct Applied {
+  int code;
+  std::string message;
+};
+Applied ApplyToNewCluster(const std::string& text, bool file = false) {
   draforge_cluster* c = nullptr;
-  ASSERT_EQ(draforge_cluster_create(&c, nullptr, nullptr), DRAFORGE_OK);
-  const char anon[] = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {}\n";
+  if (draforge_cluster_create(&c, nullptr, nullptr) != DRAFORGE_OK) return {DRAFORGE_EINTERNAL, "create failed"};
   draforge_error* e = nullptr;
-  EXPECT_EQ(draforge_cluster_apply(c, anon, sizeof anon - 1, nullptr, &e), DRAFORGE_EINVALID);
-  EXPECT_THAT(draforge_error_message(e), HasSubstr("metadata.name"));
+  const int code = file ? draforge_cluster_apply_file(c, text.c_str(), nullptr, &e)
+                        : draforge_cluster_apply(c, text.data(), text.size(), nullptr, &e);
+  Applied out{code, e != nullptr ? draforge_error_message(e) : ""};
   draforge_error_destroy(e);
   draforge_cluster_destroy(c);
+  return out;
+}
+
+TEST(CApiCluster, ObjectsWithoutANameAreRejected) {
+  const Applied r = ApplyToNewCluster("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {}\n");
+  EXPECT_EQ(r.code, DRAFORGE_EINVALID);
+  EXPECT_THAT(r.message, HasSubstr("metadata.name"));
 }
 
 TEST(CApiCluster, UnsupportedVersionIsUnsupported) {
-  draforge_cluster* c = nullptr;
-  ASSERT_EQ(draforge_cluster_create(&c, nullptr, nullptr), DRAFORGE_OK);
-  const char old[] = "apiVersion: resource.k8s.io/v1alpha1\nkind: DeviceClass\nmetadata: {name: x}\n";
-  draforge_error* e = nullptr;
-  EXPECT_EQ(draforge_cluster_apply(c, old, sizeof old - 1, nullptr, &e), DRAFORGE_EUNSUPPORTED);
-  EXPECT_THAT(draforge_error_message(e), HasSubstr("unsupported apiVersion"));
-  draforge_error_destroy(e);
-  draforge_cluster_destroy(c);
+  const Applied r = ApplyToNewCluster("apiVersion: resource.k8s.io/v1alpha1\nkind: DeviceClass\nmetadata: {name: x}\n");
+  EXPECT_EQ(r.code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_THAT(r.message, HasSubstr("unsupported apiVersion"));
 }
 
 TEST(CApiCluster, MissingFileIsNotFound) {
-  draforge_cluster* c = nullptr;
-  ASSERT_EQ(draforge_cluster_create(&c, nullptr, nullptr), DRAFORGE_OK);
-  draforge_error* e = nullptr;
-  EXPECT_EQ(draforge_cluster_apply_file(c, "/nonexistent/x.yaml", nullptr, &e), DRAFORGE_ENOTFOUND);
-  EXPECT_THAT(draforge_error_message(e), HasSubstr("/nonexistent/x.yaml"));
-  draforge_error_destroy(e);
-  draforge_cluster_destroy(c);
+  const Applied r = ApplyToNewCluster("/nonexistent/x.yaml", /*file=*/true);
+  EXPECT_EQ(r.code, DRAFORGE_ENOTFOUND);
+  EXPECT_THAT(r.message, HasSubstr("/nonexistent/x.yaml"));
 }
 
 TEST_F(CApi, SnapshotsAreImmutableAndOutliveTheirCluster) {
@@ -672,7 +633,7 @@ TEST(CApiCel, EvaluateAnyExpression) {
 
 TEST(CApiObjects, ParseAndApplyObjects) {
   draforge_objects* objs = nullptr;
-  ASSERT_EQ(draforge_objects_parse(&objs, kCluster, std::strlen(kCluster), nullptr), DRAFORGE_OK);
+  ASSERT_EQ(draforge_objects_parse(&objs, kCluster.data(), kCluster.size(), nullptr), DRAFORGE_OK);
   ASSERT_EQ(draforge_objects_count(objs), 4u);
   draforge_cluster* c = nullptr;
   ASSERT_EQ(draforge_cluster_create(&c, "other", nullptr), DRAFORGE_OK);
@@ -685,50 +646,7 @@ TEST(CApiObjects, ParseAndApplyObjects) {
   draforge_objects_destroy(objs);
 }
 
-constexpr char kAllocated[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: train, namespace: team-a, uid: 6f1c7c4e-0000-4000-8000-000000000001}
-spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]}}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-0}
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-1}
-    nodeSelector:
-      nodeSelectorTerms:
-      - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]
-)";
-
-class CApiCdi : public ::testing::Test {
- protected:
-  void SetUp() override {
-    draforge_cluster* c = nullptr;
-    ASSERT_EQ(draforge_cluster_create(&c, nullptr, nullptr), DRAFORGE_OK);
-    ASSERT_EQ(draforge_cluster_apply(c, kAllocated, std::strlen(kAllocated), nullptr, nullptr), DRAFORGE_OK);
-    ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, c, nullptr), DRAFORGE_OK);
-    draforge_cluster_destroy(c);
-    char tmpl[] = "/tmp/draforge-capi-cdi-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    draforge_snapshot_destroy(snapshot_);
-    std::filesystem::remove_all(dir_);
-  }
-  draforge_snapshot* snapshot_ = nullptr;
-  std::string dir_;
-};
+class CApiCdi : public draforge_test::CdiFixture {};
 
 TEST_F(CApiCdi, GenerateValidateAndWrite) {
   draforge_cdi_specs* specs = nullptr;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 #include "rapidjson/document.h"
 
 namespace {
@@ -15,14 +16,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kObjects[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
+const std::string kObjects = std::string(draforge_test::kNode1Gpus) + R"(---
 apiVersion: v1
 kind: Node
 metadata: {name: node-1}
@@ -30,17 +24,6 @@ metadata: {name: node-1}
 apiVersion: v1
 kind: Node
 metadata: {name: node-2}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: gpu-0, attributes: {model: {string: a100}}}
-  - {name: gpu-1, attributes: {model: {string: a100}}}
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice

@@ -8,41 +8,37 @@
 #include <stdlib.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "draforge_kube_capi.XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::filesystem::create_directories(std::filesystem::path(Path(name)).parent_path());
-    std::ofstream(Path(name)) << text;
-    return Path(name);
-  }
-  std::string Path(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using draforge_test::TempDir;
 
 std::string Kubeconfig(const std::string& server) {
   return "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster:\n    server: " + server +
          "\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\n"
          "    namespace: team-a\n";
+}
+
+// A client of the API server at `url` through a kubeconfig written into `dir` (`timeout_ms` 0: the
+// client's default).
+draforge::Result<draforge::KubeClient> ClientOf(const TempDir& dir, const std::string& url, int64_t timeout_ms = 0) {
+  draforge::KubeConfigOptions o;
+  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(url));
+  o.timeout_ms = timeout_ms;
+  return draforge::KubeClient::Create(o);
 }
 
 TEST(KubeOptions, InitMacrosAndInitFunctionsAgree) {
@@ -148,6 +144,23 @@ class FakeApiServer {
       res.set_content(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"resourceslices \"x\" not found","reason":"NotFound","details":{"name":"x","group":"resource.k8s.io","kind":"resourceslices"},"code":404})",
                       "application/json");
     });
+    // The resource.k8s.io group is forbidden to this user (RBAC), and every ResourceSlice exists.
+    server_.Get("/apis/resource.k8s.io", [](const httplib::Request&, httplib::Response& res) {
+      res.status = 403;
+      res.set_content(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"forbidden: User \"u\" cannot get path \"/apis/resource.k8s.io\"","reason":"Forbidden","code":403})",
+                      "application/json");
+    });
+    server_.Post("/apis/resource.k8s.io/v1/resourceslices", [this](const httplib::Request&, httplib::Response& res) {
+      ++requests_;
+      res.status = 409;
+      res.set_content(R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"resourceslices.resource.k8s.io \"x\" already exists","reason":"AlreadyExists","details":{"name":"x","group":"resource.k8s.io","kind":"resourceslices"},"code":409})",
+                      "application/json");
+    });
+    server_.Get("/api/v1/nodes", [this](const httplib::Request&, httplib::Response& res) {
+      ++requests_;
+      res.set_content(R"({"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[]})",
+                      "application/json");
+    });
     server_.Put(R"(/apis/resource.k8s.io/v1/resourceslices/(.*))", [this](const httplib::Request&,
                                                                            httplib::Response& res) {
       ++requests_;
@@ -157,6 +170,9 @@ class FakeApiServer {
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // Until it listens, stop() is a no-op and the destructor's join would wait forever (a test
+    // that sends nothing ends before the thread gets there).
+    while (port_ > 0 && !server_.is_running()) std::this_thread::yield();
   }
   ~FakeApiServer() {
     server_.stop();
@@ -175,9 +191,7 @@ class FakeApiServer {
 TEST(KubeClient, ApiErrorsKeepTheirStatusCodeAndReason) {
   FakeApiServer api;
   TempDir dir;
-  draforge::KubeConfigOptions o;
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(api.url()));
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, api.url());
   ASSERT_TRUE(client.ok()) << client.error().message;
   EXPECT_EQ(client->server(), api.url());
   EXPECT_EQ(client->default_namespace(), "team-a");
@@ -201,6 +215,32 @@ TEST(KubeClient, ApiErrorsKeepTheirStatusCodeAndReason) {
   EXPECT_FALSE(draforge::IsKubeAlreadyExists(put.error()));
 }
 
+// Every call that reaches the API server reports its answers the same way: DRAFORGE_EAPI with the
+// HTTP status and reason (409 AlreadyExists from a create, a 403 Forbidden while the live source
+// discovers the API group), never DRAFORGE_EINTERNAL.
+TEST(KubeClient, ServerAnswersAreApiErrorsInEveryCall) {
+  FakeApiServer api;
+  TempDir dir;
+  auto client = ClientOf(dir, api.url());
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  auto created = client->Create("resource.k8s.io/v1", "resourceslices", "",
+                                R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"x"}})");
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.error().code, DRAFORGE_EAPI);
+  EXPECT_EQ(created.error().http_status, 409);
+  EXPECT_TRUE(draforge::IsKubeAlreadyExists(created.error()));
+  EXPECT_FALSE(draforge::IsKubeConflict(created.error()));
+
+  auto cluster = draforge::Cluster::Create();
+  ASSERT_TRUE(cluster.ok());
+  auto source = draforge::KubeSource::Start(*client, *cluster);
+  ASSERT_FALSE(source.ok());
+  EXPECT_EQ(source.error().code, DRAFORGE_EAPI) << source.error().message;
+  EXPECT_EQ(source.error().http_status, 403);
+  EXPECT_EQ(source.error().reason, "Forbidden");
+  EXPECT_THAT(source.error().message, HasSubstr(api.url()));  // which server refused
+}
+
 TEST(KubeClient, CErrorAccessorsAreZeroForOtherErrors) {
   draforge_error* e = nullptr;
   draforge_kube_client* client = nullptr;
@@ -212,13 +252,12 @@ TEST(KubeClient, CErrorAccessorsAreZeroForOtherErrors) {
   EXPECT_STREQ(draforge_kube_error_reason(nullptr), "");
 }
 
-// A write whose deadline (a leader's lease) has passed is never sent.
+// A write whose deadline (a leader's lease) has passed is never sent; nor is a list (the deadline
+// covers every REST call).
 TEST(KubeClient, APassedDeadlineSendsNothing) {
   FakeApiServer api;
   TempDir dir;
-  draforge::KubeConfigOptions o;
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(api.url()));
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, api.url());
   ASSERT_TRUE(client.ok()) << client.error().message;
   draforge::KubeRequestOptions late;
   late.deadline_unix_ns = draforge::KubeNow() - 1;
@@ -231,20 +270,86 @@ TEST(KubeClient, APassedDeadlineSendsNothing) {
   EXPECT_EQ(client->Delete("resource.k8s.io/v1", "resourceslices", "", "x", late).error().code,
             DRAFORGE_EUNAVAILABLE);
   EXPECT_EQ(api.requests(), 0);
+  auto list = client->List("v1", "nodes", "", late);
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.error().code, DRAFORGE_EUNAVAILABLE);
+  EXPECT_THAT(list.error().message, HasSubstr("deadline has passed"));
+  EXPECT_EQ(api.requests(), 0);
+  auto listed = client->List("v1", "nodes");  // no deadline: sent
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  EXPECT_THAT(*listed, HasSubstr(R"("kind":"NodeList")"));
+  EXPECT_EQ(api.requests(), 1);
+}
+
+// An API server that accepts a list and does not answer until the test releases it.
+class HangingApiServer {
+ public:
+  HangingApiServer() {
+    server_.Get("/api/v1/nodes", [this](const httplib::Request&, httplib::Response& res) {
+      std::unique_lock<std::mutex> lock(mu_);
+      ++requests_;
+      released_cv_.wait(lock, [this] { return released_; });
+      res.set_content(R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[]})", "application/json");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // Until it listens, stop() is a no-op and the destructor's join would wait forever (a test
+    // that sends nothing ends before the thread gets there).
+    while (port_ > 0 && !server_.is_running()) std::this_thread::yield();
+  }
+  ~HangingApiServer() {
+    Release();
+    server_.stop();
+    thread_.join();
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    released_ = true;
+    released_cv_.notify_all();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable released_cv_;
+  bool released_ = false;
+  int requests_ = 0;
+};
+
+// draforge_kube_list ends at its deadline when the server hangs. The client's own timeout is an
+// hour and the server answers only after the call returned: without the deadline the call would
+// not return before the suite's timeout.
+TEST(KubeClient, AListEndsAtItsDeadlineWhenTheServerHangs) {
+  HangingApiServer api;
+  TempDir dir;
+  auto client = ClientOf(dir, api.url(), /*timeout_ms=*/3600 * 1000);
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  draforge::KubeRequestOptions soon;
+  soon.deadline_unix_ns = draforge::KubeNow() + 200 * 1000 * 1000;  // 200 ms
+  auto list = client->List("v1", "nodes", "", soon);
+  api.Release();
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.error().code, DRAFORGE_EUNAVAILABLE) << list.error().message;
+  EXPECT_THAT(list.error().message, HasSubstr("/api/v1/nodes"));
+  EXPECT_EQ(api.requests(), 1);  // sent once, not retried past the deadline
 }
 
 TEST(KubeClient, AnUnreachableServerIsUnavailable) {
   TempDir dir;
-  draforge::KubeConfigOptions o;
   // A port nothing listens on: bind one and close it.
   int port = 0;
   {
     httplib::Server s;
     port = s.bind_to_any_port("127.0.0.1");
   }
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig("http://127.0.0.1:" + std::to_string(port)));
-  o.timeout_ms = 2000;
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, "http://127.0.0.1:" + std::to_string(port), /*timeout_ms=*/2000);
   ASSERT_TRUE(client.ok()) << client.error().message;
   auto get = client->Get("v1", "nodes", "", "n");
   ASSERT_FALSE(get.ok());
@@ -255,9 +360,7 @@ TEST(KubeClient, AnUnreachableServerIsUnavailable) {
 TEST(KubeClient, BadResourceNamesAreInvalid) {
   FakeApiServer api;
   TempDir dir;
-  draforge::KubeConfigOptions o;
-  o.kubeconfig = dir.Write("kubeconfig", Kubeconfig(api.url()));
-  auto client = draforge::KubeClient::Create(o);
+  auto client = ClientOf(dir, api.url());
   ASSERT_TRUE(client.ok());
   EXPECT_EQ(client->Get("a/b/c", "x", "", "n").error().code, DRAFORGE_EINVALID);
   EXPECT_EQ(client->Get("v1", "", "", "n").error().code, DRAFORGE_EINVALID);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "draforge/draforge.hpp"
+#include "fixtures.h"
 
 namespace {
 
@@ -15,25 +16,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // Two GPUs on node-1, one on node-2, no Node objects (the nodes come from the slices).
-constexpr char kCluster[] = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-  - name: gpu-1
----
+const std::string kCluster = std::string(draforge_test::kNode1Gpus) + R"(---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-2-gpus}
@@ -43,16 +26,7 @@ spec:
   pool: {name: node-2, generation: 1, resourceSliceCount: 1}
   devices:
   - name: gpu-0
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: two, namespace: team-a}
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly: {deviceClassName: gpu.example.com, count: 2}
----
+---)" + draforge_test::kClaimTwo + R"(---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaimTemplate
 metadata: {name: one, namespace: team-a}
@@ -78,30 +52,11 @@ spec:
   resourceClaims: [{name: gpus, resourceClaimName: missing}]
 )";
 
-std::string Take(draforge_buffer& b) {
-  std::string s(b.ptr ? b.ptr : "", b.size);
-  draforge_buffer_dispose(&b);
-  return s;
-}
+using draforge_test::Take;
 
-class PlaceCApi : public ::testing::Test {
+class PlaceCApi : public draforge_test::ClusterFixture {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(draforge_cluster_create(&cluster_, nullptr, nullptr), DRAFORGE_OK);
-    size_t applied = 0;
-    draforge_error* e = nullptr;
-    ASSERT_EQ(draforge_cluster_apply(cluster_, kCluster, std::strlen(kCluster), &applied, &e), DRAFORGE_OK)
-        << draforge_error_message(e);
-    ASSERT_EQ(draforge_cluster_snapshot(&snapshot_, cluster_, nullptr), DRAFORGE_OK);
-  }
-  void TearDown() override {
-    draforge_snapshot_destroy(snapshot_);
-    draforge_cluster_destroy(cluster_);
-    draforge_error_destroy(error_);
-  }
-  draforge_cluster* cluster_ = nullptr;
-  draforge_snapshot* snapshot_ = nullptr;
-  draforge_error* error_ = nullptr;
+  PlaceCApi() : ClusterFixture(kCluster) {}
 };
 
 TEST_F(PlaceCApi, PodFitsOnlyWhereBothGpusAre) {

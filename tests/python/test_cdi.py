@@ -5,35 +5,11 @@ import pytest
 
 import draforge
 
-ALLOCATED = """
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: train, namespace: team-a, uid: 6f1c7c4e-0000-4000-8000-000000000001}
-spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]}}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-0}
-      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-1}
-    nodeSelector:
-      nodeSelectorTerms:
-      - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]
-"""
-
 
 @pytest.fixture
-def cluster():
-    return draforge.Cluster.from_yaml(ALLOCATED)
+def cluster(root):
+    # Claim team-a/train holding node-1's two GPUs: the C ABI's CDI suites load the same file.
+    return draforge.Cluster.from_files(root / "tests" / "capi" / "data" / "train-allocated.yaml")
 
 
 def test_generate_one_spec_per_claim(cluster):
@@ -66,6 +42,16 @@ def test_write_is_whole_and_idempotent(cluster, tmp_path):
     cluster.delete("ResourceClaim", "train", namespace="team-a")
     assert draforge.cdi.generate(cluster, "node-1").write(tmp_path).removed == [name]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["someone-else.json"]
+
+
+def test_a_directory_the_system_refuses_is_an_os_error(cluster, tmp_path):
+    # A path through a regular file (ENOTDIR): the operating system's refusal, not a DRAForge bug.
+    (tmp_path / "a-file").write_text("x")
+    target = tmp_path / "a-file" / "cdi"
+    with pytest.raises(OSError) as info:
+        draforge.cdi.generate(cluster, "node-1").write(target)
+    assert isinstance(info.value, draforge.FileSystemError) and info.value.code == -8
+    assert str(target) in str(info.value)
 
 
 def test_validate_reports_problems_as_a_result():

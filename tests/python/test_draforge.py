@@ -129,7 +129,7 @@ def test_the_translation_table_covers_every_code():
     expected = {-1: (draforge.InvalidInputError, ValueError), -2: (draforge.NotFoundError, KeyError),
                 -3: (draforge.UnsupportedError, ValueError), -4: (draforge.LimitError, draforge.Error),
                 -5: (draforge.InternalError, draforge.Error), -6: (draforge.ApiError, draforge.Error),
-                -7: (draforge.UnavailableError, ConnectionError)}
+                -7: (draforge.UnavailableError, ConnectionError), -8: (draforge.FileSystemError, OSError)}
     for code, (cls, builtin) in expected.items():
         e = _errors.from_c(code, "msg", "ResourceSlice/x", "spec.driver")
         assert type(e) is cls and isinstance(e, builtin) and isinstance(e, draforge.Error)

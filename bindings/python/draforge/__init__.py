@@ -3,7 +3,8 @@
 Load objects into a :class:`Cluster`, take a :class:`Snapshot`, and ask it: ``graph()``,
 ``pools()``, ``allocate(claims, node)`` (kube-scheduler's structured allocator), ``explain(claim)``
 (why a claim is pending), ``diagnostics()`` (every pending claim and anomaly), ``inventory``
-(summary, pools, devices, claims as draforge-server serves them). :mod:`draforge.kube` reads a
+(summary, pools, devices, claims as draforge-server serves them), ``place(pod)`` (on which nodes a
+pod fits) and ``how_many_more(claim)`` (how many more like it fit, and where). :mod:`draforge.kube` reads a
 live cluster (``Cluster.from_kubeconfig()``, and ``kube.watch()`` to keep a Cluster current). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
 :mod:`draforge.cdi` generates, validates and writes CDI specs.
 
@@ -19,19 +20,20 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _draforge
-from ._errors import (ApiError, Error, InternalError, InvalidInputError, LimitError, NotFoundError,
-                      UnavailableError, UnsupportedError)
+from ._errors import (ApiError, Error, FileSystemError, InternalError, InvalidInputError, LimitError,
+                      NotFoundError, UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeVerdict, Pool, RequestFunnel)
 from . import cdi, cel, kube
 from .inventory import Inventory
+from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placement, PodClaim
 
 __all__ = [
-    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation", "FunnelStep", "Graph",
-    "InternalError", "InvalidInputError", "Inventory", "LimitError", "NodeVerdict", "NotFoundError", "Pool",
-    "RequestFunnel",
-    "Snapshot",
-    "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "feature_gates", "kubernetes_version", "version",
+    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
+    "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
+    "LimitError", "NodeCount", "NodePlacement", "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim",
+    "Pool", "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube",
+    "feature_gates", "kubernetes_version", "version",
 ]
 
 __version__: str = _draforge.version()
@@ -76,15 +78,18 @@ def feature_gates(features: Features = None, *, unlock_locked_gates: bool = Fals
     return json.loads(_draforge.feature_gates_json(_gates(features), unlock_locked_gates))
 
 
-def _ref(claim: Union[str, Mapping[str, Any]]) -> str:
-    """"ns/name" of a claim given as a string or as a claim dict."""
-    if isinstance(claim, str):
-        return claim
-    if isinstance(claim, Mapping):
-        meta = claim.get("metadata") or {}
+_REF_KINDS = {"claim": "ResourceClaim", "pod": "Pod", "template": "ResourceClaimTemplate"}
+
+
+def _ref(obj: Union[str, Mapping[str, Any]], what: str = "claim") -> str:
+    """"ns/name" of a claim (or pod, or template: ``what``) given as a string or as a dict."""
+    if isinstance(obj, str):
+        return obj
+    if isinstance(obj, Mapping):
+        meta = obj.get("metadata") or {}
         return f'{meta.get("namespace") or "default"}/{meta.get("name", "")}'
-    raise InvalidInputError(f"claim: expected \"namespace/name\" or a ResourceClaim dict, got {type(claim).__name__}",
-                            code=-1)
+    raise InvalidInputError(f"{what}: expected \"namespace/name\" or a {_REF_KINDS[what]} dict, got "
+                            f"{type(obj).__name__}", code=-1)
 
 
 def _labels(node_labels: Optional[Mapping[str, str]]) -> Optional[str]:
@@ -195,6 +200,38 @@ class Snapshot:
         out = self._s.explain(_ref(claim), node, _gates(features), unlock_locked_gates, _labels(node_labels))
         return Explanation._from_json(json.loads(out))
 
+    def place(self, pod: Union[str, Mapping[str, Any]], *, features: Features = None, unlock_locked_gates: bool = False,
+              max_steps: int = 0) -> Placement:
+        """On which nodes pod ``pod`` ("ns/name", a name in "default", or a pod dict) fits: its claims
+        are resolved as kube-scheduler's DRA PreFilter does (a template's claim not created yet is
+        built in memory) and allocated together on every node against the snapshot's allocated state;
+        claims already allocated pin the node. Only DRA is considered (not affinity, taints or
+        resources). ``max_steps`` bounds the search per node (a node past it has outcome "error").
+
+        Returns a Placement (``.fitting_nodes``, ``.node(name).why``): a pod that fits nowhere is a
+        result, not an error. NotFoundError for a pod not in the snapshot, InvalidInputError for bad
+        options."""
+        out = self._s.place_pod_json(_ref(pod, "pod"), _gates(features), unlock_locked_gates, max_steps)
+        return Placement._from_json(json.loads(out))
+
+    def how_many_more(self, claim: Union[None, str, Mapping[str, Any]] = None, *,
+                      template: Union[None, str, Mapping[str, Any]] = None, cap: int = 0, features: Features = None,
+                      unlock_locked_gates: bool = False, max_steps: int = 0) -> HowManyMore:
+        """How many more claims like ``claim`` (or like the claims of ResourceClaimTemplate
+        ``template``; give exactly one) fit, and where: copies are allocated one at a time, node by
+        node in name order, until no node takes another or ``cap`` (0: 1000) are placed. Greedy and
+        deterministic. ``max_steps`` bounds each allocation attempt.
+
+        Returns a HowManyMore (``.total``, ``.per_node``, ``.nodes[i].why``). NotFoundError for an
+        unknown claim or template, InvalidInputError for both or neither, a negative cap or bad
+        options."""
+        if (claim is None) == (template is None):
+            raise InvalidInputError("how_many_more: give exactly one of claim= and template=", code=-1)
+        kind = _draforge.PROTOTYPE_CLAIM if claim is not None else _draforge.PROTOTYPE_TEMPLATE
+        name = _ref(claim) if claim is not None else _ref(template, "template")
+        out = self._s.how_many_more_json(kind, name, cap, _gates(features), unlock_locked_gates, max_steps)
+        return HowManyMore._from_json(json.loads(out))
+
 
 class Cluster:
     """A mutable store of Kubernetes objects (DRA kinds, Pods, Nodes; other kinds kept opaque).
@@ -299,6 +336,12 @@ class Cluster:
     def explain(self, claim: Any, node: Optional[str] = None, **kwargs: Any) -> Explanation:
         return self.snapshot().explain(claim, node, **kwargs)
 
+    def place(self, pod: Any, **kwargs: Any) -> Placement:
+        return self.snapshot().place(pod, **kwargs)
+
+    def how_many_more(self, claim: Any = None, **kwargs: Any) -> HowManyMore:
+        return self.snapshot().how_many_more(claim, **kwargs)
+
 
 Cluster.graph.__doc__ = Snapshot.graph.__doc__
 Cluster.pools.__doc__ = Snapshot.pools.__doc__
@@ -309,3 +352,5 @@ Cluster.explain.__doc__ = Snapshot.explain.__doc__
 Cluster.diagnostics.__doc__ = Snapshot.diagnostics.__doc__
 Cluster.diagnose.__doc__ = Snapshot.diagnose.__doc__
 Cluster.render_graph.__doc__ = Snapshot.render_graph.__doc__
+Cluster.place.__doc__ = Snapshot.place.__doc__
+Cluster.how_many_more.__doc__ = Snapshot.how_many_more.__doc__

@@ -79,6 +79,14 @@ class UnavailableError(Error, ConnectionError):
     code = -7
 
 
+class FileSystemError(Error, OSError):
+    """The operating system refused or failed a file operation on a path the caller named:
+    permission denied, a read-only file system, an I/O error (DRAFORGE_EIO). The message names the
+    path."""
+
+    code = -8
+
+
 # C code -> exception class. Codes are never reused (include/draforge/common.h).
 ERRORS: Dict[int, Type[Error]] = {
     -1: InvalidInputError,
@@ -88,6 +96,7 @@ ERRORS: Dict[int, Type[Error]] = {
     -5: InternalError,
     -6: ApiError,
     -7: UnavailableError,
+    -8: FileSystemError,
 }
 
 

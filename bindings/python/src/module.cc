@@ -98,11 +98,7 @@ class Snapshot {
                        bool prune_search) const {
     std::vector<const char*> ptrs;
     for (const auto& c : claims) ptrs.push_back(c.c_str());
-    draforge_allocate_options o = DRAFORGE_ALLOCATE_OPTIONS_INIT;
-    o.feature_gates = gates.c_str();
-    o.unlock_locked_gates = unlock ? 1 : 0;
-    o.node_labels_json = OrNull(labels_json);
-    o.max_steps = max_steps;
+    draforge_allocate_options o = AllocateOptions(gates, unlock, labels_json, max_steps);
     o.prune_search = prune_search ? 1 : 0;
     draforge_allocation_result* r = nullptr;
     draforge_error* e = nullptr;
@@ -185,10 +181,7 @@ class Snapshot {
 
   std::string explain(const std::string& claim, const std::optional<std::string>& node, const std::string& gates,
                       bool unlock, const std::optional<std::string>& labels_json) const {
-    draforge_allocate_options o = DRAFORGE_ALLOCATE_OPTIONS_INIT;
-    o.feature_gates = gates.c_str();
-    o.unlock_locked_gates = unlock ? 1 : 0;
-    o.node_labels_json = OrNull(labels_json);
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, labels_json, 0);
     draforge_explanation* x = nullptr;
     draforge_error* e = nullptr;
     draforge_buffer b = {nullptr, 0};
@@ -203,7 +196,35 @@ class Snapshot {
     return Take(b);
   }
 
+  // draforge_place_pod_json (place.h): on which nodes pod "ns/name" fits.
+  std::string place_pod_json(const std::string& pod, const std::string& gates, bool unlock, int64_t max_steps) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_place_pod_json(b, s_, pod.c_str(), &o, e);
+    });
+  }
+  // draforge_how_many_more_json: `kind` a draforge_prototype_kind, `cap` 0 for the default.
+  std::string how_many_more_json(int kind, const std::string& name, int64_t cap, const std::string& gates, bool unlock,
+                                 int64_t max_steps) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_how_many_more_json(b, s_, kind, name.c_str(), cap, &o, e);
+    });
+  }
+
  private:
+  // The options the Python keywords features=, unlock_locked_gates=, node_labels= and max_steps=
+  // give; the strings are borrowed from the caller's arguments.
+  static draforge_allocate_options AllocateOptions(const std::string& gates, bool unlock,
+                                                   const std::optional<std::string>& labels_json, int64_t max_steps) {
+    draforge_allocate_options o = DRAFORGE_ALLOCATE_OPTIONS_INIT;
+    o.feature_gates = gates.c_str();
+    o.unlock_locked_gates = unlock ? 1 : 0;
+    o.node_labels_json = OrNull(labels_json);
+    o.max_steps = max_steps;
+    return o;
+  }
+
   draforge_snapshot* s_;
 };
 
@@ -565,6 +586,8 @@ PYBIND11_MODULE(_draforge, m) {
         "The version of the header the module was compiled with.");
   m.def("kubernetes_version", [] { return std::string(draforge_kubernetes_version()); });
   m.attr("INVENTORY_ANY") = DRAFORGE_INVENTORY_ANY;
+  m.attr("PROTOTYPE_CLAIM") = static_cast<int>(DRAFORGE_PROTOTYPE_CLAIM);
+  m.attr("PROTOTYPE_TEMPLATE") = static_cast<int>(DRAFORGE_PROTOTYPE_TEMPLATE);
   m.attr("GRAPH_FORMATS") = py::dict(py::arg("json") = static_cast<int>(DRAFORGE_GRAPH_JSON),
                                      py::arg("dot") = static_cast<int>(DRAFORGE_GRAPH_DOT),
                                      py::arg("text") = static_cast<int>(DRAFORGE_GRAPH_TEXT));
@@ -594,7 +617,11 @@ PYBIND11_MODULE(_draforge, m) {
       .def("allocate", &Snapshot::allocate, py::arg("claims"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
            py::arg("labels_json"), py::arg("max_steps"), py::arg("prune_search"))
       .def("explain", &Snapshot::explain, py::arg("claim"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
-           py::arg("labels_json"));
+           py::arg("labels_json"))
+      .def("place_pod_json", &Snapshot::place_pod_json, py::arg("pod"), py::arg("gates"), py::arg("unlock"),
+           py::arg("max_steps"))
+      .def("how_many_more_json", &Snapshot::how_many_more_json, py::arg("kind"), py::arg("name"), py::arg("cap"),
+           py::arg("gates"), py::arg("unlock"), py::arg("max_steps"));
 
   py::class_<CdiSpecs>(m, "CdiSpecs")
       .def("count", &CdiSpecs::count)
