@@ -14,7 +14,9 @@ Inputs:
      them run with DRAListTypeAttributes=true, half with the Kubernetes 1.37 default gates. They include
      the Kubernetes URL library (url, isURL, the get* accessors, equality), the format library
      (format.<name>(), format.named, validate, equality) and timestamp getters in named time zones
-     and offsets.
+     and offsets, type errors the checker reports with its own text (a non-bool operand of && and ||,
+     mixed-type arithmetic) and quantities beyond int64 (isInteger(), asInteger() and comparisons on
+     them).
   3. --count / 5 expressions over random strings for the URL parser, the format validators and
      the time zone argument of the timestamp getters.
   4. protobuf well-known message construction (cel_wellknown.py): its fixed tables
