@@ -116,6 +116,12 @@ struct AllocatedState {
   void Add(const api::AllocationResult& allocation);
   // Whether the device counts as allocated for shared counters (exclusive, shared or capacity).
   bool IsDeviceAllocated(const DeviceID& id) const;
+  // Whether the device is in use by a result that excludes every other allocation of it: a
+  // dedicated result, or with DRAConsumableCapacity off a shared one too (the scheduler then lists
+  // shared results as dedicated devices, ListAllAllocatedDevices).
+  bool IsAllocatedExclusively(const DeviceID& id, const Features& features) const {
+    return allocated_devices.contains(id) || (!features.consumable_capacity && aggregated_capacity.contains(id));
+  }
 };
 
 // The state of every claim in `snapshot` that has status.allocation, except the claims in

@@ -49,6 +49,18 @@ struct Features {
     return list_type_attributes || optional_node_operations || derived_attributes || device_compatibility_groups;
   }
 
+  // Whether kube-scheduler 1.37 runs its "stable" allocator variant: the first variant whose
+  // supported features (admin access, prioritized list, partitionable devices, device taints) cover
+  // every enabled one, i.e. consumable capacity, binding conditions with device status, fractional
+  // capacity range and every alpha gate are off. That variant predates consumable capacity and
+  // distinctAttribute: it ignores capacity requests (no error, nothing checked or consumed),
+  // evaluates `device.allowMultipleAllocations` as false, rejects distinctAttribute constraints,
+  // and takes a slice with shared counters into its pool whatever node it targets. DRAForge follows
+  // that, so that results equal the scheduler's for the same gates.
+  bool StableAllocator() const {
+    return !ExperimentalAllocator() && !consumable_capacity && !DeviceBindingAndStatus() && !fractional_capacity_range;
+  }
+
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
 

@@ -128,8 +128,9 @@ void Funnel::AllocatedStep(size_t vi, Pending& p) {
   int64_t removed = 0;
   for (const Candidate* c : p.cur) {
     // A shareable device allocated without a shareID (before the driver shared it) is in use like
-    // any other: allocated_devices holds only such dedicated results.
-    if (!v.admin && state_.allocated_devices.contains(c->id)) {
+    // any other: allocated_devices holds only such dedicated results (and with the gate off,
+    // every shared result is dedicated too).
+    if (!v.admin && state_.IsAllocatedExclusively(c->id, features_)) {
       ++removed;
       for (const auto& a : snapshot_.Allocations(c->id.driver, c->id.pool, c->id.device)) {
         if (!a.admin_access) holders.insert(absl::StrCat(AV(a.claim_namespace), "/", AV(a.claim_name)));

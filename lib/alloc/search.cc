@@ -110,7 +110,7 @@ void Search::BuildDevices() {
         dev.pool = p.pool;
         dev.name = d.name ? std::string_view(*d.name) : std::string_view();
         dev.id = DeviceID{std::string(p.driver), std::string(p.pool), std::string(dev.name)};
-        dev.allocated = state_.allocated_devices.contains(dev.id);
+        dev.allocated = state_.IsAllocatedExclusively(dev.id, f_);
         auto agg = state_.aggregated_capacity.find(dev.id);
         if (agg != state_.aggregated_capacity.end()) dev.aggregated = &agg->second;
         if (f_.device_taints) {

@@ -42,7 +42,9 @@ absl::StatusOr<int64_t> Search::PrepareRequest(int ci, int ri) {
     return absl::InvalidArgumentError(absl::StrCat("claim ", cd.key, ", request ", name,
                                                    ": has subrequests, but the DRAPrioritizedList feature is disabled"));
   }
-  if (!f_.consumable_capacity) {
+  // The incubating and experimental allocators refuse capacity requests with the gate off; the
+  // stable one (selected when no beta gate it lacks is on) knows nothing of them and ignores them.
+  if (!f_.consumable_capacity && !f_.StableAllocator()) {
     if (request.exactly && request.exactly->capacity) {
       return absl::InvalidArgumentError(absl::StrCat(
           "claim ", cd.key, ", request ", name, ": has capacity requests, but the DRAConsumableCapacity feature is disabled"));
@@ -79,7 +81,9 @@ absl::Status Search::PrepareConstraints(ClaimData& cd) {
   const api::DeviceClaim& dc = ClaimDevices(*cd.claim);
   for (size_t i = 0; i < dc.constraints.size(); ++i) {
     const api::DeviceConstraint& c = dc.constraints[i];
-    const bool distinct_supported = f_.consumable_capacity || f_.DeviceBindingAndStatus() || f_.list_type_attributes;
+    // Only the stable allocator predates distinctAttribute; every other variant has it whatever
+    // the gates say.
+    const bool distinct_supported = !f_.StableAllocator();
     if (c.match_attribute) {
       cd.constraints.push_back(NewMatchAttribute(c.requests, *c.match_attribute, f_.list_type_attributes));
     } else if (c.distinct_attribute && distinct_supported) {

@@ -113,6 +113,13 @@ CompiledSelectors CompileSelectors(SelectorCache& cache, const std::vector<api::
 
 namespace {
 
+// What CEL sees as `device.allowMultipleAllocations`: the incubating and experimental allocators
+// pass the device's field whatever DRAConsumableCapacity says (the gate only decides whether the
+// device is shared); the stable allocator does not pass it at all.
+bool CelAllowMultipleAllocations(const api::Device& device, const Features& features) {
+  return !features.StableAllocator() && device.allow_multiple_allocations.value_or(false);
+}
+
 // Selector #i of `owner` on `device`: its compile error, its runtime error (worded as upstream), or
 // whether it matches.
 template <typename Eval, typename DeviceId>
@@ -140,7 +147,7 @@ absl::StatusOr<bool> MatchOne(const SelectorOwner& owner, size_t i,
 absl::StatusOr<bool> SelectorsMatch(SelectorCache& cache, const SelectorOwner& owner, const CompiledSelectors& compiled,
                                     const api::Device& device, int ordinal, std::string_view driver,
                                     std::string_view pool, std::string_view device_name, const Features& features) {
-  const bool multi = features.consumable_capacity && device.allow_multiple_allocations.value_or(false);
+  const bool multi = CelAllowMultipleAllocations(device, features);
   const auto device_id = [&] { return absl::StrCat(AV(driver), "/", AV(pool), "/", AV(device_name)); };
   for (size_t i = 0; i < compiled.size(); ++i) {
     const SelectorCache::Entry& entry = *compiled[i];
@@ -154,7 +161,7 @@ absl::StatusOr<bool> SelectorsMatch(SelectorCache& cache, const SelectorOwner& o
 absl::StatusOr<bool> SelectorsMatch(SelectorCache& cache, const SelectorOwner& owner,
                                     const std::vector<api::DeviceSelector>& selectors, const api::Device& device,
                                     std::string_view driver, std::string_view device_id, const Features& features) {
-  const bool multi = features.consumable_capacity && device.allow_multiple_allocations.value_or(false);
+  const bool multi = CelAllowMultipleAllocations(device, features);
   for (size_t i = 0; i < selectors.size(); ++i) {
     const SelectorCache::Entry& entry = cache.GetEntry(*selectors[i].cel->expression);
     const auto eval = [&] { return cache.Evaluate(entry, device, -1, driver, multi); };

@@ -369,6 +369,10 @@ class Checker {
     }
     std::vector<Type> arg_types;
     for (auto& a : e.args) arg_types.push_back(Resolve(a->type));
+    if (!e.receiver_style && (e.name == "_&&_" || e.name == "_||_")) {
+      CheckLogical(e, arg_types);
+      return;
+    }
     Type result;
     bool found = false;
     for (size_t i = 0; i < fn->overloads.size(); ++i) {
@@ -410,6 +414,25 @@ class Checker {
       return;
     }
     e.type = result;
+  }
+
+  // cel-go checks the logical operators apart from overload resolution (they may be variadic):
+  // every operand that is not assignable to bool is an error of its own, "expected type 'bool' but
+  // found 'T'" at that operand, which API validation shows to users.
+  void CheckLogical(Expr& e, const std::vector<Type>& arg_types) {
+    bool ok = true;
+    for (size_t k = 0; k < arg_types.size(); ++k) {
+      TypeSubst trial = subst_;
+      if (IsAssignable(Type::Bool(), arg_types[k], trial)) {
+        subst_ = std::move(trial);
+        continue;
+      }
+      Error(*e.args[k], Cat("expected type 'bool' but found '", FormatCheckerType(Substitute(arg_types[k], subst_, true)),
+                            "'"));
+      ok = false;
+    }
+    e.overloads = {0};
+    e.type = ok ? Type::Bool() : Type::Error();
   }
 
   Type Rename(const Type& t, TypeSubst& renamed) {

@@ -584,6 +584,8 @@ class Interpreter {
     }
     if (v.kind() != ValueKind::kMap) {
       if (v.kind() == ValueKind::kMessage) return Error(Cat("no such field '", e.name, "'"));
+      // cel-go qualifies a list with the field name as a string index (dyn([]).x).
+      if (v.kind() == ValueKind::kList) return Error("unsupported index type 'string' in list");
       return Error(Cat("no such key: ", e.name));
     }
     bool found;

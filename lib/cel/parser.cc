@@ -1,5 +1,6 @@
 // The CEL parser: a recursive-descent rendering of cel-spec's CEL.g4 with cel-go's macro expansion
 // (parser/macro.go, ext/bindings.go, ext/comprehensions.go) and cel-go's limits.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
@@ -920,7 +921,12 @@ absl::StatusOr<ParsedExpr> Parse(std::string_view source, const ParserOptions& o
   return p.Run();
 }
 
-std::string FormatErrors(std::string_view source, const std::vector<SourceError>& errors) {
+std::string FormatErrors(std::string_view source, const std::vector<SourceError>& unsorted) {
+  // cel-go prints its errors sorted by line and column (stable: errors at one place keep their
+  // order); an offset orders them the same way, and an unknown location (-1) comes first.
+  std::vector<SourceError> errors = unsorted;
+  std::stable_sort(errors.begin(), errors.end(),
+                   [](const SourceError& a, const SourceError& b) { return a.offset < b.offset; });
   std::string out;
   for (const SourceError& e : errors) {
     if (!out.empty()) out += "\n";
@@ -944,7 +950,23 @@ std::string FormatErrors(std::string_view source, const std::vector<SourceError>
     size_t line_end = source.find('\n', line_start);
     if (line_end == std::string_view::npos) line_end = source.size();
     std::string_view text = source.substr(line_start, line_end - line_start);
-    out += Cat("\n | ", text, "\n | ", std::string(col, '.'), "^");
+    // cel-go's snippet: tabs shown as spaces, no snippet for a line beyond 16384 bytes, and a
+    // character of more than one UTF-8 byte marked with a full-width dot or caret (U+FF0E, U+FF3E)
+    // so that the caret stays under it.
+    if (text.size() > 16384) continue;
+    std::string snippet(text);
+    std::replace(snippet.begin(), snippet.end(), '\t', ' ');
+    std::string marks;
+    size_t i = 0;
+    const auto next_is_wide = [&] {
+      const auto c = static_cast<unsigned char>(snippet[i]);
+      const size_t len = c < 0xC0 ? 1 : (c < 0xE0 ? 2 : (c < 0xF0 ? 3 : 4));
+      i = std::min(snippet.size(), i + len);
+      return len > 1;
+    };
+    for (int k = 0; k < col && i < snippet.size(); ++k) marks += next_is_wide() ? "\uff0e" : ".";
+    marks += i < snippet.size() && next_is_wide() ? "\uff3e" : "^";
+    out += Cat("\n | ", snippet, "\n | ", marks);
   }
   return out;
 }

@@ -56,5 +56,29 @@ TEST(Features, ExperimentalAllocatorVariant) {
   EXPECT_FALSE(beta->ExperimentalAllocator());
 }
 
+// The stable variant runs when no feature beyond its four (admin access, prioritized list,
+// partitionable devices, taints) is on: turning consumable capacity off alone still leaves binding
+// conditions on, i.e. the incubating variant (issue 22 assumed otherwise).
+TEST(Features, StableAllocatorVariant) {
+  EXPECT_FALSE(Features{}.StableAllocator());
+  const auto variant = [](const char* gates) {
+    auto f = ParseFeatureGates(gates);
+    EXPECT_TRUE(f.ok()) << f.status();
+    return f.ok() && f->StableAllocator();
+  };
+  EXPECT_FALSE(variant("DRAConsumableCapacity=false"));
+  EXPECT_FALSE(variant("DRADeviceBindingConditions=false"));
+  EXPECT_TRUE(variant("DRAConsumableCapacity=false,DRADeviceBindingConditions=false"));
+  EXPECT_TRUE(variant("DRAConsumableCapacity=false,DRADeviceBindingConditions=false,DRAPartitionableDevices=false,"
+                      "DRADeviceTaints=false,DRADeviceTaintRules=false"));
+  EXPECT_FALSE(variant("DRAConsumableCapacity=false,DRADeviceBindingConditions=false,DRAFractionalCapacityRange=true"));
+  for (const char* gate : {"DRAListTypeAttributes", "DRAOptionalNodeOperations", "DRADerivedAttributes",
+                           "DRADeviceCompatibilityGroups"}) {
+    EXPECT_FALSE(variant((std::string("DRAConsumableCapacity=false,DRADeviceBindingConditions=false,") + gate + "=true")
+                             .c_str()))
+        << gate;
+  }
+}
+
 }  // namespace
 }  // namespace draforge::alloc

@@ -191,6 +191,22 @@ TEST(SelectorTest, CompileErrors) {
   EXPECT_EQ(s.status().message(),
             "compilation failed: ERROR: <input>:1:1: undeclared reference to 'devce' (in container '')\n"
             " | devce.driver == \"x\"\n | ^");
+  // cel-go's texts (API validation shows them to users), as its checker and printer make them: the
+  // logical operators name each non-bool operand; errors are sorted by position; a character of
+  // several UTF-8 bytes is marked with a full-width dot so that the caret stays under the error.
+  EXPECT_EQ(DeviceSelector::Compile("'horses' && false").status().message(),
+            "compilation failed: ERROR: <input>:1:1: expected type 'bool' but found 'string'\n"
+            " | 'horses' && false\n | ^");
+  EXPECT_EQ(DeviceSelector::Compile("2 || true.orValue(\"1.5\")").status().message(),
+            "compilation failed: ERROR: <input>:1:1: expected type 'bool' but found 'int'\n"
+            " | 2 || true.orValue(\"1.5\")\n | ^\n"
+            "ERROR: <input>:1:18: found no matching overload for 'orValue' applied to 'bool.(string)'\n"
+            " | 2 || true.orValue(\"1.5\")\n | .................^");
+  EXPECT_EQ(DeviceSelector::Compile("!\"h\u00e9llo\".orValue(\"none\") == \"1.5\"").status().message(),
+            "compilation failed: ERROR: <input>:1:17: found no matching overload for 'orValue' applied to "
+            "'string.(string)'\n | !\"h\u00e9llo\".orValue(\"none\") == \"1.5\"\n | ...\uff0e............^\n"
+            "ERROR: <input>:1:26: found no matching overload for '_==_' applied to '(bool, string)'\n"
+            " | !\"h\u00e9llo\".orValue(\"none\") == \"1.5\"\n | ...\uff0e.....................^");
   // New expressions (API validation): the gates decide what is declared (upstream compile_test.go).
   CompileOptions no_cc;
   no_cc.consumable_capacity = false;

@@ -14,7 +14,9 @@ Inputs:
      them run with DRAListTypeAttributes=true, half with the Kubernetes 1.37 default gates. They include
      the Kubernetes URL library (url, isURL, the get* accessors, equality), the format library
      (format.<name>(), format.named, validate, equality) and timestamp getters in named time zones
-     and offsets.
+     and offsets, type errors the checker reports with its own text (a non-bool operand of && and ||,
+     mixed-type arithmetic) and quantities beyond int64 (isInteger(), asInteger() and comparisons on
+     them).
   3. --count / 5 expressions over random strings for the URL parser, the format validators and
      the time zone argument of the timestamp getters.
   4. protobuf well-known message construction (cel_wellknown.py): its fixed tables
@@ -136,6 +138,10 @@ REGEXES = ['"^a"', '"b+"', '"[0-9]+"', '"^$"', '".*"', '"(a|b)c"', '"["', '"é"'
 QUANTITY_STRS = ['"1"', '"1Gi"', '"1.5Gi"', '"100m"', '"1k"', '"1e3"', '"0.1"', '"1M"', '"-1"', '"1Ki"',
                  '"abc"', '"1.5"', '"2.5Mi"', '"80Gi"', '"0"', '"1E"', '"999999999999999999"', '"1.0"',
                  '"10n"', '"1MB"']
+# Quantities beyond int64 (apimachinery keeps them as inf.Dec, capped at 2^63-1 for binary suffixes):
+# isInteger()/asInteger() and comparisons on them.
+HUGE_QUANTITY_STRS = ['"9999999999999999999999999999999999999G"', '"9223372036854775808"', '"8Ei"', '"1e19"',
+                      '"-9223372036854775809"', '"12345678901234567890Ki"', '"9223372036854775807"']
 SEMVER_STRS = ['"1.2.3"', '"1.0.0-alpha"', '"1.0.0-rc.1+build.5"', '"2.0.0"', '"0.9.12"', '"v1.2.3"',
                '"1.2"', '"01.2.3"', '"1.2.3-01"', '"10.20.30"', '"1.0.0-alpha.1"', '"1.0.0-0.3.7"']
 BOOL_STRS = ['"true"', '"false"', '"t"', '"yes"', '"1"', '"TRUE"']
@@ -518,12 +524,19 @@ class Gen:
             lambda: f"{{'a': 'x'}}.?{self.pick(['a', 'b'])}",
             lambda: f"optional.ofNonZeroValue({g('string')})",
             lambda: f"{g('list_string')}[?{self.pick(['0', '2'])}]",
+            # Type errors the checker reports with its own text ("expected type 'bool' but found
+            # 'string'" for the logical operators, "found no matching overload" elsewhere).
+            lambda: f"{g(self.pick(['string', 'int', 'list_int', 'quantity']))} {self.pick(['&&', '||'])} {g('bool')}",
+            lambda: f"{g('bool')} {self.pick(['&&', '||'])} {g(self.pick(['double', 'map_string_int']))}",
+            lambda: f"!{g(self.pick(['string', 'int']))}",
+            lambda: f"{g('int')} {self.pick(['<', '+', '=='])} {g('string')}",
         ])()
 
     def gen_quantity(self, g, d):
         forms = [
             lambda: f"quantity({self.pick(QUANTITY_STRS)})",
             lambda: f"quantity({self.pick(QUANTITY_STRS)})",
+            lambda: f"quantity({self.pick(HUGE_QUANTITY_STRS)})",
             lambda: f"{g('quantity')}.{self.pick(['add', 'sub'])}({g('quantity')})",
             lambda: f"{g('quantity')}.{self.pick(['add', 'sub'])}({g('int')})",
         ]

@@ -83,6 +83,47 @@ CAP_VOCAB = {
 TAINT_KEYS = ["example.com/unhealthy", "example.com/maintenance", "gpu.example.com/ecc"]
 TAINT_VALUES = ["", "true", "ecc", "planned"]
 
+# GATE_VARIANTS' entry for a random mix: each gate of MIX_GATES flipped from its default with
+# probability 0.3, then the dependencies upstream enforces (kube_features.go) restored.
+MIX = "<mix>"
+MIX_GATES = [("DRAConsumableCapacity", True), ("DRAPartitionableDevices", True), ("DRADeviceTaints", True),
+             ("DRADeviceTaintRules", True), ("DRADeviceBindingConditions", True),
+             ("DRAFractionalCapacityRange", False), ("DRAListTypeAttributes", False),
+             ("DRADeviceCompatibilityGroups", False), ("DRADerivedAttributes", False),
+             ("DRAOptionalNodeOperations", False)]
+MIX_DEPENDS = {"DRADeviceTaintRules": "DRADeviceTaints", "DRAFractionalCapacityRange": "DRAConsumableCapacity",
+               "DRADeviceCompatibilityGroups": "DRAPartitionableDevices"}
+
+
+def mix_gates(rng):
+    """A random gate set (see MIX): "A=false,B=true" with only the gates that differ from 1.37."""
+    value = {name: (not default if rng.random() < 0.3 else default) for name, default in MIX_GATES}
+    for gate, needs in MIX_DEPENDS.items():
+        if not value[needs]:
+            value[gate] = False
+    return ",".join(f"{name}={str(value[name]).lower()}" for name, default in MIX_GATES if value[name] != default)
+
+
+def gate_values(gates):
+    """The gates of the 1.37 defaults with `gates` ("A=true,B=false") applied, for MIX_GATES."""
+    value = dict(MIX_GATES)
+    for item in filter(None, (gates or "").split(",")):
+        name, _, v = item.partition("=")
+        value[name.strip()] = v.strip().lower() in ("true", "1", "t")
+    return value
+
+
+def selects_stable(gates):
+    """Whether kube-scheduler 1.37 runs its stable allocator variant for `gates` (structured/allocator.go:
+    the first variant supporting every enabled feature; stable lacks consumable capacity, binding
+    conditions, fractional capacity range and the alpha features). Its pool order is Go map
+    iteration order, random from run to run, so its answer is one of several (see compare)."""
+    v = gate_values(gates)
+    return not any(v[g] for g in ("DRAConsumableCapacity", "DRADeviceBindingConditions", "DRAFractionalCapacityRange",
+                                  "DRAListTypeAttributes", "DRADeviceCompatibilityGroups", "DRADerivedAttributes",
+                                  "DRAOptionalNodeOperations"))
+
+
 # Feature gate variations (on top of the 1.37 defaults). Mostly defaults; each entry is a set of
 # non-default gates upstream accepts (no locked gates, dependencies met).
 GATE_VARIANTS = [
@@ -101,6 +142,12 @@ GATE_VARIANTS = [
     ("DRADerivedAttributes=true", 3),
     ("DRAOptionalNodeOperations=true", 3),
     ("DRADeviceCompatibilityGroups=true,DRADerivedAttributes=true,DRAOptionalNodeOperations=true", 2),
+    # Issue 22: gate sets that select the stable allocator (no beta gate it lacks on), with the
+    # content of the gates that are off still in the objects, and random mixes of every gate.
+    ("DRAConsumableCapacity=false,DRADeviceBindingConditions=false", 3),
+    ("DRAConsumableCapacity=false,DRADeviceBindingConditions=false,DRAPartitionableDevices=false", 1),
+    ("DRAConsumableCapacity=false,DRADeviceBindingConditions=false,DRADeviceTaints=false,DRADeviceTaintRules=false", 1),
+    (MIX, 6),
 ]
 COMPAT_GROUPS = ["mig", "vgpu", "mps"]
 # --gates: one variant for every scenario instead of GATE_VARIANTS' draw (the draw still happens, so
@@ -975,11 +1022,19 @@ class Gen:
     def generate(self):
         rng = self.rng
         self.gates = wchoice(rng, GATE_VARIANTS)
+        if self.gates == MIX:
+            self.gates = mix_gates(rng)
+            self.tags["gates:random mix"] += 1
         if FORCED_GATES is not None:
             self.gates = FORCED_GATES
         g = self.gates
-        self.consumable = "DRAConsumableCapacity=false" not in g
-        self.partitionable = "DRAPartitionableDevices=false" not in g
+        # A gate's content mostly stays with the gate off (objects written while it was on, or by a
+        # newer client): upstream ignores, refuses or errors on it, and so must DRAForge.
+        self.consumable = "DRAConsumableCapacity=false" not in g or rng.random() < 0.7
+        self.partitionable = "DRAPartitionableDevices=false" not in g or rng.random() < 0.7
+        for flag, gate in ((self.consumable, "DRAConsumableCapacity"), (self.partitionable, "DRAPartitionableDevices")):
+            if flag and f"{gate}=false" in g:
+                self.tags[f"content-with-gate-off:{gate}"] += 1
         self.list_attrs = "DRAListTypeAttributes=true" in g or rng.random() < 0.02
         # The alpha fields of 1.37, mostly with their gate on; rarely with it off, where upstream
         # ignores grouped slices (pool incomplete), refuses derived attributes (error) and, in the
@@ -1096,8 +1151,11 @@ def materialize(sc, oracle, tmpdir):
     share_rng = random.Random(sc.seed * 1000003 + 17)
     claims = {key_of(o): o for o in docs if o["kind"] == "ResourceClaim"}
     allocated = 0
+    # The stable allocator's answer is random (see selects_stable): the earlier claims are then
+    # allocated with the default gates, as a cluster that turned the gates off later has them.
+    pre_gates = "" if selects_stable(sc.gates) else sc.gates
     for node, keys in sc.pre_pods:
-        code, out, err = run_oracle(oracle, docs, node, keys, sc.gates, tmpdir)
+        code, out, err = run_oracle(oracle, docs, node, keys, pre_gates, tmpdir)
         if out and out.get("outcome") == "allocated":
             for k in keys:
                 alloc = out["allocations"][k]
@@ -1194,9 +1252,48 @@ def same_quantities(a, b):
     return walk(a) == walk(b)
 
 
+# How often the oracle runs again when the stable allocator's answer differs from DRAForge's (see
+# compare). With k pools on the node its Go map iterates in one of k rotations of insertion order,
+# each about equally likely, so 32 runs miss a given one with probability (1-1/k)^32 (k=6: 0.3%).
+STABLE_RERUNS = 32
+
+
+def by_pool(docs):
+    """docs with the ResourceSlices in (driver, pool, name) order, where they were: the order the
+    stable allocator inserts pools in its map, so that one of its rotations is DRAForge's order."""
+    slices = sorted((o for o in docs if o["kind"] == "ResourceSlice"),
+                    key=lambda o: (o["spec"].get("driver", ""), (o["spec"].get("pool") or {}).get("name", ""),
+                                   o["metadata"]["name"]))
+    it = iter(slices)
+    return [next(it) if o["kind"] == "ResourceSlice" else o for o in docs]
+
+
+def same_answer(ours, theirs):
+    if ours.get("outcome") != theirs.get("outcome"):
+        return False
+    if theirs.get("outcome") == "allocated":
+        return normalize(ours.get("allocations")) == normalize(theirs.get("allocations"))
+    if theirs.get("outcome") == "unschedulable":
+        return (ours.get("reasons") or [None])[0] == (theirs.get("reasons") or [None])[0]
+    return True
+
+
 def compare(docs, node, claims, gates, draforge, oracle, tmpdir):
     """Returns (status, theirs, ours, detail); status is 'pass', 'fail' or 'skip'."""
+    stable = selects_stable(gates)
+    if stable:
+        docs = by_pool(docs)
     tcode, theirs, terr = run_oracle(oracle, docs, node, claims, gates, tmpdir)
+    if stable and theirs is not None:
+        # Upstream's stable allocator walks pools in Go map order, random per run: DRAForge's answer
+        # (pools in (driver, pool) order, as the other variants sort them) must be one it gives.
+        ocode, ours, oerr = run_draforge(draforge, docs, node, claims, gates, tmpdir)
+        if ours is not None and not same_answer(ours, theirs):
+            for _ in range(STABLE_RERUNS):
+                _, again, _ = run_oracle(oracle, docs, node, claims, gates, tmpdir)
+                if again is not None and same_answer(ours, again):
+                    theirs = again
+                    break
     if theirs is None:
         return "skip" if tcode == 2 else "fail", None, None, f"oracle exit {tcode}: {terr.strip()[-500:]}"
     if theirs.get("outcome") == "error" and "timed out" in theirs.get("error", ""):
