@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -212,6 +213,113 @@ TEST(HttpListenerTest, ConnectionsOverTheBudgetGet503) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_THAT(Get(listener->port(), "/fifth"), StartsWith("HTTP/1.1 503 "));
+  for (int fd : fds) close(fd);
+}
+
+// A listener whose /events is a stream (handles kept in `streams`) and every other path a REST answer.
+struct StreamingServer {
+  explicit StreamingServer(Limits limits) {
+    auto started = HttpListener::Start("127.0.0.1", 0, limits, [this](const Request& req) {
+      Response r;
+      if (req.target == "/events") {
+        r.headers.emplace_back("Content-Type", "text/event-stream");
+        r.body = "event: hello\ndata: {}\n\n";
+        r.on_stream = [this](std::shared_ptr<Stream> s) {
+          std::lock_guard lock(mu);
+          streams.push_back(std::move(s));
+        };
+      } else {
+        r.body = "rest";
+      }
+      return r;
+    });
+    EXPECT_TRUE(started.ok()) << started.error().message;
+    listener = *std::move(started);
+  }
+  size_t stream_count() {
+    std::lock_guard lock(mu);
+    return streams.size();
+  }
+  std::mutex mu;
+  std::vector<std::shared_ptr<Stream>> streams;
+  std::unique_ptr<HttpListener> listener;
+};
+
+// Reads from `fd` until `text` has arrived (or kWaitMs passes); everything read.
+std::string ReadUntil(int fd, const std::string& text) {
+  std::string out;
+  char buf[4096];
+  pollfd p{fd, POLLIN, 0};
+  while (out.find(text) == std::string::npos && poll(&p, 1, kWaitMs) == 1) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+TEST(HttpListenerTest, StreamsGetChunksInOrderAndEnd) {
+  StreamingServer server(Limits{});
+  const int fd = Connect(server.listener->port());
+  ASSERT_TRUE(SendAll(fd, "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  const std::string head = ReadUntil(fd, "event: hello");
+  EXPECT_THAT(head, StartsWith("HTTP/1.1 200 OK\r\n"));
+  EXPECT_THAT(head, HasSubstr("Transfer-Encoding: chunked\r\n"));
+  EXPECT_THAT(head, HasSubstr("\r\n17\r\nevent: hello\ndata: {}\n\n\r\n"));
+  ASSERT_EQ(server.stream_count(), 1u);
+  EXPECT_EQ(server.listener->open_streams(), 1u);
+  EXPECT_EQ(server.listener->open_connections(), 0u);
+  auto stream = server.streams[0];
+  std::thread writer([stream] {
+    for (int i = 0; i < 100; ++i) stream->Write(std::make_shared<const std::string>("id: " + std::to_string(i) + "\n\n"));
+    stream->Close();
+  });
+  writer.join();
+  const std::string rest = ReadToClose(fd);
+  close(fd);
+  size_t at = 0;
+  for (int i = 0; i < 100; ++i) {
+    const std::string chunk = "id: " + std::to_string(i) + "\n\n";
+    const size_t found = rest.find(chunk, at);
+    ASSERT_NE(found, std::string::npos) << "event " << i << " missing or out of order";
+    at = found + chunk.size();
+  }
+  EXPECT_THAT(rest, testing::EndsWith("0\r\n\r\n"));
+  EXPECT_TRUE(stream->closed());
+  EXPECT_FALSE(stream->Write(std::make_shared<const std::string>("late")));
+}
+
+TEST(HttpListenerTest, AStreamWhoseClientLeftIsClosed) {
+  StreamingServer server(Limits{});
+  const int fd = Connect(server.listener->port());
+  ASSERT_TRUE(SendAll(fd, "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  ReadUntil(fd, "event: hello");
+  ASSERT_EQ(server.stream_count(), 1u);
+  close(fd);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWaitMs);
+  while (!server.streams[0]->closed() && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(server.streams[0]->closed());
+  EXPECT_FALSE(server.streams[0]->Write(std::make_shared<const std::string>("x")));
+}
+
+// Streams and REST requests have separate budgets: streams at their budget still leave REST
+// answered, and a full REST budget does not count streams.
+TEST(HttpListenerTest, StreamsAndRestHaveSeparateBudgets) {
+  Limits limits;
+  limits.max_streams = 2;
+  limits.max_connections = 2;
+  StreamingServer server(limits);
+  std::vector<int> fds;
+  for (int i = 0; i < 2; ++i) {
+    fds.push_back(Connect(server.listener->port()));
+    SendAll(fds.back(), "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    EXPECT_THAT(ReadUntil(fds.back(), "event: hello"), StartsWith("HTTP/1.1 200 "));
+  }
+  EXPECT_EQ(server.listener->open_streams(), 2u);
+  EXPECT_THAT(Get(server.listener->port(), "/events"), StartsWith("HTTP/1.1 503 "));
+  EXPECT_THAT(Get(server.listener->port(), "/healthz"), StartsWith("HTTP/1.1 200 "));
   for (int fd : fds) close(fd);
 }
 

@@ -5,6 +5,7 @@
 #include <boost/beast/http.hpp>
 
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -53,9 +54,21 @@ Response ErrorResponse(int status, std::string_view message) {
   return r;
 }
 
-std::string Serialize(const Response& r, bool keep_alive) {
+std::string Chunk(std::string_view data) {
+  char size[24];
+  std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+  return std::string(size).append(data).append("\r\n");
+}
+
+// The head and body of `r`; for a stream, the head and the body as the first chunk.
+std::string Serialize(const Response& r, bool keep_alive, bool stream = false) {
   std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + std::string(Reason(r.status)) + "\r\n";
   for (const auto& [name, value] : r.headers) out.append(name).append(": ").append(value).append("\r\n");
+  if (stream) {
+    out += "Transfer-Encoding: chunked\r\n\r\n";
+    if (!r.body.empty()) out += Chunk(r.body);
+    return out;
+  }
   out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
   if (!keep_alive) out += "Connection: close\r\n";
   out += "\r\n";
@@ -129,7 +142,8 @@ struct HttpListener::Impl {
   const Handler handler;
   std::mutex mu;  // guards per_source
   std::map<net::ip::address, size_t> per_source;
-  std::atomic<size_t> open{0};
+  std::atomic<size_t> open{0};     // connections that are not streams
+  std::atomic<size_t> streams{0};  // connections that are streams
 
   net::io_context io;
   tcp::acceptor acceptor{io};
@@ -154,8 +168,19 @@ struct HttpListener::Impl {
     return true;
   }
 
-  void Release(const net::ip::address& source) {
+  // A connection moves from the REST budget to the stream budget; false (nothing moved) when the
+  // streams are at their budget.
+  bool BecomeStream() {
+    if (streams.fetch_add(1) >= limits.max_streams) {
+      streams.fetch_sub(1);
+      return false;
+    }
     open.fetch_sub(1);
+    return true;
+  }
+
+  void Release(const net::ip::address& source, bool stream) {
+    (stream ? streams : open).fetch_sub(1);
     if (limits.max_per_source == 0 || (IsLoopback(source) && !limits.limit_loopback)) return;
     std::lock_guard lock(mu);
     auto it = per_source.find(source);
@@ -172,7 +197,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Connection(tcp::socket socket, net::ip::address source, HttpListener::Impl& owner)
       : socket_(std::move(socket)), timer_(socket_.get_executor()), source_(std::move(source)), owner_(owner),
         buffer_(owner.limits.max_header_bytes) {}
-  ~Connection() { owner_.Release(source_); }
+  ~Connection() { owner_.Release(source_, streaming_); }
 
   // Answers `response` and closes: for a connection over the listener's budget.
   void Refuse(Response response) { Send(std::move(response), false); }
@@ -210,8 +235,36 @@ class Connection : public std::enable_shared_from_this<Connection> {
     } catch (...) {
       response = ErrorResponse(500, "internal error");
     }
+    if (response.on_stream && response.status == 200) {
+      if (!owner_.BecomeStream()) return Send(ErrorResponse(503, "too many event streams"), false);
+      return StartStream(std::move(response));
+    }
     Send(std::move(response), keep_alive);
   }
+
+  class StreamHandle;
+
+  // From here on nothing is read: the read buffer goes, and a wait for readability notices the
+  // client's close (a well-behaved SSE client sends nothing more).
+  void StartStream(Response response);
+
+  // On the strand: queue one chunk (or the terminating one when `last`).
+  void Enqueue(std::shared_ptr<const std::string> bytes, bool last) {
+    if (!socket_.is_open() || ended_) return;
+    ended_ = last;
+    queue_.push_back(std::move(bytes));
+    if (queue_.size() == 1) WriteQueued();
+  }
+
+  void WriteQueued() {
+    net::async_write(socket_, net::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->queue_.erase(self->queue_.begin());
+      if (ec || (self->ended_ && self->queue_.empty())) return self->CloseStream();
+      if (!self->queue_.empty()) self->WriteQueued();
+    });
+  }
+
+  void CloseStream();
 
   void Send(Response response, bool keep_alive) {
     out_ = Serialize(response, keep_alive);
@@ -236,7 +289,58 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Request request_;
   std::optional<HeadParser> parser_;
   std::string out_;
+  bool streaming_ = false;
+  bool ended_ = false;  // the terminating chunk is queued
+  std::vector<std::shared_ptr<const std::string>> queue_;
+  std::shared_ptr<StreamHandle> handle_;
 };
+
+// The application's handle: holds the connection weakly, so a client that left frees it.
+class Connection::StreamHandle : public Stream {
+ public:
+  explicit StreamHandle(std::weak_ptr<Connection> c) : connection_(std::move(c)) {}
+  bool Write(std::shared_ptr<const std::string> bytes) override {
+    auto c = connection_.lock();
+    if (!c || closed_.load()) return false;
+    auto chunk = std::make_shared<const std::string>(Chunk(*bytes));
+    net::post(c->socket_.get_executor(), [c, chunk] { c->Enqueue(chunk, false); });
+    return true;
+  }
+  void Close() override {
+    if (closed_.exchange(true)) return;
+    if (auto c = connection_.lock()) {
+      net::post(c->socket_.get_executor(), [c] { c->Enqueue(std::make_shared<const std::string>("0\r\n\r\n"), true); });
+    }
+  }
+  bool closed() const override { return closed_.load() || connection_.expired(); }
+  void MarkClosed() { closed_.store(true); }
+
+ private:
+  std::weak_ptr<Connection> connection_;
+  std::atomic<bool> closed_{false};
+};
+
+void Connection::StartStream(Response response) {
+  streaming_ = true;
+  // An idle stream keeps only the socket, its strand and this object: no read buffer, no request.
+  buffer_ = beast::flat_buffer(0);
+  request_ = Request{};
+  handle_ = std::make_shared<StreamHandle>(weak_from_this());
+  // The application gets the handle before the client sees the head; what it writes meanwhile is
+  // posted to this strand and so goes out after the head.
+  response.on_stream(handle_);
+  Enqueue(std::make_shared<const std::string>(Serialize(response, true, true)), false);
+  socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code) { self->CloseStream(); });
+}
+
+void Connection::CloseStream() {
+  // Writes fail from now on, even while pending handlers keep this connection alive.
+  if (handle_) handle_->MarkClosed();
+  handle_.reset();
+  beast::error_code ignored;
+  socket_.shutdown(tcp::socket::shutdown_send, ignored);
+  socket_.close(ignored);
+}
 
 }  // namespace
 
@@ -286,6 +390,8 @@ Result<std::unique_ptr<HttpListener>> HttpListener::Start(const std::string& add
 int HttpListener::port() const { return impl_->port; }
 
 size_t HttpListener::open_connections() const { return impl_->open.load(); }
+
+size_t HttpListener::open_streams() const { return impl_->streams.load(); }
 
 void HttpListener::Stop() {
   if (impl_->stopped.exchange(true)) return;

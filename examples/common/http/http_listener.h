@@ -13,9 +13,10 @@
 //     most max_per_source from one source address (more are closed at once); loopback sources are
 //     exempt unless limit_loopback, because a port-forward brings every client from 127.0.0.1.
 // Requests with a body are answered and the connection is closed without reading the body.
+// Event streams have their own budget (max_streams): a connection that becomes a stream leaves
+// the REST budget, so streams cannot starve probes and REST floods cannot refuse streams.
 //
-// Not yet: event streams (a separate budget from REST requests) and the server's routes; the server
-// still runs on cpp-httplib (issue 17).
+// Not yet: the server's routes; the server still runs on cpp-httplib (issue 17).
 #ifndef DRAFORGE_EXAMPLES_COMMON_HTTP_HTTP_LISTENER_H_
 #define DRAFORGE_EXAMPLES_COMMON_HTTP_HTTP_LISTENER_H_
 
@@ -36,7 +37,8 @@ struct Limits {
   size_t max_header_bytes = 8192;  // request line, header lines and their CRLFs
   size_t max_header_lines = 100;
   std::chrono::milliseconds idle_timeout{5000};  // deadline of each later head on a keep-alive connection
-  size_t max_connections = 10000;
+  size_t max_connections = 10000;  // connections that are not streams; more get 503 at accept
+  size_t max_streams = 10000;      // event streams; more get 503 instead of the stream
   size_t max_per_source = 0;  // 0: no cap per source address
   bool limit_loopback = false;  // apply max_per_source to 127.0.0.0/8 and ::1 too
 };
@@ -54,10 +56,27 @@ struct Request {
   size_t HeaderCount(std::string_view name) const;
 };
 
+// A long-lived chunked response (Server-Sent Events). Thread-safe; the listener keeps the
+// connection, the application keeps this handle for as long as it wants to write.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  // Queues `bytes` as one chunk; false once the stream is closed (client gone, Close, Stop).
+  virtual bool Write(std::shared_ptr<const std::string> bytes) = 0;
+  // Ends the stream (the last chunk) and closes the connection.
+  virtual void Close() = 0;
+  virtual bool closed() const = 0;
+};
+
 struct Response {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;  // Content-Length is added
   std::string body;
+  // When set (and status is 200), the answer is a stream: the head goes out with
+  // Transfer-Encoding: chunked, `body` (if any) as its first chunk, and this is called with the
+  // stream's handle, on a listener thread, once the stream counts against max_streams. Over
+  // max_streams the client gets 503 instead and this is not called.
+  std::function<void(std::shared_ptr<Stream>)> on_stream;
 };
 
 // Called on a listener thread for each request head; must not block for long (it holds a thread of
@@ -77,8 +96,9 @@ class HttpListener {
 
   // The bound port (also after Stop).
   int port() const;
-  // Connections open now (for tests and metrics).
+  // Connections open now that are not streams, and streams open now (for tests and metrics).
   size_t open_connections() const;
+  size_t open_streams() const;
   // Closes the listening socket and every connection; joins the threads. Idempotent.
   void Stop();
 
