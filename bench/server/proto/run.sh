@@ -6,6 +6,8 @@
 # /healthz under wrk with 1,000 connections (wrk: Debian package wrk).
 #
 # Usage: bench/server/proto/run.sh [SLOW] [N...]      default: 5000 2000 5000 10000
+# SERVERS="beast_sse mhd_sse layer_sse" picks which run (layer_sse: the same server on
+# examples/common/http's HttpListener, compiled from the tree).
 # Needs Debian's libboost1.74-dev and libmicrohttpd-dev (headers; not build dependencies of
 # DRAForge), g++ and python3. Prints one JSON line per server and N.
 set -eu
@@ -21,12 +23,17 @@ trap 'kill $PID 2>/dev/null || true; rm -rf "$OUT"' EXIT
 PID=
 g++ -std=c++17 -O2 -o "$OUT/beast_sse" "$HERE/beast_sse.cc" -lpthread
 g++ -std=c++17 -O2 -o "$OUT/mhd_sse" "$HERE/mhd_sse.cc" -lmicrohttpd
+ROOT=$(cd "$HERE/../../.." && pwd)
+# The layer includes draforge/draforge.hpp; draforge/version.h is generated, so a configured build
+# tree is needed (BUILD, default ROOT/build).
+g++ -std=c++20 -O2 -o "$OUT/layer_sse" -I"$ROOT/include" -I"${BUILD:-$ROOT/build}/include" -I"$ROOT/examples/common/http" \
+  "$HERE/layer_sse.cc" "$ROOT/examples/common/http/http_listener.cc" -lpthread
 # Streams, slowloris connections and the client's own sockets all need descriptors.
 ulimit -n 20000
 echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(g++ --version | head -1)"
 PORT=18600
 for n in $SIZES; do
-  for server in beast_sse mhd_sse; do
+  for server in ${SERVERS:-beast_sse mhd_sse layer_sse}; do
     PORT=$((PORT + 1))
     "$OUT/$server" $PORT 2 >"$OUT/$server.log" 2>&1 &
     PID=$!
