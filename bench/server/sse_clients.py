@@ -46,7 +46,7 @@ class Client:
     async def run(self):
         try:
             reader, writer = await asyncio.open_connection(HOST, PORT, limit=1 << 20)
-            writer.write(b"GET /api/v1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            writer.write(b"GET /api/v1/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
             await writer.drain()
             status = await reader.readline()
             if b" 200 " not in status:

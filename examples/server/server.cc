@@ -14,6 +14,7 @@
 
 #include "api_views.h"
 #include "event_hub.h"
+#include "host_allow_list.h"
 #include "http_encoding.h"
 #include "httplib.h"
 #include "metrics.h"
@@ -32,6 +33,11 @@ using RenderFn = Result<std::string> (*)(const Snapshot&, const Query&);
 // it. Larger bodies go through SendBody, which compresses them itself.
 constexpr char kJson[] = "application/json; charset=utf-8";
 constexpr char kAllow[] = "GET, HEAD, OPTIONS";
+// Every response: the dashboard loads only its own scripts, styles, images and API (no inline code,
+// nothing from elsewhere), and no other site may frame any page (clickjacking). X-Frame-Options
+// says the same to browsers that predate frame-ancestors. Images may also be data: URLs: the
+// dashboard's icon is one (examples/dashboard/index.html), and an image cannot run code.
+constexpr char kContentSecurityPolicy[] = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
 
 struct ApiRoute {
   const char* path;
@@ -400,6 +406,12 @@ struct Server::Impl {
         SendError(res, 400, file.error().message);
         return;
       }
+      // A hidden file or one that resolves outside the root is not there as far as clients know,
+      // and it is not a client-side route either.
+      if (!file.ok() && file.error().code == DRAFORGE_EUNSUPPORTED) {
+        SendError(res, 404, "no file " + req.path);
+        return;
+      }
       if (!file.ok() && file.error().code == DRAFORGE_ENOTFOUND) file = static_files.Get("/index.html");
       if (!file.ok()) {
         SendError(res, 404, "no file " + req.path + " and no dashboard to fall back to");
@@ -423,6 +435,31 @@ struct Server::Impl {
     });
   }
 
+  // Answers 403 for a Host not on --allowed-hosts (DNS rebinding, host_allow_list.h) and 400 for
+  // a Host header that is not one (RFC 9112 section 3.2: several, or not host[:port]). 403 as
+  // kubectl proxy --accept-hosts, Jupyter and Vite answer it: the server understood the request
+  // and refuses it; 421 would invite clients to retry it on another connection.
+  bool HostAllowed(const httplib::Request& req, httplib::Response& res) {
+    if (req.get_header_value_count("Host") > 1) {
+      SendError(res, 400, "more than one Host header");
+      return false;
+    }
+    const std::string host = req.get_header_value("Host");
+    switch (options.allowed_hosts.Check(host)) {
+      case HostAllowList::Verdict::kAllowed:
+        return true;
+      case HostAllowList::Verdict::kMalformed:
+        SendError(res, 400, "invalid Host header \"" + host + "\"");
+        return false;
+      case HostAllowList::Verdict::kRefused:
+        SendError(res, 403,
+                  "host \"" + host + "\" is not allowed (--allowed-hosts " + options.allowed_hosts.patterns() +
+                      "; IP addresses are always allowed)");
+        return false;
+    }
+    return false;
+  }
+
   void Configure() {
     const int threads = options.max_streams + options.rest_threads;
     http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
@@ -433,12 +470,16 @@ struct Server::Impl {
     http.set_keep_alive_timeout(5);
     http.set_read_timeout(10);
     http.set_write_timeout(10);
-    http.set_default_headers({{"X-Content-Type-Options", "nosniff"}, {"Referrer-Policy", "no-referrer"}});
+    http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
+                              {"Referrer-Policy", "no-referrer"},
+                              {"Content-Security-Policy", kContentSecurityPolicy},
+                              {"X-Frame-Options", "DENY"}});
     openapi_body = std::make_shared<const std::string>(options.openapi);
     if (auto gz = Gzip(*openapi_body); gz && gz->size() < openapi_body->size()) {
       openapi_gzip = std::make_shared<const std::string>(*std::move(gz));
     }
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      if (!HostAllowed(req, res)) return httplib::Server::HandlerResponse::Handled;
       if (!limiter.Allow(req.remote_addr, Clock::now())) {
         metrics.CountRateLimited();
         res.set_header("Retry-After", "1");

@@ -16,6 +16,7 @@
 #include <chrono>
 
 #include "draforge/draforge.hpp"
+#include "host_allow_list.h"
 
 namespace draforge::server {
 
@@ -30,6 +31,8 @@ struct ServerOptions {
   double rate_limit = 200;  // requests per second per client address; 0: unlimited
   size_t max_body_bytes = 64 * 1024;
   size_t max_target_bytes = 4096;  // path + query
+  // Host header values answered; others get 403 (DNS rebinding; host_allow_list.h).
+  HostAllowList allowed_hosts;
   std::chrono::milliseconds heartbeat{15000};
   std::chrono::milliseconds poll_interval{100};  // how often the watcher looks for changes
   size_t event_ring = 1024;

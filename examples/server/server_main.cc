@@ -53,6 +53,9 @@ Listening:
   --address ADDR         listen address (default 127.0.0.1: loopback only)
   --port N               listen port (default 8080; 0 picks a free port)
   --static-dir DIR       dashboard files (default )" DRAFORGE_DASHBOARD_DIR R"()
+  --allowed-hosts LIST   Host header names answered, comma-separated: NAME, *.SUFFIX or * (any);
+                         others get 403 (DNS rebinding). IP addresses are always allowed.
+                         Default localhost,*.localhost; behind a proxy or an Ingress add its name
 Limits:
   --max-streams N        concurrent event streams (default 2500); more get 503
   --rate-limit N         requests per second per client address, burst 2N (default 200; 0: off)
@@ -72,7 +75,7 @@ struct Flags {
 const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",      "--address",    "--port",
                                               "--static-dir",  "--max-streams",    "--rate-limit", "--max-body-bytes",
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
-                                              "--context",     "--namespace"};
+                                              "--context",     "--namespace",      "--allowed-hosts"};
 const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--cluster", "--help", "-h"};
 
 std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
@@ -163,6 +166,14 @@ int ServerMain(int argc, char** argv) {
   options.static_dir = DRAFORGE_DASHBOARD_DIR;
   if (auto it = flags->values.find("--static-dir"); it != flags->values.end()) options.static_dir = it->second;
   if (auto it = flags->values.find("--address"); it != flags->values.end()) options.address = it->second;
+  if (auto it = flags->values.find("--allowed-hosts"); it != flags->values.end()) {
+    auto hosts = HostAllowList::Parse(it->second);
+    if (!hosts.ok()) {
+      std::cerr << "draforge-server: --allowed-hosts: " << hosts.error().message << "\n";
+      return 2;
+    }
+    options.allowed_hosts = *std::move(hosts);
+  }
   auto port = IntFlag(*flags, "--port", 8080, 0, 65535, error);
   auto streams = IntFlag(*flags, "--max-streams", 2500, 1, 30000, error);
   auto rate = IntFlag(*flags, "--rate-limit", 200, 0, 1000000, error);

@@ -47,6 +47,23 @@ std::string ContentTypeForPath(std::string_view path) {
   return "application/octet-stream";
 }
 
+namespace {
+
+// A segment of a relative path starts with '.': a dotfile (.env, .git/config, .htpasswd) that a
+// deployment may leave in the folder but never means to publish. The dashboard has none.
+bool HasHiddenSegment(std::string_view rel) {
+  size_t start = 0;
+  while (start < rel.size()) {
+    if (rel[start] == '.') return true;
+    const size_t slash = rel.find('/', start);
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
 StaticFiles::StaticFiles(std::filesystem::path root) : root_(std::move(root)) {}
 
 Result<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_view request_path) {
@@ -61,9 +78,24 @@ Result<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_view requ
     return Error{DRAFORGE_EINVALID, "invalid path \"" + std::string(request_path) + "\""};
   }
   while (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
-  const std::filesystem::path path = root_ / rel;
+  if (HasHiddenSegment(rel)) return Error{DRAFORGE_EUNSUPPORTED, "hidden file " + std::string(request_path)};
 
+  // What the path resolves to, symbolic links followed, must still be a visible file under the
+  // root: a link in the root must not publish /etc or a dotfile. The file read is the resolved
+  // one, so a link changed after this check cannot redirect the read.
   std::error_code ec;
+  const std::filesystem::path root = std::filesystem::canonical(root_, ec);
+  if (ec) return Error{DRAFORGE_ENOTFOUND, "no static directory " + root_.string()};
+  const std::filesystem::path path = std::filesystem::canonical(root / rel, ec);
+  if (ec) return Error{DRAFORGE_ENOTFOUND, "no file " + std::string(request_path)};
+  const std::filesystem::path inside = path.lexically_relative(root);
+  if (inside.empty() || *inside.begin() == "..") {
+    return Error{DRAFORGE_EUNSUPPORTED, "file " + std::string(request_path) + " resolves outside the static root"};
+  }
+  if (HasHiddenSegment(inside.generic_string())) {
+    return Error{DRAFORGE_EUNSUPPORTED, "file " + std::string(request_path) + " resolves to a hidden file"};
+  }
+
   if (!std::filesystem::is_regular_file(path, ec)) return Error{DRAFORGE_ENOTFOUND, "no file " + std::string(request_path)};
   const uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) return Error{DRAFORGE_ENOTFOUND, "no file " + std::string(request_path)};
@@ -71,7 +103,8 @@ Result<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_view requ
   if (ec) return Error{DRAFORGE_ENOTFOUND, "no file " + std::string(request_path)};
   {
     std::lock_guard lock(mu_);
-    if (auto it = cache_.find(rel); it != cache_.end() && it->second.size == size && it->second.mtime == mtime) {
+    if (auto it = cache_.find(rel);
+        it != cache_.end() && it->second.path == path && it->second.size == size && it->second.mtime == mtime) {
       return it->second.file;
     }
   }
@@ -88,7 +121,7 @@ Result<std::shared_ptr<const StaticFile>> StaticFiles::Get(std::string_view requ
     if (gz && gz->size() < file->body->size()) file->gzip = std::make_shared<const std::string>(*std::move(gz));
   }
   std::lock_guard lock(mu_);
-  if (cache_.size() < kMaxEntries || cache_.count(rel) > 0) cache_[rel] = Entry{mtime, size, file};
+  if (cache_.size() < kMaxEntries || cache_.count(rel) > 0) cache_[rel] = Entry{path, mtime, size, file};
   return std::shared_ptr<const StaticFile>(std::move(file));
 }
 

@@ -35,12 +35,15 @@ class StaticFiles {
   // The file for a decoded request path ("/", "/assets/app.js"; a path ending in "/" means its
   // index.html). Returns a shared, immutable file (valid as long as the caller holds it).
   // Errors (draforge::Error codes): DRAFORGE_EINVALID for a path that could leave the root (a ".."
-  // segment, a backslash, a NUL); DRAFORGE_ENOTFOUND when no regular file is there or it cannot be
-  // read.
+  // segment, a backslash, a NUL); DRAFORGE_EUNSUPPORTED for a file that is never served: a segment
+  // of the path starts with '.' (dotfiles, dot-folders), or the path resolves (symbolic links
+  // followed) outside the root or to such a file; DRAFORGE_ENOTFOUND when no regular file is there
+  // or it cannot be read.
   Result<std::shared_ptr<const StaticFile>> Get(std::string_view request_path);
 
  private:
   struct Entry {
+    std::filesystem::path path;  // the resolved file: a link pointed elsewhere is a new file
     std::filesystem::file_time_type mtime;
     uintmax_t size = 0;
     std::shared_ptr<const StaticFile> file;

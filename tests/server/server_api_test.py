@@ -103,7 +103,7 @@ class EventStream:
 
     def __init__(self, server, last_event_id=None, query=""):
         self.sock = socket.create_connection((server.host, server.port), timeout=10)
-        headers = "GET /api/v1/events%s HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n" % query
+        headers = "GET /api/v1/events%s HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n" % query
         if last_event_id is not None:
             headers += "Last-Event-ID: %s\r\n" % last_event_id
         self.sock.sendall((headers + "\r\n").encode())
@@ -462,6 +462,159 @@ def options_and_head_are_allowed_without_cors():
         assert not h.startswith("access-control-"), h
 
 
+def raw_status(server, request):
+    """Sends `request` (bytes, as they go on the wire) and returns the status code of the answer."""
+    s = socket.create_connection((server.host, server.port), timeout=10)
+    try:
+        s.sendall(request)
+        head = b""
+        while b"\r\n" not in head:
+            chunk = s.recv(4096)
+            if not chunk:
+                raise EOFError("connection closed before a status line")
+            head += chunk
+        return int(head.split(b" ")[1])
+    finally:
+        s.close()
+
+
+# What a page on evil.attacker.example sends once its name resolves to the server (DNS rebinding).
+REBOUND_HOST = "evil.attacker.example"
+
+
+@test
+def a_foreign_host_name_is_refused():
+    for path in list(OPENAPI["paths"]) + ["/", "/dashboard/route"]:
+        status, headers, body = DEMO.request("GET", path, headers={"Host": REBOUND_HOST})
+        assert status == 403, (path, status, body[:200])
+        assert REBOUND_HOST in json.loads(body)["error"]["message"], body
+        if path in OPENAPI["paths"]:
+            check_response(path, status, headers, body)
+    for host in (REBOUND_HOST + ":%d" % DEMO.port, "EVIL.attacker.example.", "x", "localhost.attacker.example",
+                 "127.0.0.1.nip.io"):
+        status, _, _ = DEMO.request("GET", "/api/v1/summary", headers={"Host": host})
+        assert status == 403, (host, status)
+    # The event stream too: it is what a rebinding page would keep open.
+    status = raw_status(DEMO, b"GET /api/v1/events HTTP/1.1\r\nHost: evil.attacker.example\r\n"
+                              b"Accept: text/event-stream\r\n\r\n")
+    assert status == 403, status
+
+
+@test
+def loopback_names_and_ip_addresses_are_answered():
+    # What browsers on the machine, port-forwards and kubelet probes (Host: <pod IP>:<port>) send.
+    for host in ("localhost", "localhost:%d" % DEMO.port, "LocalHost.", "dashboard.localhost:8080",
+                 "127.0.0.1:%d" % DEMO.port, "10.244.1.7:8080", "[::1]:%d" % DEMO.port, "[fd00::7]"):
+        status, _, body = DEMO.request("GET", "/healthz", headers={"Host": host})
+        assert status == 200, (host, status, body)
+    for host in ("a b", "localhost:80:80", "[::1", "[localhost]", "localhost:http", "dra.example/x"):
+        status, headers, body = DEMO.request("GET", "/healthz", headers={"Host": host})
+        assert status == 400, (host, status, body)
+        check_response("/healthz", status, headers, body)
+    # Two Host headers (a proxy and the client disagreeing) are refused, whichever comes first.
+    status = raw_status(DEMO, b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: evil.attacker.example\r\n\r\n")
+    assert status == 400, status
+
+
+@test
+def allowed_hosts_names_the_proxy():
+    srv = Server("--demo", "--allowed-hosts", "dra.corp.example, *.dra.example")
+    try:
+        for host, want in (("dra.corp.example", 200), ("DRA.corp.example:443", 200), ("eu.dra.example", 200),
+                           ("dra.example", 403), ("localhost", 403), ("10.0.0.9:8080", 200), ("[::1]", 200),
+                           (REBOUND_HOST, 403)):
+            status, _, body = srv.request("GET", "/healthz", headers={"Host": host})
+            assert status == want, (host, status, want, body)
+        _, _, body = srv.request("GET", "/healthz", headers={"Host": "localhost"})
+        assert "dra.corp.example, *.dra.example" in json.loads(body)["error"]["message"], body
+    finally:
+        srv.stop()
+    srv = Server("--demo", "--allowed-hosts=*")
+    try:
+        status, _, _ = srv.request("GET", "/healthz", headers={"Host": REBOUND_HOST})
+        assert status == 200, status
+    finally:
+        srv.stop()
+    for bad in ("", " , ", "http://dra.example", "dra..example", "*dra.example", "[::1]"):
+        p = subprocess.run([SERVER, "--port", "0", "--allowed-hosts", bad], capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2, (bad, p.returncode, p.stderr)
+        assert "--allowed-hosts" in p.stderr, (bad, p.stderr)
+
+
+CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+
+
+@test
+def every_response_carries_csp_and_frame_protection():
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "index.html"), "w") as f:
+        f.write("<!doctype html><title>DRAForge</title>")
+    srv = Server("--demo", "--static-dir", d)
+    try:
+        for method, path in (("GET", "/"), ("GET", "/pools/x"), ("GET", "/api/v1/summary"), ("GET", "/healthz"),
+                             ("GET", "/api/v1/nothing"), ("POST", "/"), ("HEAD", "/"), ("OPTIONS", "/")):
+            status, headers, _ = srv.request(method, path)
+            assert headers.get("content-security-policy") == CSP, (method, path, status, headers)
+            assert headers.get("x-frame-options") == "DENY", (method, path, headers)
+            assert headers.get("x-content-type-options") == "nosniff", (method, path, headers)
+        stream = EventStream(srv)
+        try:
+            assert "content-security-policy: " + CSP in stream.headers, stream.headers
+        finally:
+            stream.close()
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
+
+
+@test
+def dotfiles_and_links_out_of_the_static_root_are_not_served():
+    base = tempfile.mkdtemp()
+    root = os.path.join(base, "dashboard")
+    os.makedirs(os.path.join(root, "assets"))
+    os.makedirs(os.path.join(root, ".git"))
+    os.makedirs(os.path.join(base, "private"))
+    with open(os.path.join(root, "index.html"), "w") as f:
+        f.write("<!doctype html><title>DRAForge</title>")
+    with open(os.path.join(root, "assets", "app.js"), "w") as f:
+        f.write("console.log('app')")
+    for name in (".env", ".git/config", "assets/.htpasswd"):
+        with open(os.path.join(root, name), "w") as f:
+            f.write("SECRET=root-dotfile")
+    with open(os.path.join(base, "private", "key.txt"), "w") as f:
+        f.write("SECRET=outside")
+    os.symlink(os.path.join(base, "private", "key.txt"), os.path.join(root, "key.txt"))
+    os.symlink(os.path.join(base, "private"), os.path.join(root, "private"))
+    os.symlink(os.path.join(root, ".env"), os.path.join(root, "env.txt"))
+    os.symlink(os.path.join(root, "assets", "app.js"), os.path.join(root, "app.js"))  # inside: fine
+    srv = Server("--demo", "--static-dir", root)
+    try:
+        for path in ("/.env", "/.git/config", "/assets/.htpasswd", "/key.txt", "/private/key.txt", "/env.txt",
+                     "/assets/%2Ehtpasswd"):
+            status, headers, body = srv.request("GET", path)
+            assert status == 404, (path, status, body[:200])
+            assert b"SECRET" not in body, (path, body)
+            assert json.loads(body)["error"]["code"] == 404, body
+        status, headers, body = srv.request("GET", "/app.js")
+        assert status == 200 and body == b"console.log('app')", (status, body)
+        # Client-side routes still get the dashboard.
+        status, _, body = srv.request("GET", "/claims/team-a")
+        assert status == 200 and b"DRAForge" in body, (status, body)
+    finally:
+        srv.stop()
+        shutil.rmtree(base)
+
+
+@test
+def mutating_methods_are_405_whatever_the_path():
+    for method in ("POST", "PUT", "PATCH", "DELETE", "TRACE", "CONNECT"):
+        for path in ("/healthz", "/api/v1/events", "/index.html", "/.env"):
+            target = "localhost:80" if method == "CONNECT" else path
+            status, headers, body = DEMO.request(method, target)
+            assert status == 405, (method, path, status, body[:200])
+            assert headers.get("allow") == "GET, HEAD, OPTIONS", headers
+
+
 def _claim_names(server, namespace):
     return [c["name"] for c in server.get_json("/api/v1/claims?namespace=" + namespace)["items"]]
 
@@ -768,7 +921,7 @@ def errors_and_event_streams_are_never_compressed():
         assert json.loads(body), path
     s = socket.create_connection((DEMO.host, DEMO.port), timeout=10)
     try:
-        s.sendall(b"GET /api/v1/events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br, gzip\r\n\r\n")
+        s.sendall(b"GET /api/v1/events HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: br, gzip\r\n\r\n")
         head = b""
         while b"\r\n\r\n" not in head:
             chunk = s.recv(4096)

@@ -1,5 +1,5 @@
 // Pieces of draforge-server that do not need a socket: rate limiting, metrics text, query
-// validation of the JSON views, and the --watch-dir source.
+// validation of the JSON views, the Host allow-list, static files, and the --watch-dir source.
 #include <chrono>
 #include <unistd.h>
 
@@ -13,6 +13,7 @@
 #include "draforge/draforge.hpp"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "host_allow_list.h"
 #include "http_encoding.h"
 #include "metrics.h"
 #include "rate_limiter.h"
@@ -126,6 +127,83 @@ TEST(StaticFilesTest, ServesCompressesOnceAndRefusesEscapes) {
   EXPECT_EQ(StaticFiles("").Get("/index.html").error().code, DRAFORGE_ENOTFOUND);
   std::filesystem::remove_all(dir);
   std::filesystem::remove(dir.parent_path() / outside);
+}
+
+TEST(StaticFilesTest, RefusesHiddenFilesAndLinksOutOfTheRoot) {
+  const auto base = std::filesystem::temp_directory_path() / ("draforge-static-links-" + std::to_string(getpid()));
+  const auto root = base / "root";
+  std::filesystem::create_directories(root / ".git");
+  std::filesystem::create_directories(base / "private");
+  std::ofstream(root / "index.html") << "<!doctype html>";
+  std::ofstream(root / ".env") << "secret";
+  std::ofstream(root / ".git" / "config") << "secret";
+  std::ofstream(base / "private" / "key") << "secret";
+  std::filesystem::create_symlink(base / "private" / "key", root / "key");
+  std::filesystem::create_symlink(base / "private", root / "private");
+  std::filesystem::create_symlink(root / ".env", root / "env");
+  std::filesystem::create_symlink(root / "index.html", root / "home.html");
+  StaticFiles files(root);
+
+  EXPECT_EQ(files.Get("/.env").error().code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_EQ(files.Get("/.git/config").error().code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_EQ(files.Get("/.git/").error().code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_EQ(files.Get("/key").error().code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_THAT(files.Get("/key").error().message, HasSubstr("outside the static root"));
+  EXPECT_EQ(files.Get("/private/key").error().code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_EQ(files.Get("/env").error().code, DRAFORGE_EUNSUPPORTED);
+  EXPECT_THAT(files.Get("/env").error().message, HasSubstr("hidden file"));
+  EXPECT_EQ(files.Get("/nothing").error().code, DRAFORGE_ENOTFOUND);  // a client-side route
+  auto linked = files.Get("/home.html");  // a link that stays inside the root is served
+  ASSERT_TRUE(linked.ok()) << linked.error().message;
+  EXPECT_EQ(*(*linked)->body, "<!doctype html>");
+
+  // A link turned to point outside after it was served (and cached) is refused too.
+  std::filesystem::remove(root / "home.html");
+  std::filesystem::create_symlink(base / "private" / "key", root / "home.html");
+  EXPECT_EQ(files.Get("/home.html").error().code, DRAFORGE_EUNSUPPORTED);
+  std::filesystem::remove_all(base);
+}
+
+TEST(HostAllowListTest, DefaultAnswersLoopbackNamesAndIpAddresses) {
+  using V = HostAllowList::Verdict;
+  const HostAllowList hosts;
+  EXPECT_EQ(hosts.patterns(), "localhost,*.localhost");
+  for (const char* ok : {"localhost", "localhost:8080", "LOCALHOST", "localhost.", "app.localhost", "a.b.localhost:1",
+                         "127.0.0.1", "127.0.0.1:8080", "10.244.1.7:8080", "[::1]", "[::1]:8080", "[fd00::7]:80",
+                         "localhost:", ""}) {
+    EXPECT_EQ(hosts.Check(ok), V::kAllowed) << ok;
+  }
+  for (const char* refused : {"evil.attacker.example", "evil.attacker.example:8080", "x", "localhost.evil.example",
+                              "127.0.0.1.nip.io", "2130706433", "notlocalhost"}) {
+    EXPECT_EQ(hosts.Check(refused), V::kRefused) << refused;
+  }
+  for (const char* bad : {"a b", "localhost:80:80", "localhost:123456", "localhost:http", "[::1", "[::1]x",
+                          "[localhost]", "[::1]:x", "dra.example/x", "a..b", ".", ":80", "user@localhost"}) {
+    EXPECT_EQ(hosts.Check(bad), V::kMalformed) << bad;
+  }
+}
+
+TEST(HostAllowListTest, ParsesNamesWildcardsAndAny) {
+  using V = HostAllowList::Verdict;
+  auto hosts = HostAllowList::Parse(" dra.corp.example , *.dra.example,");
+  ASSERT_TRUE(hosts.ok()) << hosts.error().message;
+  EXPECT_EQ(hosts->Check("dra.corp.example:443"), V::kAllowed);
+  EXPECT_EQ(hosts->Check("DRA.Corp.Example."), V::kAllowed);
+  EXPECT_EQ(hosts->Check("eu.dra.example"), V::kAllowed);
+  EXPECT_EQ(hosts->Check("dra.example"), V::kRefused);  // "*.suffix" is not the suffix itself
+  EXPECT_EQ(hosts->Check("xdra.example"), V::kRefused);
+  EXPECT_EQ(hosts->Check("localhost"), V::kRefused);  // the list replaces the default
+  EXPECT_EQ(hosts->Check("192.168.1.1:8080"), V::kAllowed);
+  auto any = HostAllowList::Parse("*");
+  ASSERT_TRUE(any.ok());
+  EXPECT_EQ(any->Check("evil.attacker.example"), V::kAllowed);
+  EXPECT_EQ(any->Check("a b"), V::kMalformed);  // "*" allows any name, not any bytes
+  for (const char* bad : {"", " , ", "http://dra.example", "dra..example", "*dra.example", "[::1]", "a b", "*.*.x"}) {
+    auto parsed = HostAllowList::Parse(bad);
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_EQ(parsed.error().code, DRAFORGE_EINVALID);
+  }
+  EXPECT_THAT(HostAllowList::Parse("ok.example,bad name").error().message, HasSubstr("\"bad name\""));
 }
 
 TEST(RateLimiterTest, BurstThenRefillPerClient) {

@@ -1,0 +1,406 @@
+#include "http_listener.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <thread>
+
+namespace draforge::http {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+using tcp = net::ip::tcp;
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+std::string_view Reason(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 414: return "URI Too Long";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Status";
+  }
+}
+
+// The server's error form ({"error":{"code","message"}}); messages here are fixed ASCII.
+Response ErrorResponse(int status, std::string_view message) {
+  Response r;
+  r.status = status;
+  r.headers.emplace_back("Content-Type", "application/json; charset=utf-8");
+  r.body = "{\"error\":{\"code\":" + std::to_string(status) + ",\"message\":\"" + std::string(message) + "\"}}";
+  return r;
+}
+
+std::string Chunk(std::string_view data) {
+  char size[24];
+  std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+  return std::string(size).append(data).append("\r\n");
+}
+
+// The head and body of `r`; for a stream, the head and the body as the first chunk.
+std::string Serialize(const Response& r, bool keep_alive, bool stream = false) {
+  std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + std::string(Reason(r.status)) + "\r\n";
+  for (const auto& [name, value] : r.headers) out.append(name).append(": ").append(value).append("\r\n");
+  if (stream) {
+    out += "Transfer-Encoding: chunked\r\n\r\n";
+    if (!r.body.empty()) out += Chunk(r.body);
+    return out;
+  }
+  out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
+  if (!keep_alive) out += "Connection: close\r\n";
+  out += "\r\n";
+  out += r.body;
+  return out;
+}
+
+// Collects a request head into a Request, counting header lines against the cap (Beast bounds
+// their total size; nothing bounds their number).
+class HeadParser : public beast::http::basic_parser<true> {
+ public:
+  HeadParser(const Limits& limits, Request& out) : max_lines_(limits.max_header_lines), out_(out) {
+    header_limit(static_cast<std::uint32_t>(limits.max_header_bytes));
+    body_limit(0);
+  }
+
+ private:
+  void on_request_impl(beast::http::verb, beast::string_view method, beast::string_view target, int version,
+                       beast::error_code&) override {
+    out_.method = std::string(method);
+    out_.target = std::string(target);
+    out_.version = version;
+  }
+  void on_response_impl(int, beast::string_view, int, beast::error_code&) override {}
+  void on_field_impl(beast::http::field, beast::string_view name, beast::string_view value,
+                     beast::error_code& ec) override {
+    if (out_.headers.size() >= max_lines_) {
+      ec = beast::http::error::header_limit;
+      return;
+    }
+    out_.headers.emplace_back(std::string(name), std::string(value));
+  }
+  void on_header_impl(beast::error_code&) override {}
+  void on_body_init_impl(const boost::optional<std::uint64_t>&, beast::error_code&) override {}
+  std::size_t on_body_impl(beast::string_view body, beast::error_code&) override { return body.size(); }
+  void on_chunk_header_impl(std::uint64_t, beast::string_view, beast::error_code&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, beast::error_code&) override {
+    return body.size();
+  }
+  void on_finish_impl(beast::error_code&) override {}
+
+  const size_t max_lines_;
+  Request& out_;
+};
+
+bool IsLoopback(const net::ip::address& a) {
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) return a.to_v6().to_v4().is_loopback();
+  return a.is_loopback();
+}
+
+}  // namespace
+
+std::string Request::Header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (EqualsIgnoreCase(k, name)) return v;
+  }
+  return "";
+}
+
+size_t Request::HeaderCount(std::string_view name) const {
+  size_t n = 0;
+  for (const auto& [k, v] : headers) n += EqualsIgnoreCase(k, name) ? 1 : 0;
+  return n;
+}
+
+struct HttpListener::Impl {
+  Impl(Limits l, Handler h, int threads) : limits(l), handler(std::move(h)), io(threads) {}
+
+  // Declared before `io`: connections destroyed with io's pending handlers still release here.
+  const Limits limits;
+  const Handler handler;
+  std::mutex mu;  // guards per_source
+  std::map<net::ip::address, size_t> per_source;
+  std::atomic<size_t> open{0};     // connections that are not streams
+  std::atomic<size_t> streams{0};  // connections that are streams
+
+  net::io_context io;
+  tcp::acceptor acceptor{io};
+  std::vector<std::thread> threads;
+  std::atomic<bool> stopped{false};
+  int port = 0;
+
+  // Counts a connection from `source`; false when its source is at the cap.
+  bool Admit(const net::ip::address& source) {
+    if (limits.max_per_source == 0 || (IsLoopback(source) && !limits.limit_loopback)) {
+      open.fetch_add(1);
+      return true;
+    }
+    std::lock_guard lock(mu);
+    size_t& n = per_source[source];
+    if (n >= limits.max_per_source) {
+      if (n == 0) per_source.erase(source);
+      return false;
+    }
+    ++n;
+    open.fetch_add(1);
+    return true;
+  }
+
+  // A connection moves from the REST budget to the stream budget; false (nothing moved) when the
+  // streams are at their budget.
+  bool BecomeStream() {
+    if (streams.fetch_add(1) >= limits.max_streams) {
+      streams.fetch_sub(1);
+      return false;
+    }
+    open.fetch_sub(1);
+    return true;
+  }
+
+  void Release(const net::ip::address& source, bool stream) {
+    (stream ? streams : open).fetch_sub(1);
+    if (limits.max_per_source == 0 || (IsLoopback(source) && !limits.limit_loopback)) return;
+    std::lock_guard lock(mu);
+    auto it = per_source.find(source);
+    if (it != per_source.end() && --it->second == 0) per_source.erase(it);
+  }
+
+  void Accept();
+};
+
+namespace {
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(tcp::socket socket, net::ip::address source, HttpListener::Impl& owner)
+      : socket_(std::move(socket)), timer_(socket_.get_executor()), source_(std::move(source)), owner_(owner),
+        buffer_(owner.limits.max_header_bytes) {}
+  ~Connection() { owner_.Release(source_, streaming_); }
+
+  // Answers `response` and closes: for a connection over the listener's budget.
+  void Refuse(Response response) { Send(std::move(response), false); }
+
+  void ReadHead(std::chrono::milliseconds deadline) {
+    request_ = Request{};
+    request_.remote_address = source_.to_string();
+    parser_.emplace(owner_.limits, request_);
+    timer_.expires_after(deadline);
+    timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (!ec) self->socket_.close();  // the head was not complete in time
+    });
+    beast::http::async_read_header(socket_, buffer_, *parser_,
+                                   [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHead(ec); });
+  }
+
+ private:
+  void OnHead(beast::error_code ec) {
+    timer_.cancel();
+    if (ec == beast::http::error::header_limit || ec == beast::http::error::buffer_overflow) {
+      return Send(ErrorResponse(431, "request header fields too large"), false);
+    }
+    if (ec == beast::http::error::end_of_stream || ec == net::error::operation_aborted || ec == net::error::eof ||
+        !socket_.is_open()) {
+      return;
+    }
+    if (ec) return Send(ErrorResponse(400, "bad request"), false);
+    // A body is not read: the daemons accept none, and reading it would be unbounded work.
+    const bool has_body = !parser_->is_done();
+    const bool keep_alive = parser_->keep_alive() && !has_body;
+    parser_.reset();
+    Response response;
+    try {
+      response = owner_.handler(request_);
+    } catch (...) {
+      response = ErrorResponse(500, "internal error");
+    }
+    if (response.on_stream && response.status == 200) {
+      if (!owner_.BecomeStream()) return Send(ErrorResponse(503, "too many event streams"), false);
+      return StartStream(std::move(response));
+    }
+    Send(std::move(response), keep_alive);
+  }
+
+  class StreamHandle;
+
+  // From here on nothing is read: the read buffer goes, and a wait for readability notices the
+  // client's close (a well-behaved SSE client sends nothing more).
+  void StartStream(Response response);
+
+  // On the strand: queue one chunk (or the terminating one when `last`).
+  void Enqueue(std::shared_ptr<const std::string> bytes, bool last) {
+    if (!socket_.is_open() || ended_) return;
+    ended_ = last;
+    queue_.push_back(std::move(bytes));
+    if (queue_.size() == 1) WriteQueued();
+  }
+
+  void WriteQueued() {
+    net::async_write(socket_, net::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->queue_.erase(self->queue_.begin());
+      if (ec || (self->ended_ && self->queue_.empty())) return self->CloseStream();
+      if (!self->queue_.empty()) self->WriteQueued();
+    });
+  }
+
+  void CloseStream();
+
+  void Send(Response response, bool keep_alive) {
+    out_ = Serialize(response, keep_alive);
+    net::async_write(socket_, net::buffer(out_), [self = shared_from_this(), keep_alive](beast::error_code ec, size_t) {
+      self->out_.clear();
+      self->out_.shrink_to_fit();
+      if (ec || !keep_alive) {
+        beast::error_code ignored;
+        self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
+        self->socket_.close(ignored);
+        return;
+      }
+      self->ReadHead(self->owner_.limits.idle_timeout);
+    });
+  }
+
+  tcp::socket socket_;
+  net::steady_timer timer_;
+  const net::ip::address source_;
+  HttpListener::Impl& owner_;
+  beast::flat_buffer buffer_;  // at most max_header_bytes
+  Request request_;
+  std::optional<HeadParser> parser_;
+  std::string out_;
+  bool streaming_ = false;
+  bool ended_ = false;  // the terminating chunk is queued
+  std::vector<std::shared_ptr<const std::string>> queue_;
+  std::shared_ptr<StreamHandle> handle_;
+};
+
+// The application's handle: holds the connection weakly, so a client that left frees it.
+class Connection::StreamHandle : public Stream {
+ public:
+  explicit StreamHandle(std::weak_ptr<Connection> c) : connection_(std::move(c)) {}
+  bool Write(std::shared_ptr<const std::string> bytes) override {
+    auto c = connection_.lock();
+    if (!c || closed_.load()) return false;
+    auto chunk = std::make_shared<const std::string>(Chunk(*bytes));
+    net::post(c->socket_.get_executor(), [c, chunk] { c->Enqueue(chunk, false); });
+    return true;
+  }
+  void Close() override {
+    if (closed_.exchange(true)) return;
+    if (auto c = connection_.lock()) {
+      net::post(c->socket_.get_executor(), [c] { c->Enqueue(std::make_shared<const std::string>("0\r\n\r\n"), true); });
+    }
+  }
+  bool closed() const override { return closed_.load() || connection_.expired(); }
+  void MarkClosed() { closed_.store(true); }
+
+ private:
+  std::weak_ptr<Connection> connection_;
+  std::atomic<bool> closed_{false};
+};
+
+void Connection::StartStream(Response response) {
+  streaming_ = true;
+  // An idle stream keeps only the socket, its strand and this object: no read buffer, no request.
+  buffer_ = beast::flat_buffer(0);
+  request_ = Request{};
+  handle_ = std::make_shared<StreamHandle>(weak_from_this());
+  // The application gets the handle before the client sees the head; what it writes meanwhile is
+  // posted to this strand and so goes out after the head.
+  response.on_stream(handle_);
+  Enqueue(std::make_shared<const std::string>(Serialize(response, true, true)), false);
+  socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code) { self->CloseStream(); });
+}
+
+void Connection::CloseStream() {
+  // Writes fail from now on, even while pending handlers keep this connection alive.
+  if (handle_) handle_->MarkClosed();
+  handle_.reset();
+  beast::error_code ignored;
+  socket_.shutdown(tcp::socket::shutdown_send, ignored);
+  socket_.close(ignored);
+}
+
+}  // namespace
+
+void HttpListener::Impl::Accept() {
+  acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || stopped.load()) return;
+    beast::error_code peer_ec;
+    const auto peer = ec ? tcp::endpoint() : socket.remote_endpoint(peer_ec);
+    // Over its source's cap the connection is closed at once (socket's destructor): answering
+    // would cost what the cap is there to save.
+    if (!ec && !peer_ec && Admit(peer.address())) {
+      auto connection = std::make_shared<Connection>(std::move(socket), peer.address(), *this);
+      if (open.load() > limits.max_connections) {
+        connection->Refuse(ErrorResponse(503, "too many connections"));
+      } else {
+        connection->ReadHead(limits.head_deadline);
+      }
+    }
+    Accept();
+  });
+}
+
+HttpListener::HttpListener(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+HttpListener::~HttpListener() { Stop(); }
+
+Result<std::unique_ptr<HttpListener>> HttpListener::Start(const std::string& address, int port, Limits limits,
+                                                          Handler handler, int threads) {
+  beast::error_code ec;
+  const auto ip = net::ip::make_address(address, ec);
+  if (ec) return Error{DRAFORGE_EINVALID, "listen address \"" + address + "\" is not an IP address", "", ""};
+  auto impl = std::make_unique<Impl>(limits, std::move(handler), threads);
+  const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
+  impl->acceptor.open(endpoint.protocol(), ec);
+  if (!ec) impl->acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) impl->acceptor.bind(endpoint, ec);
+  if (!ec) impl->acceptor.listen(4096, ec);
+  if (ec) {
+    return Error{DRAFORGE_ENOTFOUND, "cannot listen on " + address + ":" + std::to_string(port) + ": " + ec.message(), "", ""};
+  }
+  impl->port = impl->acceptor.local_endpoint().port();
+  impl->Accept();
+  for (int i = 0; i < threads; ++i) impl->threads.emplace_back([io = &impl->io] { io->run(); });
+  return std::unique_ptr<HttpListener>(new HttpListener(std::move(impl)));
+}
+
+int HttpListener::port() const { return impl_->port; }
+
+size_t HttpListener::open_connections() const { return impl_->open.load(); }
+
+size_t HttpListener::open_streams() const { return impl_->streams.load(); }
+
+void HttpListener::Stop() {
+  if (impl_->stopped.exchange(true)) return;
+  impl_->io.stop();
+  for (auto& t : impl_->threads) t.join();
+  // No thread runs the loop any more: closing here races with nothing. Open connections go with
+  // the loop's pending handlers when the listener is destroyed.
+  beast::error_code ignored;
+  impl_->acceptor.close(ignored);
+}
+
+}  // namespace draforge::http

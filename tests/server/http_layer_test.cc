@@ -1,0 +1,334 @@
+// The event-driven HTTP layer (examples/common/http) against the attacks of issue 17: a flood of
+// header lines on one connection (row 1), thousands of connections that trickle a head (row 2), and
+// the per-source cap that must not break port-forwarding. Raw sockets, as an attacker would send.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "http_listener.h"
+
+namespace draforge::http {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// A bound on a hang, not a measurement.
+constexpr int kWaitMs = 30000;
+
+std::unique_ptr<HttpListener> Listen(Limits limits) {
+  auto listener = HttpListener::Start("127.0.0.1", 0, limits, [](const Request& req) {
+    Response r;
+    r.body = req.method + " " + req.target;
+    return r;
+  });
+  EXPECT_TRUE(listener.ok()) << listener.error().message;
+  return *std::move(listener);
+}
+
+// A connection from `source` (any 127.x address) to the listener; -1 on failure.
+int Connect(int port, const char* source = "127.0.0.1") {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  inet_pton(AF_INET, source, &local.sin_addr);
+  sockaddr_in remote{};
+  remote.sin_family = AF_INET;
+  remote.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0 ||
+      connect(fd, reinterpret_cast<sockaddr*>(&remote), sizeof remote) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Sends what it can of `data` (false once the peer is gone).
+bool SendAll(int fd, const std::string& data) {
+  size_t sent = 0;
+  while (sent < data.size()) {
+    const ssize_t n = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Everything the peer sends until it closes (or kWaitMs passes).
+std::string ReadToClose(int fd) {
+  std::string out;
+  char buf[4096];
+  pollfd p{fd, POLLIN, 0};
+  while (poll(&p, 1, kWaitMs) == 1) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+// One request on a fresh connection; the whole answer.
+std::string Get(int port, const std::string& target, const char* source = "127.0.0.1") {
+  const int fd = Connect(port, source);
+  if (fd < 0) return "";
+  SendAll(fd, "GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+  std::string answer = ReadToClose(fd);
+  close(fd);
+  return answer;
+}
+
+TEST(HttpListenerTest, AnswersAndKeepsConnectionsAlive) {
+  auto listener = Listen(Limits{});
+  const int fd = Connect(listener->port());
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(SendAll(fd, "GET /a HTTP/1.1\r\nHost: localhost\r\n\r\nGET /b HTTP/1.1\r\nHost: localhost\r\n"
+                          "Connection: close\r\n\r\n"));
+  const std::string answers = ReadToClose(fd);
+  close(fd);
+  EXPECT_THAT(answers, StartsWith("HTTP/1.1 200 OK\r\n"));
+  EXPECT_THAT(answers, HasSubstr("GET /a"));
+  EXPECT_THAT(answers, HasSubstr("GET /b"));
+}
+
+// Row 1: 4,000 header lines of 8 KB on one connection were 32 MB accepted. Now the head stops at
+// max_header_bytes with 431 and the connection is closed.
+TEST(HttpListenerTest, HugeHeadsGet431AndTheConnectionCloses) {
+  auto listener = Listen(Limits{});
+  const int fd = Connect(listener->port());
+  ASSERT_GE(fd, 0);
+  std::string line = "X-Big: " + std::string(8000, 'a') + "\r\n";
+  SendAll(fd, "GET / HTTP/1.1\r\nHost: localhost\r\n");
+  size_t sent_lines = 0;
+  while (sent_lines < 4000 && SendAll(fd, line)) ++sent_lines;
+  const std::string answer = ReadToClose(fd);
+  close(fd);
+  EXPECT_THAT(answer, StartsWith("HTTP/1.1 431 "));
+  EXPECT_LT(sent_lines, 4000u) << "the server took the whole flood instead of closing";
+}
+
+TEST(HttpListenerTest, TooManyHeaderLinesGet431) {
+  Limits limits;
+  limits.max_header_lines = 50;
+  auto listener = Listen(limits);
+  std::string head = "GET / HTTP/1.1\r\nHost: localhost\r\n";
+  for (int i = 0; i < 60; ++i) head += "X-" + std::to_string(i) + ": 1\r\n";
+  const int fd = Connect(listener->port());
+  ASSERT_GE(fd, 0);
+  SendAll(fd, head + "\r\n");
+  EXPECT_THAT(ReadToClose(fd), StartsWith("HTTP/1.1 431 "));
+  close(fd);
+  // Under the cap it is answered.
+  head = "GET /ok HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
+  for (int i = 0; i < 40; ++i) head += "X-" + std::to_string(i) + ": 1\r\n";
+  const int ok = Connect(listener->port());
+  SendAll(ok, head + "\r\n");
+  EXPECT_THAT(ReadToClose(ok), StartsWith("HTTP/1.1 200 "));
+  close(ok);
+}
+
+// Row 2: 3,000 connections that each send a header line now and then exhausted the thread pool
+// and every probe failed. Now probes are answered meanwhile, and each trickling connection is
+// closed once its head deadline passes, whatever it keeps sending.
+TEST(HttpListenerTest, SlowHeadsDoNotStarveProbesAndAreClosedAtTheDeadline) {
+  Limits limits;
+  limits.head_deadline = std::chrono::milliseconds(1500);
+  auto listener = Listen(limits);
+  std::vector<int> slow;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string source = "127.2." + std::to_string(i / 200) + "." + std::to_string(1 + i % 200);
+    const int fd = Connect(listener->port(), source.c_str());
+    ASSERT_GE(fd, 0) << "connection " << i;
+    ASSERT_TRUE(SendAll(fd, "GET /slow HTTP/1.1\r\n"));
+    slow.push_back(fd);
+  }
+  EXPECT_THAT(Get(listener->port(), "/healthz"), StartsWith("HTTP/1.1 200 "));
+  // Keep trickling until the server has closed every one of them.
+  size_t closed = 0;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWaitMs);
+  std::vector<bool> done(slow.size(), false);
+  while (closed < slow.size() && std::chrono::steady_clock::now() < give_up) {
+    for (size_t i = 0; i < slow.size(); ++i) {
+      if (done[i]) continue;
+      char c;
+      const ssize_t n = recv(slow[i], &c, 1, MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || !SendAll(slow[i], "X-Slow: 1\r\n")) {
+        done[i] = true;
+        ++closed;
+      }
+    }
+    EXPECT_THAT(Get(listener->port(), "/healthz"), StartsWith("HTTP/1.1 200 "));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  for (int fd : slow) close(fd);
+  EXPECT_EQ(closed, slow.size()) << "slow heads still open past their deadline";
+}
+
+TEST(HttpListenerTest, PerSourceCapSparesLoopbackUnlessAsked) {
+  Limits limits;
+  limits.max_per_source = 3;
+  {
+    auto listener = Listen(limits);  // loopback exempt: port-forwarded clients all come from 127.0.0.1
+    std::vector<int> fds;
+    for (int i = 0; i < 10; ++i) fds.push_back(Connect(listener->port(), "127.0.0.5"));
+    EXPECT_THAT(Get(listener->port(), "/tenth", "127.0.0.5"), StartsWith("HTTP/1.1 200 "));
+    for (int fd : fds) close(fd);
+  }
+  limits.limit_loopback = true;
+  auto listener = Listen(limits);
+  std::vector<int> fds;
+  for (int i = 0; i < 3; ++i) {
+    fds.push_back(Connect(listener->port(), "127.0.0.6"));
+    SendAll(fds.back(), "GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");  // answered, kept alive
+  }
+  for (int fd : fds) {
+    char buf[256];
+    pollfd p{fd, POLLIN, 0};
+    ASSERT_EQ(poll(&p, 1, kWaitMs), 1);
+    ASSERT_GT(recv(fd, buf, sizeof buf, 0), 0);  // its answer: the connection is open and counted
+  }
+  EXPECT_EQ(Get(listener->port(), "/fourth", "127.0.0.6"), "") << "a fourth connection from one source was served";
+  EXPECT_THAT(Get(listener->port(), "/other", "127.0.0.7"), StartsWith("HTTP/1.1 200 "));
+  for (int fd : fds) close(fd);
+}
+
+TEST(HttpListenerTest, ConnectionsOverTheBudgetGet503) {
+  Limits limits;
+  limits.max_connections = 4;
+  auto listener = Listen(limits);
+  std::vector<int> fds;
+  for (int i = 0; i < 4; ++i) fds.push_back(Connect(listener->port()));
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWaitMs);
+  while (listener->open_connections() < 4 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_THAT(Get(listener->port(), "/fifth"), StartsWith("HTTP/1.1 503 "));
+  for (int fd : fds) close(fd);
+}
+
+// A listener whose /events is a stream (handles kept in `streams`) and every other path a REST answer.
+struct StreamingServer {
+  explicit StreamingServer(Limits limits) {
+    auto started = HttpListener::Start("127.0.0.1", 0, limits, [this](const Request& req) {
+      Response r;
+      if (req.target == "/events") {
+        r.headers.emplace_back("Content-Type", "text/event-stream");
+        r.body = "event: hello\ndata: {}\n\n";
+        r.on_stream = [this](std::shared_ptr<Stream> s) {
+          std::lock_guard lock(mu);
+          streams.push_back(std::move(s));
+        };
+      } else {
+        r.body = "rest";
+      }
+      return r;
+    });
+    EXPECT_TRUE(started.ok()) << started.error().message;
+    listener = *std::move(started);
+  }
+  size_t stream_count() {
+    std::lock_guard lock(mu);
+    return streams.size();
+  }
+  std::mutex mu;
+  std::vector<std::shared_ptr<Stream>> streams;
+  std::unique_ptr<HttpListener> listener;
+};
+
+// Reads from `fd` until `text` has arrived (or kWaitMs passes); everything read.
+std::string ReadUntil(int fd, const std::string& text) {
+  std::string out;
+  char buf[4096];
+  pollfd p{fd, POLLIN, 0};
+  while (out.find(text) == std::string::npos && poll(&p, 1, kWaitMs) == 1) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+TEST(HttpListenerTest, StreamsGetChunksInOrderAndEnd) {
+  StreamingServer server(Limits{});
+  const int fd = Connect(server.listener->port());
+  ASSERT_TRUE(SendAll(fd, "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  const std::string head = ReadUntil(fd, "event: hello");
+  EXPECT_THAT(head, StartsWith("HTTP/1.1 200 OK\r\n"));
+  EXPECT_THAT(head, HasSubstr("Transfer-Encoding: chunked\r\n"));
+  EXPECT_THAT(head, HasSubstr("\r\n17\r\nevent: hello\ndata: {}\n\n\r\n"));
+  ASSERT_EQ(server.stream_count(), 1u);
+  EXPECT_EQ(server.listener->open_streams(), 1u);
+  EXPECT_EQ(server.listener->open_connections(), 0u);
+  auto stream = server.streams[0];
+  std::thread writer([stream] {
+    for (int i = 0; i < 100; ++i) stream->Write(std::make_shared<const std::string>("id: " + std::to_string(i) + "\n\n"));
+    stream->Close();
+  });
+  writer.join();
+  const std::string rest = ReadToClose(fd);
+  close(fd);
+  size_t at = 0;
+  for (int i = 0; i < 100; ++i) {
+    const std::string chunk = "id: " + std::to_string(i) + "\n\n";
+    const size_t found = rest.find(chunk, at);
+    ASSERT_NE(found, std::string::npos) << "event " << i << " missing or out of order";
+    at = found + chunk.size();
+  }
+  EXPECT_THAT(rest, testing::EndsWith("0\r\n\r\n"));
+  EXPECT_TRUE(stream->closed());
+  EXPECT_FALSE(stream->Write(std::make_shared<const std::string>("late")));
+}
+
+TEST(HttpListenerTest, AStreamWhoseClientLeftIsClosed) {
+  StreamingServer server(Limits{});
+  const int fd = Connect(server.listener->port());
+  ASSERT_TRUE(SendAll(fd, "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  ReadUntil(fd, "event: hello");
+  ASSERT_EQ(server.stream_count(), 1u);
+  close(fd);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWaitMs);
+  while (!server.streams[0]->closed() && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(server.streams[0]->closed());
+  EXPECT_FALSE(server.streams[0]->Write(std::make_shared<const std::string>("x")));
+}
+
+// Streams and REST requests have separate budgets: streams at their budget still leave REST
+// answered, and a full REST budget does not count streams.
+TEST(HttpListenerTest, StreamsAndRestHaveSeparateBudgets) {
+  Limits limits;
+  limits.max_streams = 2;
+  limits.max_connections = 2;
+  StreamingServer server(limits);
+  std::vector<int> fds;
+  for (int i = 0; i < 2; ++i) {
+    fds.push_back(Connect(server.listener->port()));
+    SendAll(fds.back(), "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    EXPECT_THAT(ReadUntil(fds.back(), "event: hello"), StartsWith("HTTP/1.1 200 "));
+  }
+  EXPECT_EQ(server.listener->open_streams(), 2u);
+  EXPECT_THAT(Get(server.listener->port(), "/events"), StartsWith("HTTP/1.1 503 "));
+  EXPECT_THAT(Get(server.listener->port(), "/healthz"), StartsWith("HTTP/1.1 200 "));
+  for (int fd : fds) close(fd);
+}
+
+TEST(HttpListenerTest, BadAddressesAreNamed) {
+  auto bad = HttpListener::Start("localhost", 0, Limits{}, [](const Request&) { return Response{}; });
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, DRAFORGE_EINVALID);
+  EXPECT_THAT(bad.error().message, HasSubstr("\"localhost\""));
+}
+
+}  // namespace
+}  // namespace draforge::http
