@@ -535,7 +535,6 @@ void Server::Notify() {
 
 void Server::Stop() {
   if (impl_->stopping.exchange(true)) return;
-  impl_->hub.Close();
   {
     std::lock_guard lock(impl_->streams_mu);
     for (auto& s : impl_->subscribers) s.stream->Close();

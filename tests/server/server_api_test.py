@@ -9,6 +9,7 @@ with a fixed seed), Server-Sent Events delivery of a change, Last-Event-ID resum
 Usage: server_api_test.py PATH/TO/draforge-server   (prints TAP: 1..N, ok/not ok lines)
 """
 import copy
+import email.utils
 import gzip
 import http.client
 import json
@@ -460,6 +461,23 @@ def options_and_head_are_allowed_without_cors():
     assert status == 200 and body == b""
     for h in headers:
         assert not h.startswith("access-control-"), h
+
+
+@test
+def every_answer_has_a_date_and_head_has_no_body():
+    # RFC 9110 section 6.6.1: an origin server with a clock sends Date.
+    for method, path in (("GET", "/healthz"), ("HEAD", "/api/v1/summary"), ("GET", "/api/v1/nothing"),
+                         ("POST", "/"), ("OPTIONS", "/")):
+        status, headers, _ = DEMO.request(method, path)
+        date = email.utils.parsedate_to_datetime(headers["date"])
+        assert abs(date.timestamp() - time.time()) < 3600, (method, path, headers["date"])
+    # HEAD of the event stream: its head, no body, and no stream held open.
+    status, headers, body = DEMO.request("HEAD", "/api/v1/events")
+    assert status == 200 and headers["content-type"].startswith("text/event-stream") and body == b"", (status, headers)
+    status, headers, body = DEMO.request("HEAD", "/api/v1/devices", headers={"Accept-Encoding": "gzip"})
+    _, get_headers, get_body = DEMO.request("GET", "/api/v1/devices", headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and body == b"", status
+    assert headers["content-length"] == get_headers["content-length"] == str(len(get_body)), (headers, get_headers)
 
 
 def raw_status(server, request):
