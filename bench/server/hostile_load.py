@@ -22,46 +22,27 @@ import statistics
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "proto"))
+import sse_load  # noqa: E402  (the prototypes' load: the same source addresses and stream client)
+from sse_load import rss_kib, source  # noqa: E402
+
 if sys.argv[1] != "--probe":
     PORT, PID, WATCH = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     N, SLOW, WRK_SECONDS, WRK_CONNECTIONS = (int(a) for a in sys.argv[4:8])
-PER_SOURCE = 200  # connections per 127.x.y.z source address
 
 
-def source(i):
-    return "127.%d.%d.%d" % (1 + i // (PER_SOURCE * 250), (i // PER_SOURCE) % 250, 1 + i % PER_SOURCE)
+class Stream(sse_load.Stream):
+    """A client of the server's event stream; `arrivals` are its `change` events (the server sends
+    no other event after `hello` here: heartbeats are comments)."""
+    REQUEST = b"GET /api/v1/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n"
 
-
-def rss_kib():
-    with open("/proc/%d/status" % PID) as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
-
-
-class Stream(asyncio.Protocol):
     def __init__(self):
-        self.hello = asyncio.get_running_loop().create_future()
-        self.changes = []  # arrival time of each `change` event
-        self.head = b""
+        super().__init__()
         self.lost = False
-
-    def connection_made(self, transport):
-        transport.write(b"GET /api/v1/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
-
-    def data_received(self, data):
-        if not self.hello.done():
-            self.head += data
-            if b"event: hello" in self.head:
-                self.hello.set_result(True)
-            elif b"\r\n" in self.head and not self.head.startswith(b"HTTP/1.1 200 "):
-                self.hello.set_result(False)
-            return
-        now = time.monotonic()
-        self.changes.extend([now] * data.count(b"event: change"))
 
     def connection_lost(self, exc):
         self.lost = True
-        if not self.hello.done():
-            self.hello.set_result(False)
+        super().connection_lost(exc)
 
 
 async def get(path):
@@ -141,7 +122,7 @@ async def main():
     out["healthz_idle"] = await healthz_latency()
     # Before any other load: what the allocator keeps after wrk's 1,000 connections would hide the
     # streams' cost.
-    base = rss_kib()
+    base = rss_kib(PID)
     streams = []
     t0 = time.monotonic()
     for i in range(N):
@@ -152,7 +133,7 @@ async def main():
     out["accepted"] = len(live)
     out["connect_all_s"] = round(time.monotonic() - t0, 2)
     await asyncio.sleep(2)
-    rss = rss_kib()
+    rss = rss_kib(PID)
     out.update(rss_idle_mib=round(base / 1024, 1), rss_with_streams_mib=round(rss / 1024, 1),
                kib_per_stream=round((rss - base) / max(1, len(live)), 2))
     deliveries = []
@@ -161,9 +142,9 @@ async def main():
         with open(os.path.join(WATCH, "bench-%d.yaml" % k), "w") as f:
             f.write("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bench-%d, namespace: "
                     "default}\nspec: {devices: {requests: [{name: r, exactly: {deviceClassName: x}}]}}\n" % k)
-        while any(len(s.changes) <= k for s in live) and time.monotonic() - t < 10:
+        while any(len(s.arrivals) <= k for s in live) and time.monotonic() - t < 10:
             await asyncio.sleep(0.005)
-        lat = [s.changes[k] - t for s in live if len(s.changes) > k]
+        lat = [s.arrivals[k] - t for s in live if len(s.arrivals) > k]
         deliveries.append({"received": len(lat), "max_s": round(max(lat), 3) if lat else None,
                            "median_s": round(statistics.median(lat), 3) if lat else None})
         await asyncio.sleep(0.5)
@@ -177,7 +158,7 @@ async def main():
         await asyncio.sleep(5)
         out["healthz_with_slowloris"] = await healthz_latency()
         out["rest_with_slowloris"] = await wrk("/api/v1/summary")
-        out["rss_with_slowloris_mib"] = round(rss_kib() / 1024, 1)
+        out["rss_with_slowloris_mib"] = round(rss_kib(PID) / 1024, 1)
         stop.set()
         await asyncio.gather(*tasks)
         out["slowloris_counts"] = counts

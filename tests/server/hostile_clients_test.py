@@ -16,10 +16,9 @@ import socket
 import sys
 import threading
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from server_api_test import Server  # noqa: E402  (the same launcher as the API suite)
+from server_api_test import Server, run_tap  # noqa: E402  (the API suite's launcher and TAP runner)
 
 TESTS = []
 
@@ -132,21 +131,5 @@ def healthz_answers_while_3000_connections_trickle_their_heads():
         srv.stop()
 
 
-def main():
-    print("1..%d" % len(TESTS), flush=True)
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        name = t.__name__.replace("_", " ")
-        try:
-            t()
-            print("ok %d - %s" % (i, name), flush=True)
-        except Exception:  # noqa: BLE001 - every failure is reported as TAP
-            failed += 1
-            print("not ok %d - %s" % (i, name), flush=True)
-            for line in traceback.format_exc().splitlines():
-                print("# " + line, flush=True)
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(1 if run_tap(TESTS) else 0)

@@ -1066,6 +1066,23 @@ def scenario_file_mode():
         shutil.rmtree(d)
 
 
+def run_tap(tests):
+    """Runs `tests` (functions), printing TAP; returns how many failed."""
+    print("1..%d" % len(tests), flush=True)
+    failed = 0
+    for i, t in enumerate(tests, 1):
+        name = t.__name__.replace("_", " ")
+        try:
+            t()
+            print("ok %d - %s" % (i, name), flush=True)
+        except Exception:  # noqa: BLE001 - every failure is reported as TAP
+            failed += 1
+            print("not ok %d - %s" % (i, name), flush=True)
+            for line in traceback.format_exc().splitlines():
+                print("# " + line, flush=True)
+    return failed
+
+
 def main():
     global DEMO, WATCH
     WATCH = tempfile.mkdtemp()
@@ -1073,17 +1090,7 @@ def main():
     failed = 0
     try:
         DEMO.wait_ready()
-        print("1..%d" % len(TESTS), flush=True)
-        for i, t in enumerate(TESTS, 1):
-            name = t.__name__.replace("_", " ")
-            try:
-                t()
-                print("ok %d - %s" % (i, name), flush=True)
-            except Exception:  # noqa: BLE001 - every failure is reported as TAP
-                failed += 1
-                print("not ok %d - %s" % (i, name), flush=True)
-                for line in traceback.format_exc().splitlines():
-                    print("# " + line, flush=True)
+        failed = run_tap(TESTS)
     finally:
         DEMO.stop()
         shutil.rmtree(WATCH, ignore_errors=True)
