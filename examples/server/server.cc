@@ -444,6 +444,36 @@ struct Server::Impl {
       r.headers.emplace_back("Allow", kAllow);
       return r;
     }
+    // Probes stay open: the kubelet sends no token.
+    if (options.authorize && target.path != "/healthz" && target.path != "/readyz") return Authorized(req, target);
+    return Serve(req, target);
+  }
+
+  // The answer once the API server has said the client may have it (--delegate-auth): the reviews
+  // block, so they run on the work queue.
+  http::Response Authorized(const http::Request& req, const http::RequestTarget& target) {
+    http::Response r;
+    r.later = [this, req, target](http::Reply reply) {
+      const bool queued = work->Post([this, req, target, reply] {
+        const std::string label = RouteLabel(target.path);
+        const AuthVerdict verdict = options.authorize(req.Header("Authorization"), target.path);
+        if (verdict.status != 200) {
+          http::Response refused = JsonError(verdict.status, verdict.message);
+          if (verdict.status == 401) refused.headers.emplace_back("WWW-Authenticate", "Bearer");
+          metrics.CountRequest(label, refused.status);
+          return reply(std::move(refused));
+        }
+        http::Response answer = Serve(req, target);
+        if (!answer.later) metrics.CountRequest(label, answer.status);
+        reply(std::move(answer));
+      });
+      if (!queued) reply(JsonError(503, "server busy: too many answers being computed; retry"));
+    };
+    return r;
+  }
+
+  // The endpoint for a request that passed every check.
+  http::Response Serve(const http::Request& req, const http::RequestTarget& target) {
     const std::string& path = target.path;
     if (path == "/healthz") return Json(R"({"status":"ok"})");
     if (path == "/readyz") {

@@ -14,12 +14,19 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "draforge/draforge.hpp"
 #include "host_allow_list.h"
 
 namespace draforge::server {
+
+// Whether a request may be answered (ServerOptions::authorize).
+struct AuthVerdict {
+  int status = 200;     // 200 allowed; otherwise the error status to answer (401, 403, 503)
+  std::string message;  // why not, for the error body
+};
 
 struct ServerOptions {
   std::string address = "127.0.0.1";
@@ -48,6 +55,10 @@ struct ServerOptions {
   std::function<bool()> synced;
   // The openapi.json text served at /openapi.json.
   std::string openapi;
+  // When set (--delegate-auth, delegated_auth.h), every request but /healthz, /readyz and OPTIONS
+  // is answered only if this allows it; called with the Authorization header and the decoded path,
+  // on a work thread (it may block on the API server).
+  std::function<AuthVerdict(std::string_view authorization, const std::string& path)> authorize;
 };
 
 class Server {

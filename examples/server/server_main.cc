@@ -24,6 +24,7 @@
 #include "scenario_source.h"
 #ifdef DRAFORGE_SERVER_WITH_KUBE
 #include "cluster_source.h"
+#include "delegated_auth.h"
 #endif
 #include "server.h"
 
@@ -50,6 +51,9 @@ Source (default --demo):
                          else in-cluster
   --context NAME         kubeconfig context (default: current-context)
   --namespace NS         only this namespace's claims and pods (default: all)
+  --delegate-auth        answer only requests whose bearer token the API server accepts
+                         (TokenReview) and whose user may get the path as a non-resource URL
+                         (SubjectAccessReview); /healthz and /readyz stay open. Cluster mode only
 Listening:
   --address ADDR         listen address (default 127.0.0.1: loopback only)
   --port N               listen port (default 8080; 0 picks a free port)
@@ -83,7 +87,8 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
                                               "--context",     "--namespace",      "--allowed-hosts",
                                               "--max-connections", "--max-per-source"};
-const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--cluster", "--limit-loopback", "--help", "-h"};
+const std::vector<std::string> kBoolFlags = {"--demo",           "--in-cluster",    "--cluster", "--limit-loopback",
+                                             "--delegate-auth",  "--help",          "-h"};
 
 std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
   Flags f;
@@ -174,6 +179,10 @@ int ServerMain(int argc, char** argv) {
     std::cerr << "draforge-server: --kubeconfig/--in-cluster/--cluster exclude --demo, --scenario and --watch-dir\n";
     return 2;
   }
+  if (Has(*flags, "--delegate-auth") && !cluster_mode) {
+    std::cerr << "draforge-server: --delegate-auth needs a cluster to ask (--kubeconfig, --in-cluster or --cluster)\n";
+    return 2;
+  }
   if (Has(*flags, "--demo") && Has(*flags, "--scenario")) {
     std::cerr << "draforge-server: --demo and --scenario exclude each other\n";
     return 2;
@@ -253,6 +262,16 @@ int ServerMain(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+#ifdef DRAFORGE_SERVER_WITH_KUBE
+  // --delegate-auth: filled in below, before the server answers its first request.
+  std::optional<KubeClient> auth_client;
+  std::unique_ptr<DelegatedAuth> auth;
+  if (Has(*flags, "--delegate-auth")) {
+    options.authorize = [&auth](std::string_view authorization, const std::string& path) {
+      return auth->Check(authorization, path);
+    };
+  }
+#endif
   Server server(cluster, options);
   std::atomic<bool> done{false};
 #ifdef DRAFORGE_SERVER_WITH_KUBE
@@ -283,6 +302,15 @@ int ServerMain(int argc, char** argv) {
     }
     live = *std::move(started);
     cluster_synced = [&live] { return live->HasSynced(); };
+    if (Has(*flags, "--delegate-auth")) {
+      auto client = KubeClient::Create(config);
+      if (!client.ok()) {
+        std::cerr << "draforge-server: --delegate-auth: " << client.error().message << "\n";
+        return 1;
+      }
+      auth_client.emplace(*std::move(client));
+      auth = std::make_unique<DelegatedAuth>(*auth_client);
+    }
     std::cerr << "draforge-server: watching " << live->server() << std::endl;
   }
 #endif

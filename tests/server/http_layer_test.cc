@@ -392,6 +392,41 @@ TEST(HttpListenerTest, LaterAnswersComeFromAnyThreadAndDroppedOnesAre500) {
   for (auto& t : workers) t.join();
 }
 
+// A Reply may start a stream: the check that decides whether a client gets one (delegated
+// authorisation) can run off the event loop.
+TEST(HttpListenerTest, ALaterReplyCanBeAStream) {
+  std::vector<std::thread> workers;
+  std::mutex mu;
+  std::shared_ptr<Stream> kept;
+  auto started = HttpListener::Start("127.0.0.1", 0, Limits{}, [&](const Request&) {
+    Response r;
+    r.later = [&](Reply reply) {
+      std::lock_guard lock(mu);
+      workers.emplace_back([&, reply] {
+        Response stream;
+        stream.on_stream = [&](std::shared_ptr<Stream> s) {
+          s->Write(std::make_shared<const std::string>("event: hello\n\n"));
+          std::lock_guard lock(mu);
+          kept = s;
+        };
+        reply(stream);
+      });
+    };
+    return r;
+  });
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  auto listener = *std::move(started);
+  const int fd = Connect(listener->port());
+  ASSERT_TRUE(SendAll(fd, "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  const std::string head = ReadUntil(fd, "event: hello");
+  EXPECT_THAT(head, StartsWith("HTTP/1.1 200 OK\r\n"));
+  EXPECT_THAT(head, HasSubstr("Transfer-Encoding: chunked\r\n"));
+  EXPECT_EQ(listener->open_streams(), 1u);
+  close(fd);
+  listener->Stop();
+  for (auto& t : workers) t.join();
+}
+
 // A client that sends a body the server refuses (405, 413) before reading it still reads the
 // answer: the listener drops the rest of the body instead of resetting the connection under it.
 TEST(HttpListenerTest, ARefusedBodyDoesNotResetTheAnswer) {

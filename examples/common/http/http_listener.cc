@@ -280,6 +280,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
     } catch (...) {
       response = ErrorResponse(500, "internal error");
     }
+    Answer(std::move(response), keep_alive);
+  }
+
+  // What the handler (or a Reply) gave: an answer to send, a stream to start, or a promise.
+  void Answer(Response response, bool keep_alive) {
     if (response.later) return Defer(std::move(response.later), keep_alive);
     if (response.on_stream && response.status == 200 && !head_only_) {
       if (!owner_.BecomeStream()) return Send(ErrorResponse(503, "too many event streams"), false);
@@ -408,7 +413,7 @@ class Connection::PendingReply {
     auto c = connection_;
     const bool keep_alive = keep_alive_;
     net::post(c->socket_.get_executor(),
-              [c, keep_alive, r = std::move(r)]() mutable { c->Send(std::move(r), keep_alive); });
+              [c, keep_alive, r = std::move(r)]() mutable { c->Answer(std::move(r), keep_alive); });
   }
 
   const std::shared_ptr<Connection> connection_;

@@ -96,8 +96,10 @@ struct Response {
   std::function<void(std::shared_ptr<Stream>)> on_stream;
   // When set, the rest of this Response is ignored and the answer comes later: this is called on
   // the listener thread with a Reply that the application calls, from any thread, once the answer
-  // is ready (work that takes long must not hold an event-loop thread). Meanwhile the connection
-  // waits with no deadline of its own; if the Reply is dropped uncalled, the client gets 500.
+  // is ready (work that takes long must not hold an event-loop thread). The Response given to the
+  // Reply is taken as the handler's would be: it may be a stream, or answer later again. Meanwhile
+  // the connection waits with no deadline of its own; if the Reply is dropped uncalled, the client
+  // gets 500.
   std::function<void(Reply)> later;
 };
 
