@@ -37,7 +37,12 @@ void WorkQueue::Run() {
       task = std::move(tasks_.front());
       tasks_.pop_front();
     }
-    task();
+    // A task that throws (out of memory while rendering) must not end the process. It answered
+    // nothing: the Reply it held goes with it, and the HTTP layer answers 500 for a dropped one.
+    try {
+      task();
+    } catch (...) {
+    }
   }
 }
 

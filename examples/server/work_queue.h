@@ -24,6 +24,7 @@ class WorkQueue {
   WorkQueue& operator=(const WorkQueue&) = delete;
 
   // Queues `task` to run on one of the threads; false (task dropped) when `capacity` tasks wait.
+  // An exception from a task is caught and dropped with the task.
   bool Post(std::function<void()> task);
 
  private:
