@@ -87,8 +87,8 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
                                               "--context",     "--namespace",      "--allowed-hosts",
                                               "--max-connections", "--max-per-source"};
-const std::vector<std::string> kBoolFlags = {"--demo",           "--in-cluster",    "--cluster", "--limit-loopback",
-                                             "--delegate-auth",  "--help",          "-h"};
+const std::vector<std::string> kBoolFlags = {"--demo",          "--in-cluster", "--cluster", "--limit-loopback",
+                                             "--delegate-auth", "--help",       "-h"};
 
 std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
   Flags f;

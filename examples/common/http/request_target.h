@@ -10,8 +10,9 @@
 namespace draforge::http {
 
 struct RequestTarget {
-  std::string path;                           // decoded: "%20" is a space, "+" stays "+"
-  std::multimap<std::string, std::string> query;  // decoded names and values ("+" is a space), in order per name
+  std::string path;  // decoded: "%20" is a space, "+" stays "+"
+  // Decoded names and values ("+" is a space); a name may repeat, its values in request order.
+  std::multimap<std::string, std::string> query;
 };
 
 // Splits `target` at the first '?' and the query at '&' (a pair without '=' has an empty value;
