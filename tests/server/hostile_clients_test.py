@@ -7,7 +7,8 @@ connection is closed, and the server's memory does not follow the flood.
 Row 2: 3,000 connections that each send one header line every 2 s held every thread, and every
 /healthz probe failed. Now probes are answered meanwhile, and each trickling connection is closed
 once its head deadline (10 s) passes, whatever it keeps sending.
-(Rows 3-5, Host, static files and browser headers, are in server_api_test.py.)
+(Rows 3-5, Host, static files and browser headers, are in server_api_test.py.) Also the cap on
+connections per client address, which spares loopback unless --limit-loopback.
 
 Usage: hostile_clients_test.py PATH/TO/draforge-server   (prints TAP)
 """
@@ -128,6 +129,58 @@ def healthz_answers_while_3000_connections_trickle_their_heads():
     finally:
         for s in slow:
             s.close()
+        srv.stop()
+
+
+def connect_from(srv, source):
+    return socket.create_connection((srv.host, srv.port), timeout=30, source_address=(source, 0))
+
+
+@test
+def connections_per_source_are_capped_and_loopback_is_spared_by_default():
+    srv = Server("--demo", "--rate-limit", "0", "--max-per-source", "2")
+    try:
+        # Loopback is not counted by default: a port-forward brings every client from 127.0.0.1.
+        held = [connect_from(srv, "127.0.0.2") for _ in range(5)]
+        assert srv.request("GET", "/healthz")[0] == 200
+        for s in held:
+            s.close()
+    finally:
+        srv.stop()
+    srv = Server("--demo", "--rate-limit", "0", "--max-per-source", "2", "--limit-loopback")
+    try:
+        held = [connect_from(srv, "127.0.0.2") for _ in range(2)]
+        # The third from the same address is closed at accept, without an answer.
+        third = connect_from(srv, "127.0.0.2")
+        third.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        try:
+            data = third.recv(4096)
+        except ConnectionResetError:
+            data = b""
+        assert data == b"", data[:200]
+        third.close()
+        # Another address is not affected, and a slot frees when a connection closes.
+        other = connect_from(srv, "127.0.0.3")
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        assert other.recv(4096).startswith(b"HTTP/1.1 200 ")
+        other.close()
+        held.pop().close()
+        answer = b""
+        for _ in range(100):  # the server notices the close on its loop; a bound on a hang
+            again = connect_from(srv, "127.0.0.2")
+            again.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            try:
+                answer = again.recv(4096)
+            except ConnectionResetError:
+                answer = b""
+            again.close()
+            if answer:
+                break
+            time.sleep(0.1)
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+        for s in held:
+            s.close()
+    finally:
         srv.stop()
 
 
