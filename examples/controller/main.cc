@@ -8,7 +8,6 @@
 // this replica starts leading, at every simulation tick (the clock of flap faults) and, as a safety
 // net against a missed event, every --resync seconds. Rounds read fresh lists (consistent reads), so
 // a change only says "look again", never what to write.
-#include <httplib.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include <csignal>
 #include <ctime>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -24,6 +24,7 @@
 #include "controller.h"
 #include "draforge/draforge.hpp"
 #include "flags.h"
+#include "http_listener.h"
 #include "log.h"
 #include "metrics.h"
 #include "trigger.h"
@@ -41,6 +42,30 @@ KubeSourceOptions SourceOptions(bool allocate, Trigger& trigger) {
   o.custom_resources = std::string(DRAFORGE_RECONCILE_POOL_API_VERSION) + "/" + DRAFORGE_RECONCILE_POOL_RESOURCE;
   o.on_change = [&trigger](std::string_view) { trigger.Notify(); };
   return o;
+}
+
+http::Response Text(int status, std::string body, std::string content_type = "text/plain") {
+  http::Response r;
+  r.status = status;
+  r.headers.emplace_back("Content-Type", std::move(content_type));
+  r.body = std::move(body);
+  return r;
+}
+
+// /healthz (the process), /readyz (synced with the API server), /metrics; nothing else.
+http::Response Serve(const http::Request& req, const Metrics& metrics) {
+  if (req.method != "GET" && req.method != "HEAD") {
+    http::Response r = Text(405, "method not allowed\n");
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  const std::string path = req.target.substr(0, req.target.find('?'));
+  if (path == "/healthz") return Text(200, "ok\n");
+  if (path == "/readyz") {
+    return metrics.synced.load() ? Text(200, "ok\n") : Text(503, "not synced with the API server yet\n");
+  }
+  if (path == "/metrics") return Text(200, metrics.Render(), "text/plain; version=0.0.4");
+  return Text(404, "not found\n");
 }
 
 int Main(int argc, char** argv) {
@@ -69,26 +94,17 @@ int Main(int argc, char** argv) {
   std::signal(SIGTERM, OnSignal);
   Metrics metrics;
 
-  httplib::Server http;
-  std::thread http_thread;
+  // Health and metrics on the daemons' event-driven HTTP layer (examples/common/http): a slow or
+  // hostile client cannot hold the thread a kubelet probe needs.
+  std::unique_ptr<http::HttpListener> http;
   if (flags.port > 0) {
-    http.Get("/healthz", [](const httplib::Request&, httplib::Response& res) { res.set_content("ok\n", "text/plain"); });
-    http.Get("/readyz", [&metrics](const httplib::Request&, httplib::Response& res) {
-      if (metrics.synced.load()) {
-        res.set_content("ok\n", "text/plain");
-      } else {
-        res.status = 503;
-        res.set_content("not synced with the API server yet\n", "text/plain");
-      }
-    });
-    http.Get("/metrics", [&metrics](const httplib::Request&, httplib::Response& res) {
-      res.set_content(metrics.Render(), "text/plain; version=0.0.4");
-    });
-    if (!http.bind_to_port(flags.address, flags.port)) {
-      std::cerr << "error: cannot listen on " << flags.address << ":" << flags.port << "\n";
+    auto started = http::HttpListener::Start(flags.address, flags.port, http::Limits{},
+                                             [&metrics](const http::Request& req) { return Serve(req, metrics); });
+    if (!started.ok()) {
+      std::cerr << "error: " << started.error().message << "\n";
       return 3;
     }
-    http_thread = std::thread([&http] { http.listen_after_bind(); });
+    http = *std::move(started);
     // Said once the port is ours, so that a supervisor (or a test that picked the port) knows the
     // endpoints it reaches are this process's and not whatever else held the port.
     Log(flags.id + ": serving /healthz, /readyz and /metrics on http://" + flags.address + ":" +
@@ -113,10 +129,6 @@ int Main(int argc, char** argv) {
   auto elector = LeaderElector::Start(*client, le);
   if (!elector.ok()) {
     std::cerr << "error: " << elector.error().message << "\n";
-    if (http_thread.joinable()) {
-      http.stop();
-      http_thread.join();
-    }
     return 2;
   }
   Log(flags.id + ": campaigning for Lease " + flags.lease_namespace + "/" + flags.lease_name);
@@ -168,10 +180,7 @@ int Main(int argc, char** argv) {
   // over at once instead of after lease_duration; then end the watches.
   elector->Stop();
   if (source) source->Stop();
-  if (http_thread.joinable()) {
-    http.stop();
-    http_thread.join();
-  }
+  if (http) http->Stop();
   return 0;
 }
 

@@ -31,8 +31,6 @@ void EventHub::Publish(const Snapshot& snapshot) {
   current_id_ = snapshot.generation();
   ++published_;
   while (ring_.size() > capacity_) ring_.pop_front();
-  lock.unlock();
-  changed_.notify_all();
 }
 
 CatchUp EventHub::Since(uint64_t last_id) const {
@@ -51,22 +49,9 @@ CatchUp EventHub::Since(uint64_t last_id) const {
   return out;
 }
 
-bool EventHub::WaitAfter(uint64_t last_id, std::chrono::milliseconds timeout) const {
-  std::unique_lock lock(mu_);
-  changed_.wait_for(lock, timeout, [&] { return closed_ || current_id_ != last_id; });
-  return !closed_ && current_id_ != last_id;
-}
-
 uint64_t EventHub::current_id() const {
   std::unique_lock lock(mu_);
   return current_id_;
-}
-
-void EventHub::Close() {
-  std::unique_lock lock(mu_);
-  closed_ = true;
-  lock.unlock();
-  changed_.notify_all();
 }
 
 std::string EventHub::CurrentRef() const {
@@ -80,11 +65,6 @@ std::string EventHub::CurrentRef() const {
 bool EventHub::started() const {
   std::unique_lock lock(mu_);
   return last_.has_value();
-}
-
-bool EventHub::closed() const {
-  std::unique_lock lock(mu_);
-  return closed_;
 }
 
 uint64_t EventHub::published() const {

@@ -1,16 +1,14 @@
-// EventHub: turns store snapshots into Server-Sent Events and fans them out to stream writers.
+// EventHub: turns store snapshots into Server-Sent Events for the streams.
 //
 // A watcher thread calls Publish() with each new snapshot; Publish asks the library what changed
 // since the previous one (draforge_inventory_changes_json) and appends one `change` event whose id
-// is the snapshot generation. Writers (one per SSE client) wait in
-// WaitAfter() and read the events after the last id they sent. The last `capacity` events are kept
+// is the snapshot generation. The server then writes to each stream the events after the last id
+// it sent that stream (Since). The last `capacity` events are kept
 // so a reconnecting client (Last-Event-ID) gets what it missed; an id outside that window means the
 // client must refetch everything (a `reset` event).
 #ifndef DRAFORGE_EXAMPLES_SERVER_EVENT_HUB_H_
 #define DRAFORGE_EXAMPLES_SERVER_EVENT_HUB_H_
 
-#include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -42,16 +40,12 @@ class EventHub {
 
   // Records a new snapshot. The first call sets the baseline (no event). Later calls with the same
   // generation do nothing; otherwise one event describing every object added, modified or deleted
-  // is appended (none when only resourceVersions moved) and waiting writers are woken.
+  // is appended (none when only resourceVersions moved).
   void Publish(const Snapshot& snapshot);
 
   // The events after `last_id`. `last_id` older than the oldest kept event's previous_id, or newer
   // than the current id, gives reset.
   CatchUp Since(uint64_t last_id) const;
-
-  // Blocks until an event with id > last_id exists, Close() is called, or `timeout` passes.
-  // Returns true when there is something to read.
-  bool WaitAfter(uint64_t last_id, std::chrono::milliseconds timeout) const;
 
   // The id a new client starts from (the generation of the last published snapshot).
   uint64_t current_id() const;
@@ -63,22 +57,16 @@ class EventHub {
   // Whether Publish has set a baseline.
   bool started() const;
 
-  // Wakes every waiter for good (server shutdown).
-  void Close();
-  bool closed() const;
-
   // Total events ever appended (a metric).
   uint64_t published() const;
 
  private:
   const size_t capacity_;
   mutable std::mutex mu_;  // guards everything below
-  mutable std::condition_variable changed_;
   std::optional<Snapshot> last_;
   std::deque<ServerEvent> ring_;
   uint64_t current_id_ = 0;
   uint64_t published_ = 0;
-  bool closed_ = false;
 };
 
 }  // namespace draforge::server

@@ -1,25 +1,29 @@
 #include "server.h"
 
-#include <netinet/in.h>
+#include <netdb.h>
 #include <sys/socket.h>
 
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "api_views.h"
 #include "event_hub.h"
 #include "host_allow_list.h"
 #include "http_encoding.h"
-#include "httplib.h"
+#include "http_listener.h"
 #include "metrics.h"
 #include "rate_limiter.h"
+#include "request_target.h"
 #include "static_files.h"
+#include "work_queue.h"
 
 namespace draforge::server {
 namespace {
@@ -27,10 +31,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using RenderFn = Result<std::string> (*)(const Snapshot&, const Query&);
 
-// With a charset parameter: cpp-httplib compresses (with Brotli 11 when the client accepts it) only
-// bodies whose Content-Type is exactly "application/json" or starts with "text/"
-// (detail::can_compress_content_type), so small JSON set with set_content is never compressed by
-// it. Larger bodies go through SendBody, which compresses them itself.
 constexpr char kJson[] = "application/json; charset=utf-8";
 constexpr char kAllow[] = "GET, HEAD, OPTIONS";
 // Every response: the dashboard loads only its own scripts, styles, images and API (no inline code,
@@ -64,80 +64,44 @@ std::string RouteLabel(const std::string& path) {
   return "static";
 }
 
-void SendError(httplib::Response& res, int code, std::string_view message) {
-  res.status = code;
-  res.set_content(RenderError(code, message), kJson);
-}
-
 using Body = std::shared_ptr<const std::string>;
 
-// Sends `body` as `content_type`, gzip-compressed when the client accepts gzip, the type is
-// worth it and the body is large enough; `gzip` is its precompressed form if the caller has one
-// (cached answers, static files), else it is compressed here. The body goes out through a
-// content provider with a known length: cpp-httplib compresses only plain bodies and chunked
-// streams, never those, so whatever encoding is set here is the one the client gets (Debian's
-// build would otherwise pick Brotli at quality 11: seconds per large answer).
-void SendBody(const httplib::Request& req, httplib::Response& res, Body body, std::string_view content_type,
-              Body gzip = nullptr) {
+http::Response JsonError(int code, std::string_view message) {
+  http::Response r;
+  r.status = code;
+  r.headers.emplace_back("Content-Type", kJson);
+  r.body = RenderError(code, message);
+  return r;
+}
+
+http::Response Json(std::string body) {
+  http::Response r;
+  r.headers.emplace_back("Content-Type", kJson);
+  r.headers.emplace_back("Cache-Control", "no-store");
+  r.body = std::move(body);
+  return r;
+}
+
+// `body` as `content_type`, gzip-compressed when the client accepts gzip, the type is worth it and
+// the body is large enough; `gzip` is its precompressed form if the caller has one (cached answers,
+// static files), else it is compressed here. Brotli is never used (http_encoding.h).
+http::Response BodyResponse(bool accepts_gzip, Body body, std::string_view content_type, Body gzip = nullptr) {
+  http::Response r;
+  r.headers.emplace_back("Content-Type", std::string(content_type));
   const bool compressible = IsCompressible(content_type);
-  if (compressible) res.set_header("Vary", "Accept-Encoding");
-  if (compressible && body->size() >= kCompressMinBytes && AcceptsGzip(req.get_header_value("Accept-Encoding"))) {
+  if (compressible) r.headers.emplace_back("Vary", "Accept-Encoding");
+  if (compressible && body->size() >= kCompressMinBytes && accepts_gzip) {
     if (gzip == nullptr) {
       auto gz = Gzip(*body);
       if (gz && gz->size() < body->size()) gzip = std::make_shared<const std::string>(*std::move(gz));
     }
     if (gzip != nullptr) {
-      res.set_header("Content-Encoding", "gzip");
+      r.headers.emplace_back("Content-Encoding", "gzip");
       body = std::move(gzip);
     }
   }
-  if (body->empty()) {
-    res.set_content("", std::string(content_type));
-    return;
-  }
-  res.set_content_provider(
-      body->size(), std::string(content_type),
-      [body](size_t offset, size_t length, httplib::DataSink& sink) {
-        return sink.write(body->data() + offset, length);
-      });
-}
-
-// Keeps the count of open streams; released when the last copy of the stream's provider goes.
-class StreamSlot {
- public:
-  explicit StreamSlot(std::atomic<int64_t>& open) : open_(open) {}
-  ~StreamSlot() { open_.fetch_sub(1); }
-  StreamSlot(const StreamSlot&) = delete;
-  StreamSlot& operator=(const StreamSlot&) = delete;
-
- private:
-  std::atomic<int64_t>& open_;
-};
-
-struct StreamState {
-  std::unique_ptr<StreamSlot> slot;
-  bool started = false;
-  bool resume = false;    // the client sent Last-Event-ID
-  bool bad_id = false;    // ... and it was not a number: reset
-  uint64_t last_id = 0;
-};
-
-// Errors cpp-httplib produces itself (before any route runs).
-std::string_view StatusText(int status) {
-  switch (status) {
-    case 400:
-      return "bad request";
-    case 404:
-      return "not found";
-    case 413:
-      return "request body too large";
-    case 414:
-      return "request target too long";
-    case 431:
-      return "request headers too large";
-    default:
-      return "request failed";
-  }
+  r.body = *body;
+  return r;
 }
 
 std::string FormatEvent(std::string_view type, uint64_t id, std::string_view data) {
@@ -146,52 +110,71 @@ std::string FormatEvent(std::string_view type, uint64_t id, std::string_view dat
   return out;
 }
 
-// Debian's cpp-httplib listens with a compiled-in backlog of 5, so a burst of connections (a
-// dashboard reload by many users, clients reconnecting after a restart) sees SYNs dropped and
-// retried a second later. Linux lets listen() be called again to change the backlog; the listening
-// socket is found by its port.
-void RaiseListenBacklog(int port) {
-  for (int fd = 3; fd < 65536; ++fd) {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof addr;
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-      if (errno == EBADF && fd > 1024) break;
-      continue;
-    }
-    int listening = 0;
-    socklen_t optlen = sizeof listening;
-    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &optlen) != 0 || listening == 0) continue;
-    int bound = -1;
-    if (addr.ss_family == AF_INET) bound = ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
-    if (addr.ss_family == AF_INET6) bound = ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
-    if (bound == port) ::listen(fd, 4096);
+// The listener takes IP literals only; a name (--address localhost) is resolved here, once, as
+// the listen address of the previous HTTP layer was. "" listens everywhere.
+Result<std::string> ListenAddress(const std::string& address) {
+  if (address.empty()) return std::string("0.0.0.0");
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_ADDRCONFIG;
+  addrinfo* found = nullptr;
+  if (const int rc = getaddrinfo(address.c_str(), nullptr, &hints, &found); rc != 0) {
+    return Error{DRAFORGE_EINVALID, "cannot resolve listen address \"" + address + "\": " + gai_strerror(rc), "", ""};
   }
+  char numeric[NI_MAXHOST] = "";
+  const int rc = getnameinfo(found->ai_addr, found->ai_addrlen, numeric, sizeof numeric, nullptr, 0, NI_NUMERICHOST);
+  freeaddrinfo(found);
+  if (rc != 0) return Error{DRAFORGE_EINVALID, "cannot resolve listen address \"" + address + "\"", "", ""};
+  return std::string(numeric);
 }
+
+// What a stream that last saw one id is sent to catch up: shared by every stream at that id.
+struct CatchUpText {
+  Body bytes;
+  uint64_t last_id = 0;
+  uint64_t events = 0;
+};
+
+// A live event stream and what it has been sent.
+struct Subscriber {
+  std::shared_ptr<http::Stream> stream;
+  uint64_t last_id = 0;
+  Clock::time_point last_write;
+};
 
 }  // namespace
 
 struct Server::Impl {
   Impl(Cluster& c, ServerOptions o)
       : cluster(c), options(std::move(o)), hub(options.event_ring), limiter(options.rate_limit),
-        static_files(options.static_dir) {}
+        static_files(options.static_dir) {
+    openapi_body = std::make_shared<const std::string>(options.openapi);
+    if (auto gz = Gzip(*openapi_body); gz && gz->size() < openapi_body->size()) {
+      openapi_gzip = std::make_shared<const std::string>(*std::move(gz));
+    }
+  }
 
   Cluster& cluster;
   const ServerOptions options;
-  httplib::Server http;
   EventHub hub;
   Metrics metrics;
   RateLimiter limiter;
   StaticFiles static_files;
   Body openapi_body, openapi_gzip;
-  std::atomic<int64_t> open_streams{0};
   std::atomic<bool> stopping{false};
   int bound_port = 0;
 
-  // The watcher: wakes on Notify() or every poll_interval, hands new snapshots to the hub.
+  // The watcher: wakes on Notify() or every poll_interval, hands new snapshots to the hub and
+  // the hub's events to the streams. Serve() waits on the same condition for Stop().
   std::thread watcher;
   std::mutex watch_mu;
   std::condition_variable watch_cv;
   bool notified = false;
+
+  // Every live event stream; the watcher writes to them (streams_mu also orders a new stream's
+  // first events before the watcher's next ones).
+  std::mutex streams_mu;
+  std::vector<Subscriber> subscribers;
 
   // Responses of the current snapshot, by path and query: the dashboard and many clients ask the
   // same questions after every change, and a snapshot's answers never change.
@@ -199,14 +182,23 @@ struct Server::Impl {
   uint64_t cache_generation = UINT64_MAX;
   struct CacheEntry {
     std::mutex mu;  // held while the answer (or its gzip form) is computed
-    bool done = false;
+    std::atomic<bool> done{false};  // body or error is set (read without mu once true)
     std::string error;  // the 400 message when the query was refused
     Body body;
-    bool gzip_done = false;
+    std::atomic<bool> gzip_done{false};
     Body gzip;  // null if not worth it (small, or it did not shrink)
+
+    bool Ready(bool accepts_gzip) const {
+      return done.load() && (!accepts_gzip || body == nullptr || body->size() < kCompressMinBytes || gzip_done.load());
+    }
   };
   std::map<std::string, std::shared_ptr<CacheEntry>> cache;
   static constexpr size_t kCacheEntries = 256;
+
+  // Declared last: destroyed first. The queue's tasks answer through the listener's connections,
+  // and the listener's handler and connections use everything above.
+  std::unique_ptr<http::HttpListener> listener;
+  std::unique_ptr<WorkQueue> work;
 
   bool Ready() const { return hub.started() && (!options.synced || options.synced()); }
 
@@ -215,316 +207,315 @@ struct Server::Impl {
       if (!options.synced || options.synced()) {
         if (auto snapshot = cluster.snapshot(); snapshot.ok()) hub.Publish(*snapshot);
       }
+      FanOut();
       std::unique_lock lock(watch_mu);
-      watch_cv.wait_for(lock, options.poll_interval,
-                        [this] { return notified || stopping.load(); });
+      watch_cv.wait_for(lock, options.poll_interval, [this] { return notified || stopping.load(); });
       notified = false;
     }
   }
 
-  std::string CacheKey(const httplib::Request& req) {
-    std::string key = req.path;
-    for (const auto& [k, v] : req.params) key.append("\x1f").append(k).append("=").append(v);
-    return key;
+  CatchUpText CatchUpFrom(uint64_t last_id) {
+    CatchUp c = hub.Since(last_id);
+    std::string out;
+    CatchUpText text;
+    if (c.reset) {
+      out += FormatEvent("reset", c.current_id, hub.CurrentRef());
+      ++text.events;
+    }
+    for (const auto& e : c.events) {
+      out += FormatEvent("change", e.id, e.data);
+      ++text.events;
+    }
+    text.last_id = c.events.empty() ? c.current_id : c.events.back().id;
+    text.bytes = std::make_shared<const std::string>(std::move(out));
+    return text;
   }
 
-  void ServeApi(const ApiRoute& route, const httplib::Request& req, httplib::Response& res) {
+  // Sends each stream the events after its last id (the text is made once per distinct id, so
+  // 10,000 streams share one copy of each event), a heartbeat to streams idle for `heartbeat`,
+  // and forgets streams whose client left.
+  void FanOut() {
+    static const Body kHeartbeat = std::make_shared<const std::string>(": heartbeat\n\n");
+    const auto now = Clock::now();
+    std::lock_guard lock(streams_mu);
+    const uint64_t current = hub.current_id();
+    std::map<uint64_t, CatchUpText> texts;
+    size_t kept = 0;
+    for (auto& s : subscribers) {
+      if (s.stream->closed()) continue;
+      if (s.last_id != current) {
+        auto it = texts.find(s.last_id);
+        if (it == texts.end()) it = texts.emplace(s.last_id, CatchUpFrom(s.last_id)).first;
+        if (!it->second.bytes->empty()) {
+          if (s.stream->Write(it->second.bytes)) metrics.CountEventsSent(it->second.events);
+          s.last_write = now;
+        }
+        s.last_id = it->second.last_id;
+      } else if (now - s.last_write >= options.heartbeat) {
+        s.stream->Write(kHeartbeat);
+        s.last_write = now;
+      }
+      subscribers[kept++] = std::move(s);
+    }
+    subscribers.resize(kept);
+  }
+
+  // A new stream: `retry`, then hello (a fresh client), reset (an id that is not a number) or the
+  // events it missed (Last-Event-ID); from then on the watcher writes to it.
+  void Subscribe(std::shared_ptr<http::Stream> stream, bool resume, bool bad_id, uint64_t last_id) {
+    std::lock_guard lock(streams_mu);
+    if (stopping.load()) return stream->Close();
+    std::string out = "retry: 2000\n\n";
+    uint64_t sent = 1;
+    if (resume && !bad_id) {
+      CatchUpText text = CatchUpFrom(last_id);
+      out += *text.bytes;
+      sent = text.events;
+      last_id = text.last_id;
+    } else {
+      last_id = hub.current_id();
+      out += FormatEvent(resume ? "reset" : "hello", last_id, hub.CurrentRef());
+    }
+    if (stream->Write(std::make_shared<const std::string>(std::move(out))) && sent > 0) metrics.CountEventsSent(sent);
+    subscribers.push_back({std::move(stream), last_id, Clock::now()});
+  }
+
+  std::shared_ptr<CacheEntry> CacheEntryFor(const Snapshot& snapshot, const http::RequestTarget& target) {
+    std::string key = target.path;
+    for (const auto& [k, v] : target.query) key.append("\x1f").append(k).append("=").append(v);
+    std::lock_guard lock(cache_mu);
+    if (cache_generation != snapshot.generation()) {
+      cache.clear();
+      cache_generation = snapshot.generation();
+    }
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    auto entry = std::make_shared<CacheEntry>();
+    if (cache.size() < kCacheEntries) cache.emplace(key, entry);
+    return entry;
+  }
+
+  // Computes (once: requests for the same answer wait for the first) the answer and, for a client
+  // that accepts it, its gzip form. Runs on the work queue: diagnostics can take seconds on a
+  // large cluster.
+  void Compute(const ApiRoute& route, const Snapshot& snapshot, CacheEntry& entry, const Query& query,
+               bool accepts_gzip) {
+    std::lock_guard lock(entry.mu);
+    if (!entry.done.load()) {
+      auto rendered = route.render(snapshot, query);
+      if (rendered.ok()) {
+        entry.body = std::make_shared<const std::string>(*std::move(rendered));
+      } else {
+        entry.error = rendered.error().message;
+      }
+      entry.done.store(true);
+    }
+    if (entry.body != nullptr && !entry.gzip_done.load() && entry.body->size() >= kCompressMinBytes && accepts_gzip) {
+      auto gz = Gzip(*entry.body);
+      if (gz && gz->size() < entry.body->size()) entry.gzip = std::make_shared<const std::string>(*std::move(gz));
+      entry.gzip_done.store(true);
+    }
+  }
+
+  http::Response Answer(const ApiRoute& route, const CacheEntry& entry, bool accepts_gzip, Clock::time_point start) {
+    if (entry.body == nullptr) return JsonError(400, entry.error);
+    http::Response r = BodyResponse(accepts_gzip, entry.body, kJson, entry.gzip);
+    r.headers.emplace_back("Cache-Control", "no-store");
+    metrics.ObserveLatency(route.path, std::chrono::duration<double>(Clock::now() - start).count());
+    return r;
+  }
+
+  // A cached answer at once; otherwise the answer is computed on the work queue, off the event
+  // loop.
+  http::Response ServeApi(const ApiRoute& route, const http::Request& req, const http::RequestTarget& target) {
     const auto start = Clock::now();
     auto snapshot = cluster.snapshot();
-    if (!snapshot.ok()) {
-      SendError(res, 500, "internal error");
-      return;
-    }
-    std::shared_ptr<CacheEntry> entry;
-    {
-      std::lock_guard lock(cache_mu);
-      if (cache_generation != snapshot->generation()) {
-        cache.clear();
-        cache_generation = snapshot->generation();
-      }
-      const std::string key = CacheKey(req);
-      if (auto it = cache.find(key); it != cache.end()) {
-        entry = it->second;
-      } else {
-        entry = std::make_shared<CacheEntry>();
-        if (cache.size() < kCacheEntries) cache.emplace(key, entry);
-      }
-    }
-    Body body, gzip;
-    {
-      // Single flight: requests for the same answer wait for the first one to compute it (after a
-      // change, every dashboard asks the same questions at once; diagnostics can take seconds on a
-      // large cluster). The gzip form is made once too, by the first client that accepts it.
-      std::lock_guard lock(entry->mu);
-      if (!entry->done) {
-        Query query(req.params.begin(), req.params.end());
-        auto rendered = route.render(*snapshot, query);
-        if (rendered.ok()) {
-          entry->body = std::make_shared<const std::string>(*std::move(rendered));
-        } else {
-          entry->error = rendered.error().message;
-        }
-        entry->done = true;
-      }
-      if (entry->body != nullptr && !entry->gzip_done && entry->body->size() >= kCompressMinBytes &&
-          AcceptsGzip(req.get_header_value("Accept-Encoding"))) {
-        auto gz = Gzip(*entry->body);
-        if (gz && gz->size() < entry->body->size()) entry->gzip = std::make_shared<const std::string>(*std::move(gz));
-        entry->gzip_done = true;
-      }
-      body = entry->body;
-      gzip = entry->gzip;
-    }
-    if (body == nullptr) {
-      SendError(res, 400, entry->error);
-      return;
-    }
-    res.set_header("Cache-Control", "no-store");
-    SendBody(req, res, std::move(body), kJson, std::move(gzip));
-    metrics.ObserveLatency(route.path, std::chrono::duration<double>(Clock::now() - start).count());
+    if (!snapshot.ok()) return JsonError(500, "internal error");
+    auto entry = CacheEntryFor(*snapshot, target);
+    const bool gzip = AcceptsGzip(req.Header("Accept-Encoding"));
+    if (entry->Ready(gzip)) return Answer(route, *entry, gzip, start);
+    http::Response r;
+    r.later = [this, &route, snapshot = *std::move(snapshot), entry, query = target.query, gzip, start,
+               label = RouteLabel(target.path)](http::Reply reply) {
+      auto counted = [this, reply, label](http::Response answer) {
+        metrics.CountRequest(label, answer.status);
+        reply(std::move(answer));
+      };
+      const bool queued = work->Post([this, &route, snapshot, entry, query, gzip, start, counted] {
+        Compute(route, snapshot, *entry, query, gzip);
+        counted(Answer(route, *entry, gzip, start));
+      });
+      if (!queued) counted(JsonError(503, "server busy: too many answers being computed; retry"));
+    };
+    return r;
   }
 
-  void ServeEvents(const httplib::Request& req, httplib::Response& res) {
-    std::string last_event_id = req.get_header_value("Last-Event-ID");
-    for (const auto& [k, v] : req.params) {
-      if (k != "lastEventId") {
-        SendError(res, 400, "unknown query parameter \"" + k + "\" (allowed: lastEventId)");
-        return;
-      }
+  http::Response ServeEvents(const http::Request& req, const http::RequestTarget& target) {
+    std::string last_event_id = req.Header("Last-Event-ID");
+    for (const auto& [k, v] : target.query) {
+      if (k != "lastEventId") return JsonError(400, "unknown query parameter \"" + k + "\" (allowed: lastEventId)");
       if (last_event_id.empty()) last_event_id = v;
     }
-    if (open_streams.fetch_add(1) >= options.max_streams) {
-      open_streams.fetch_sub(1);
-      SendError(res, 503, "too many event streams (limit " + std::to_string(options.max_streams) + ")");
-      return;
+    // The listener enforces the budget; this says which limit was hit.
+    if (listener->open_streams() >= static_cast<size_t>(options.max_streams)) {
+      return JsonError(503, "too many event streams (limit " + std::to_string(options.max_streams) + ")");
     }
-    auto state = std::make_shared<StreamState>();
-    state->slot = std::make_unique<StreamSlot>(open_streams);
+    bool resume = false, bad_id = false;
+    uint64_t last_id = 0;
     if (!last_event_id.empty()) {
-      state->resume = true;
-      auto [end, ec] = std::from_chars(last_event_id.data(), last_event_id.data() + last_event_id.size(),
-                                       state->last_id);
-      state->bad_id = ec != std::errc() || end != last_event_id.data() + last_event_id.size();
+      resume = true;
+      auto [end, ec] = std::from_chars(last_event_id.data(), last_event_id.data() + last_event_id.size(), last_id);
+      bad_id = ec != std::errc() || end != last_event_id.data() + last_event_id.size();
     }
-    res.set_header("Cache-Control", "no-store");
-    res.set_header("X-Accel-Buffering", "no");
-    res.set_chunked_content_provider("text/event-stream", [this, state](size_t, httplib::DataSink& sink) {
-      return StreamStep(*state, sink);
-    });
+    http::Response r;
+    r.headers = {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-store"}, {"X-Accel-Buffering", "no"}};
+    r.on_stream = [this, resume, bad_id, last_id](std::shared_ptr<http::Stream> stream) {
+      Subscribe(std::move(stream), resume, bad_id, last_id);
+    };
+    return r;
   }
 
-  // Writes what the client needs next; false ends the stream (client gone).
-  bool StreamStep(StreamState& s, httplib::DataSink& sink) {
-    if (stopping.load() || hub.closed()) {
-      sink.done();
-      return true;
-    }
-    std::string out;
-    uint64_t sent = 0;
-    auto catch_up = [&](uint64_t from) {
-      CatchUp c = hub.Since(from);
-      if (c.reset) {
-        out += FormatEvent("reset", c.current_id, hub.CurrentRef());
-        ++sent;
-      }
-      for (const auto& e : c.events) {
-        out += FormatEvent("change", e.id, e.data);
-        ++sent;
-      }
-      s.last_id = c.events.empty() ? c.current_id : c.events.back().id;
-    };
-    if (!s.started) {
-      s.started = true;
-      out = "retry: 2000\n\n";
-      if (s.resume && !s.bad_id) {
-        catch_up(s.last_id);
-      } else if (s.resume) {
-        const uint64_t id = hub.current_id();
-        out += FormatEvent("reset", id, hub.CurrentRef());
-        ++sent;
-        s.last_id = id;
-      } else {
-        const uint64_t id = hub.current_id();
-        out += FormatEvent("hello", id, hub.CurrentRef());
-        ++sent;
-        s.last_id = id;
-      }
-    } else if (hub.WaitAfter(s.last_id, options.heartbeat)) {
-      catch_up(s.last_id);
-    } else if (stopping.load() || hub.closed()) {
-      sink.done();
-      return true;
-    } else {
-      out = ": heartbeat\n\n";
-    }
-    if (!sink.write(out.data(), out.size())) return false;
-    if (sent > 0) metrics.CountEventsSent(sent);
-    return true;
-  }
-
-  void Routes() {
-    auto get = [this](const std::string& pattern, httplib::Server::Handler h) { http.Get(pattern, std::move(h)); };
-    get("/healthz", [](const httplib::Request&, httplib::Response& res) {
-      res.set_header("Cache-Control", "no-store");
-      res.set_content(R"({"status":"ok"})", kJson);
-    });
-    get("/readyz", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_header("Cache-Control", "no-store");
-      if (Ready()) {
-        res.set_content(R"({"status":"ready","reason":""})", kJson);
-      } else {
-        res.status = 503;
-        res.set_content(R"({"status":"not ready","reason":"the store has not synced yet"})", kJson);
-      }
-    });
-    get("/openapi.json", [this](const httplib::Request& req, httplib::Response& res) {
-      SendBody(req, res, openapi_body, kJson, openapi_gzip);
-    });
-    get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
-      res.set_header("Cache-Control", "no-store");
-      SendBody(req, res,
-               std::make_shared<const std::string>(
-                   metrics.Render(cluster.snapshot().value(), open_streams.load(), hub.published(), Ready())),
-               "text/plain; version=0.0.4; charset=utf-8");
-    });
-    for (const auto& route : kApiRoutes) {
-      get(route.path, [this, &route](const httplib::Request& req, httplib::Response& res) {
-        ServeApi(route, req, res);
-      });
-    }
-    get("/api/v1/events", [this](const httplib::Request& req, httplib::Response& res) { ServeEvents(req, res); });
-    // Everything else: API paths are unknown (404); files of the dashboard are served (each
-    // read and compressed once, not per request); other paths are client-side routes of the
-    // dashboard, which index.html handles.
-    get(".*", [this](const httplib::Request& req, httplib::Response& res) {
-      if (req.path.rfind("/api/", 0) == 0 || req.path == "/api") {
-        SendError(res, 404, "no endpoint " + req.path + " (see /openapi.json)");
-        return;
-      }
-      auto file = static_files.Get(req.path);
-      if (!file.ok() && file.error().code == DRAFORGE_EINVALID) {
-        SendError(res, 400, file.error().message);
-        return;
-      }
-      // A hidden file or one that resolves outside the root is not there as far as clients know,
-      // and it is not a client-side route either.
-      if (!file.ok() && file.error().code == DRAFORGE_EUNSUPPORTED) {
-        SendError(res, 404, "no file " + req.path);
-        return;
-      }
-      if (!file.ok() && file.error().code == DRAFORGE_ENOTFOUND) file = static_files.Get("/index.html");
-      if (!file.ok()) {
-        SendError(res, 404, "no file " + req.path + " and no dashboard to fall back to");
-        return;
-      }
-      res.set_header("Cache-Control", "no-cache");
-      SendBody(req, res, (*file)->body, (*file)->content_type, (*file)->gzip);
-    });
-    // Read-only by construction: no route changes anything, so every other method is refused.
-    auto refuse = [](const httplib::Request& req, httplib::Response& res) {
-      res.set_header("Allow", kAllow);
-      SendError(res, 405, "method " + req.method + " not allowed: draforge-server is read-only");
-    };
-    http.Post(".*", refuse);
-    http.Put(".*", refuse);
-    http.Patch(".*", refuse);
-    http.Delete(".*", refuse);
-    http.Options(".*", [](const httplib::Request&, httplib::Response& res) {
-      res.status = 204;
-      res.set_header("Allow", kAllow);
-    });
+  // Everything that is not an endpoint: API paths are unknown (404); files of the dashboard are
+  // served (each read and compressed once, not per request); other paths are client-side routes
+  // of the dashboard, which index.html handles.
+  http::Response ServeStatic(const http::Request& req, const std::string& path) {
+    if (path.rfind("/api/", 0) == 0 || path == "/api") return JsonError(404, "no endpoint " + path + " (see /openapi.json)");
+    auto file = static_files.Get(path);
+    if (!file.ok() && file.error().code == DRAFORGE_EINVALID) return JsonError(400, file.error().message);
+    // A hidden file or one that resolves outside the root is not there as far as clients know,
+    // and it is not a client-side route either.
+    if (!file.ok() && file.error().code == DRAFORGE_EUNSUPPORTED) return JsonError(404, "no file " + path);
+    if (!file.ok() && file.error().code == DRAFORGE_ENOTFOUND) file = static_files.Get("/index.html");
+    if (!file.ok()) return JsonError(404, "no file " + path + " and no dashboard to fall back to");
+    http::Response r = BodyResponse(AcceptsGzip(req.Header("Accept-Encoding")), (*file)->body, (*file)->content_type,
+                                    (*file)->gzip);
+    r.headers.emplace_back("Cache-Control", "no-cache");
+    return r;
   }
 
   // Answers 403 for a Host not on --allowed-hosts (DNS rebinding, host_allow_list.h) and 400 for
   // a Host header that is not one (RFC 9112 section 3.2: several, or not host[:port]). 403 as
   // kubectl proxy --accept-hosts, Jupyter and Vite answer it: the server understood the request
   // and refuses it; 421 would invite clients to retry it on another connection.
-  bool HostAllowed(const httplib::Request& req, httplib::Response& res) {
-    if (req.get_header_value_count("Host") > 1) {
-      SendError(res, 400, "more than one Host header");
-      return false;
-    }
-    const std::string host = req.get_header_value("Host");
+  std::optional<http::Response> RefuseHost(const http::Request& req) {
+    if (req.HeaderCount("Host") > 1) return JsonError(400, "more than one Host header");
+    const std::string host = req.Header("Host");
     switch (options.allowed_hosts.Check(host)) {
       case HostAllowList::Verdict::kAllowed:
-        return true;
+        return std::nullopt;
       case HostAllowList::Verdict::kMalformed:
-        SendError(res, 400, "invalid Host header \"" + host + "\"");
-        return false;
+        return JsonError(400, "invalid Host header \"" + host + "\"");
       case HostAllowList::Verdict::kRefused:
-        SendError(res, 403,
-                  "host \"" + host + "\" is not allowed (--allowed-hosts " + options.allowed_hosts.patterns() +
-                      "; IP addresses are always allowed)");
-        return false;
+        return JsonError(403, "host \"" + host + "\" is not allowed (--allowed-hosts " +
+                                  options.allowed_hosts.patterns() + "; IP addresses are always allowed)");
     }
-    return false;
+    return JsonError(400, "invalid Host header");
   }
 
-  void Configure() {
-    const int threads = options.max_streams + options.rest_threads;
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
-    http.set_payload_max_length(options.max_body_bytes);
-    // Small JSON answers and SSE events must leave at once, not wait for delayed ACKs (40 ms).
-    http.set_tcp_nodelay(true);
-    http.set_keep_alive_max_count(1000);
-    http.set_keep_alive_timeout(5);
-    http.set_read_timeout(10);
-    http.set_write_timeout(10);
-    http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
-                              {"Referrer-Policy", "no-referrer"},
-                              {"Content-Security-Policy", kContentSecurityPolicy},
-                              {"X-Frame-Options", "DENY"}});
-    openapi_body = std::make_shared<const std::string>(options.openapi);
-    if (auto gz = Gzip(*openapi_body); gz && gz->size() < openapi_body->size()) {
-      openapi_gzip = std::make_shared<const std::string>(*std::move(gz));
+  // The checks every request passes, in order (Host, rate, method, target size), then the route.
+  http::Response Route(const http::Request& req, const http::RequestTarget& target) {
+    if (auto refused = RefuseHost(req)) return *std::move(refused);
+    if (!limiter.Allow(req.remote_address, Clock::now())) {
+      metrics.CountRateLimited();
+      http::Response r = JsonError(429, "rate limit exceeded: slow down");
+      r.headers.emplace_back("Retry-After", "1");
+      return r;
     }
-    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      if (!HostAllowed(req, res)) return httplib::Server::HandlerResponse::Handled;
-      if (!limiter.Allow(req.remote_addr, Clock::now())) {
-        metrics.CountRateLimited();
-        res.set_header("Retry-After", "1");
-        SendError(res, 429, "rate limit exceeded: slow down");
-        return httplib::Server::HandlerResponse::Handled;
+    // Read-only by construction: no route changes anything, so every other method is refused
+    // (the listener reads no body).
+    if (req.method != "GET" && req.method != "HEAD" && req.method != "OPTIONS") {
+      const std::string length = req.Header("Content-Length");
+      size_t n = 0;
+      std::from_chars(length.data(), length.data() + length.size(), n);
+      if (n > options.max_body_bytes) {
+        return JsonError(413, "request body larger than " + std::to_string(options.max_body_bytes) + " bytes");
       }
-      // Refuse mutations here, before cpp-httplib reads (or insists on) a body.
-      if (req.method != "GET" && req.method != "HEAD" && req.method != "OPTIONS") {
-        const std::string length = req.get_header_value("Content-Length");
-        size_t n = 0;
-        std::from_chars(length.data(), length.data() + length.size(), n);
-        if (n > options.max_body_bytes) {
-          SendError(res, 413, "request body larger than " + std::to_string(options.max_body_bytes) + " bytes");
-        } else {
-          res.set_header("Allow", kAllow);
-          SendError(res, 405, "method " + req.method + " not allowed: draforge-server is read-only");
+      http::Response r = JsonError(405, "method " + req.method + " not allowed: draforge-server is read-only");
+      r.headers.emplace_back("Allow", kAllow);
+      return r;
+    }
+    size_t target_size = target.path.size();
+    for (const auto& [k, v] : target.query) target_size += k.size() + v.size() + 2;
+    if (target_size > options.max_target_bytes) {
+      return JsonError(414, "request target longer than " + std::to_string(options.max_target_bytes) + " bytes");
+    }
+    if (req.method == "OPTIONS") {
+      http::Response r;
+      r.status = 204;
+      r.headers.emplace_back("Allow", kAllow);
+      return r;
+    }
+    // Probes stay open: the kubelet sends no token.
+    if (options.authorize && target.path != "/healthz" && target.path != "/readyz") return Authorized(req, target);
+    return Serve(req, target);
+  }
+
+  // The answer once the API server has said the client may have it (--delegate-auth): the reviews
+  // block, so they run on the work queue.
+  http::Response Authorized(const http::Request& req, const http::RequestTarget& target) {
+    http::Response r;
+    r.later = [this, req, target](http::Reply reply) {
+      const bool queued = work->Post([this, req, target, reply] {
+        const std::string label = RouteLabel(target.path);
+        const AuthVerdict verdict = options.authorize(req.Header("Authorization"), target.path);
+        if (verdict.status != 200) {
+          http::Response refused = JsonError(verdict.status, verdict.message);
+          if (verdict.status == 401) refused.headers.emplace_back("WWW-Authenticate", "Bearer");
+          metrics.CountRequest(label, refused.status);
+          return reply(std::move(refused));
         }
-        return httplib::Server::HandlerResponse::Handled;
-      }
-      size_t target = req.path.size();
-      for (const auto& [k, v] : req.params) target += k.size() + v.size() + 2;
-      if (target > options.max_target_bytes) {
-        SendError(res, 414, "request target longer than " + std::to_string(options.max_target_bytes) + " bytes");
-        return httplib::Server::HandlerResponse::Handled;
-      }
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
-    http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-      // Errors cpp-httplib answers itself have neither body nor type; ours (SendError, SendBody) do.
-      if (res.body.empty() && !res.has_header("Content-Type")) res.set_content(RenderError(res.status, StatusText(res.status)), kJson);
-    });
-    http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-      SendError(res, 500, "internal error");
-    });
-    http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
-      metrics.CountRequest(RouteLabel(req.path), res.status);
-    });
-    Routes();
+        http::Response answer = Serve(req, target);
+        if (!answer.later) metrics.CountRequest(label, answer.status);
+        reply(std::move(answer));
+      });
+      if (!queued) reply(JsonError(503, "server busy: too many answers being computed; retry"));
+    };
+    return r;
+  }
+
+  // The endpoint for a request that passed every check.
+  http::Response Serve(const http::Request& req, const http::RequestTarget& target) {
+    const std::string& path = target.path;
+    if (path == "/healthz") return Json(R"({"status":"ok"})");
+    if (path == "/readyz") {
+      if (Ready()) return Json(R"({"status":"ready","reason":""})");
+      http::Response r = Json(R"({"status":"not ready","reason":"the store has not synced yet"})");
+      r.status = 503;
+      return r;
+    }
+    const bool gzip = AcceptsGzip(req.Header("Accept-Encoding"));
+    if (path == "/openapi.json") return BodyResponse(gzip, openapi_body, kJson, openapi_gzip);
+    if (path == "/metrics") {
+      http::Response r = BodyResponse(
+          gzip,
+          std::make_shared<const std::string>(metrics.Render(cluster.snapshot().value(),
+                                                             static_cast<int64_t>(listener->open_streams()),
+                                                             hub.published(), Ready())),
+          "text/plain; version=0.0.4; charset=utf-8");
+      r.headers.emplace_back("Cache-Control", "no-store");
+      return r;
+    }
+    for (const auto& route : kApiRoutes) {
+      if (path == route.path) return ServeApi(route, req, target);
+    }
+    if (path == "/api/v1/events") return ServeEvents(req, target);
+    return ServeStatic(req, path);
+  }
+
+  http::Response Handle(const http::Request& req) {
+    const http::RequestTarget target = http::ParseRequestTarget(req.target);
+    http::Response r;
+    try {
+      r = Route(req, target);
+    } catch (const std::exception&) {
+      r = JsonError(500, "internal error");
+    }
+    if (!r.later) metrics.CountRequest(RouteLabel(target.path), r.status);
+    return r;
   }
 };
 
 Server::Server(Cluster& cluster, ServerOptions options)
-    : impl_(std::make_unique<Impl>(cluster, std::move(options))) {
-  impl_->Configure();
-}
+    : impl_(std::make_unique<Impl>(cluster, std::move(options))) {}
 
 Server::~Server() {
   Stop();
@@ -533,16 +524,26 @@ Server::~Server() {
 
 Result<void> Server::Bind() {
   const ServerOptions& o = impl_->options;
-  if (o.port == 0) {
-    impl_->bound_port = impl_->http.bind_to_any_port(o.address);
-    if (impl_->bound_port <= 0) return Error{DRAFORGE_ENOTFOUND, "cannot listen on " + o.address, "", ""};
-  } else {
-    if (!impl_->http.bind_to_port(o.address, o.port)) {
-      return Error{DRAFORGE_ENOTFOUND, "cannot listen on " + o.address + ":" + std::to_string(o.port), "", ""};
-    }
-    impl_->bound_port = o.port;
-  }
-  RaiseListenBacklog(impl_->bound_port);
+  auto address = ListenAddress(o.address);
+  if (!address.ok()) return address.error();
+  http::Limits limits;
+  limits.max_streams = static_cast<size_t>(o.max_streams);
+  limits.max_connections = o.max_connections;
+  limits.max_per_source = o.max_per_source;
+  limits.limit_loopback = o.limit_loopback;
+  // Every response: nosniff and no referrer as before, and the browser protections above.
+  const http::Headers common = {{"X-Content-Type-Options", "nosniff"},
+                                {"Referrer-Policy", "no-referrer"},
+                                {"Content-Security-Policy", kContentSecurityPolicy},
+                                {"X-Frame-Options", "DENY"}};
+  // Before the listener: its first request may need the queue.
+  impl_->work = std::make_unique<WorkQueue>(o.work_threads, o.max_queued_answers);
+  auto started = http::HttpListener::Start(
+      *address, o.port, limits, [impl = impl_.get()](const http::Request& req) { return impl->Handle(req); },
+      o.threads, common);
+  if (!started.ok()) return started.error();
+  impl_->listener = *std::move(started);
+  impl_->bound_port = impl_->listener->port();
   return {};
 }
 
@@ -550,7 +551,8 @@ int Server::port() const { return impl_->bound_port; }
 
 void Server::Serve() {
   impl_->watcher = std::thread([this] { impl_->Watch(); });
-  impl_->http.listen_after_bind();
+  std::unique_lock lock(impl_->watch_mu);
+  impl_->watch_cv.wait(lock, [this] { return impl_->stopping.load(); });
 }
 
 void Server::Notify() {
@@ -558,14 +560,23 @@ void Server::Notify() {
     std::lock_guard lock(impl_->watch_mu);
     impl_->notified = true;
   }
-  impl_->watch_cv.notify_one();
+  impl_->watch_cv.notify_all();
 }
 
 void Server::Stop() {
   if (impl_->stopping.exchange(true)) return;
-  impl_->hub.Close();
-  impl_->watch_cv.notify_one();
-  impl_->http.stop();
+  {
+    std::lock_guard lock(impl_->streams_mu);
+    for (auto& s : impl_->subscribers) s.stream->Close();
+    impl_->subscribers.clear();
+  }
+  {
+    // Taking the mutex once after setting `stopping`: a waiter that tested it before then is
+    // waiting by now, and gets the notification.
+    std::lock_guard lock(impl_->watch_mu);
+  }
+  impl_->watch_cv.notify_all();
+  if (impl_->listener) impl_->listener->Stop();
 }
 
 }  // namespace draforge::server

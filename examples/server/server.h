@@ -1,24 +1,32 @@
 // Server: the HTTP front of draforge-server. Read-only by construction: only GET/HEAD/OPTIONS
 // routes exist, every other method is answered 405.
 //
-// Threads: cpp-httplib serves each connection on a pool thread, so the pool is sized for the
-// maximum number of event streams plus a reserve for REST requests (a stream holds its thread for
-// its whole life). A watcher thread turns store changes into events (EventHub).
+// Threads: the event-driven HTTP layer (examples/common/http) serves every connection on a few
+// event-loop threads (`threads`); API answers not yet cached are computed on a work queue
+// (`work_threads`) so that the loop keeps answering probes meanwhile. A watcher thread turns store
+// changes into events (EventHub) and writes them to every stream.
 #ifndef DRAFORGE_EXAMPLES_SERVER_SERVER_H_
 #define DRAFORGE_EXAMPLES_SERVER_SERVER_H_
 
 #include <atomic>
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
-
-#include <chrono>
 
 #include "draforge/draforge.hpp"
 #include "host_allow_list.h"
 
 namespace draforge::server {
+
+// Whether a request may be answered (ServerOptions::authorize).
+struct AuthVerdict {
+  int status = 200;     // 200 allowed; otherwise the error status to answer (401, 403, 503)
+  std::string message;  // why not, for the error body
+};
 
 struct ServerOptions {
   std::string address = "127.0.0.1";
@@ -26,8 +34,15 @@ struct ServerOptions {
   // Static files (the dashboard); "" or a missing directory: none (non-API paths get 404).
   std::string static_dir;
   int max_streams = 2500;
-  // Pool threads kept for REST requests on top of max_streams.
-  int rest_threads = 64;
+  // Connections that are not streams; more get 503 at accept.
+  size_t max_connections = 10000;
+  // Connections from one source address (0: no cap). Loopback sources (port-forwards, a local
+  // proxy) are exempt unless limit_loopback.
+  size_t max_per_source = 1000;
+  bool limit_loopback = false;
+  int threads = 2;       // event-loop threads
+  int work_threads = 2;  // threads that compute API answers
+  size_t max_queued_answers = 1024;  // API answers waiting for a work thread; more get 503
   double rate_limit = 200;  // requests per second per client address; 0: unlimited
   size_t max_body_bytes = 64 * 1024;
   size_t max_target_bytes = 4096;  // path + query
@@ -40,6 +55,10 @@ struct ServerOptions {
   std::function<bool()> synced;
   // The openapi.json text served at /openapi.json.
   std::string openapi;
+  // When set (--delegate-auth, delegated_auth.h), every request but /healthz, /readyz and OPTIONS
+  // is answered only if this allows it; called with the Authorization header and the decoded path,
+  // on a work thread (it may block on the API server).
+  std::function<AuthVerdict(std::string_view authorization, const std::string& path)> authorize;
 };
 
 class Server {
@@ -50,11 +69,12 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds the socket. Errors: the address that cannot be bound.
+  // Binds the socket and starts answering (on the listener's threads). Errors: the address that
+  // cannot be resolved (DRAFORGE_EINVALID) or bound (DRAFORGE_ENOTFOUND).
   Result<void> Bind();
   // The bound port (after Bind).
   int port() const;
-  // Serves until Stop() (blocking).
+  // Publishes store changes to the event streams until Stop() (blocking).
   void Serve();
   // Wakes the watcher now (after a change to the store; it also polls).
   void Notify();

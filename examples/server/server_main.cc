@@ -1,6 +1,7 @@
 #include "server_main.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -23,6 +24,7 @@
 #include "scenario_source.h"
 #ifdef DRAFORGE_SERVER_WITH_KUBE
 #include "cluster_source.h"
+#include "delegated_auth.h"
 #endif
 #include "server.h"
 
@@ -49,6 +51,9 @@ Source (default --demo):
                          else in-cluster
   --context NAME         kubeconfig context (default: current-context)
   --namespace NS         only this namespace's claims and pods (default: all)
+  --delegate-auth        answer only requests whose bearer token the API server accepts
+                         (TokenReview) and whose user may get the path as a non-resource URL
+                         (SubjectAccessReview); /healthz and /readyz stay open. Cluster mode only
 Listening:
   --address ADDR         listen address (default 127.0.0.1: loopback only)
   --port N               listen port (default 8080; 0 picks a free port)
@@ -58,6 +63,11 @@ Listening:
                          Default localhost,*.localhost; behind a proxy or an Ingress add its name
 Limits:
   --max-streams N        concurrent event streams (default 2500); more get 503
+  --max-connections N    concurrent connections that are not streams (default 10000); more get 503
+  --max-per-source N     connections from one client address (default 1000; 0: no cap); more are
+                         closed at accept. Loopback clients (kubectl port-forward, a local proxy)
+                         are not counted unless --limit-loopback
+  --limit-loopback       apply --max-per-source to 127.0.0.0/8 and ::1 too
   --rate-limit N         requests per second per client address, burst 2N (default 200; 0: off)
   --max-body-bytes N     request body limit (default 65536); larger: 413
 Events:
@@ -75,8 +85,10 @@ struct Flags {
 const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",      "--address",    "--port",
                                               "--static-dir",  "--max-streams",    "--rate-limit", "--max-body-bytes",
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
-                                              "--context",     "--namespace",      "--allowed-hosts"};
-const std::vector<std::string> kBoolFlags = {"--demo", "--in-cluster", "--cluster", "--help", "-h"};
+                                              "--context",     "--namespace",      "--allowed-hosts",
+                                              "--max-connections", "--max-per-source"};
+const std::vector<std::string> kBoolFlags = {"--demo",          "--in-cluster", "--cluster", "--limit-loopback",
+                                             "--delegate-auth", "--help",       "-h"};
 
 std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
   Flags f;
@@ -132,6 +144,16 @@ std::optional<int64_t> IntFlag(const Flags& f, const std::string& name, int64_t 
   return n;
 }
 
+// Every connection is a file descriptor, and the default soft limit (often 1024) is far below
+// --max-streams + --max-connections: take the hard limit, which needs no privilege.
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 }  // namespace
 
 int ServerMain(int argc, char** argv) {
@@ -155,6 +177,10 @@ int ServerMain(int argc, char** argv) {
 #endif
   if (cluster_mode && (Has(*flags, "--demo") || Has(*flags, "--scenario") || Has(*flags, "--watch-dir"))) {
     std::cerr << "draforge-server: --kubeconfig/--in-cluster/--cluster exclude --demo, --scenario and --watch-dir\n";
+    return 2;
+  }
+  if (Has(*flags, "--delegate-auth") && !cluster_mode) {
+    std::cerr << "draforge-server: --delegate-auth needs a cluster to ask (--kubeconfig, --in-cluster or --cluster)\n";
     return 2;
   }
   if (Has(*flags, "--demo") && Has(*flags, "--scenario")) {
@@ -181,7 +207,9 @@ int ServerMain(int argc, char** argv) {
   auto heartbeat = IntFlag(*flags, "--heartbeat-ms", 15000, 10, 3600 * 1000, error);
   auto ring = IntFlag(*flags, "--event-ring", 1024, 1, 1 << 20, error);
   auto ready_delay = IntFlag(*flags, "--ready-delay-ms", 0, 0, 3600 * 1000, error);
-  if (!port || !streams || !rate || !body || !heartbeat || !ring || !ready_delay) {
+  auto connections = IntFlag(*flags, "--max-connections", 10000, 1, 1000000, error);
+  auto per_source = IntFlag(*flags, "--max-per-source", 1000, 0, 1000000, error);
+  if (!port || !streams || !rate || !body || !heartbeat || !ring || !ready_delay || !connections || !per_source) {
     std::cerr << "draforge-server: " << error << "\n";
     return 2;
   }
@@ -191,6 +219,10 @@ int ServerMain(int argc, char** argv) {
   options.max_body_bytes = static_cast<size_t>(*body);
   options.heartbeat = std::chrono::milliseconds(*heartbeat);
   options.event_ring = static_cast<size_t>(*ring);
+  options.max_connections = static_cast<size_t>(*connections);
+  options.max_per_source = static_cast<size_t>(*per_source);
+  options.limit_loopback = Has(*flags, "--limit-loopback");
+  RaiseOpenFileLimit();
 
   std::string scenario_text = kDemoScenario;
   std::string scenario_name = "demo scenario";
@@ -230,6 +262,16 @@ int ServerMain(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+#ifdef DRAFORGE_SERVER_WITH_KUBE
+  // --delegate-auth: filled in below, before the server answers its first request.
+  std::optional<KubeClient> auth_client;
+  std::unique_ptr<DelegatedAuth> auth;
+  if (Has(*flags, "--delegate-auth")) {
+    options.authorize = [&auth](std::string_view authorization, const std::string& path) {
+      return auth->Check(authorization, path);
+    };
+  }
+#endif
   Server server(cluster, options);
   std::atomic<bool> done{false};
 #ifdef DRAFORGE_SERVER_WITH_KUBE
@@ -260,6 +302,15 @@ int ServerMain(int argc, char** argv) {
     }
     live = *std::move(started);
     cluster_synced = [&live] { return live->HasSynced(); };
+    if (Has(*flags, "--delegate-auth")) {
+      auto client = KubeClient::Create(config);
+      if (!client.ok()) {
+        std::cerr << "draforge-server: --delegate-auth: " << client.error().message << "\n";
+        return 1;
+      }
+      auth_client.emplace(*std::move(client));
+      auth = std::make_unique<DelegatedAuth>(*auth_client);
+    }
     std::cerr << "draforge-server: watching " << live->server() << std::endl;
   }
 #endif

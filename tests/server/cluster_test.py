@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """draforge-server against a real control plane (tests/cluster/up): every endpoint per the OpenAPI
 document, a change made with kubectl reaches an SSE client, mutations get 405, /readyz is 503 while
-the store cannot sync (an identity without RBAC rights) and 200 once synced.
+the store cannot sync (an identity without RBAC rights) and 200 once synced, and --delegate-auth
+(TokenReview and SubjectAccessReview against the cluster's RBAC, with its static tokens).
 
 Usage: cluster_test.py SERVER ADMIN_KUBECONFIG RESTRICTED_KUBECONFIG KUBECTL
 Prints one line per test and a last line "N passed, N failed" (tests/server/run_cluster runs it).
 """
 import json
+import os
+import socket
 import subprocess
 import sys
 import time
@@ -177,6 +180,81 @@ def mutations_get_405_and_the_cluster_is_untouched():
             status, headers, _ = LIVE.request(method, path, body=b"{}", headers={"Content-Type": "application/json"})
             assert status == 405, (method, path, status)
     assert kubectl("get", "resourceslices", "-o", "name") == before
+
+
+READER_ROLE = """apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: draforge-server-it-reader}
+rules:
+- nonResourceURLs: ["/draforge-server/api/v1/*"]
+  verbs: ["get"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: draforge-server-it-reader}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: draforge-server-it-reader}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: draforge-restricted}
+"""
+
+
+def _token(variable):
+    with open(os.environ[variable]) as f:
+        return f.read().strip()
+
+
+@test
+def delegate_auth_asks_the_api_server_who_may_read():
+    srv = api.Server("--kubeconfig", ADMIN, "--rate-limit", "0", "--delegate-auth")
+    admin, restricted = _token("KUBE_ADMIN_TOKEN_FILE"), _token("KUBE_RESTRICTED_TOKEN_FILE")
+    try:
+        # Probes need no token; everything else does.
+        assert srv.request("GET", "/healthz")[0] == 200
+        api.wait_until("ready", lambda: srv.request("GET", "/readyz")[0] == 200)
+        status, headers, body = srv.request("GET", "/api/v1/summary")
+        assert status == 401 and headers.get("www-authenticate") == "Bearer", (status, headers)
+        api.check_response("/api/v1/summary", status, headers, body)
+        status, _, body = srv.request("GET", "/api/v1/summary", headers={"Authorization": "Bearer not-a-token"})
+        assert status == 401, (status, body)
+        # A user the API server knows but RBAC grants nothing: 403 naming the user and the path.
+        bearer = {"Authorization": "Bearer " + restricted}
+        status, _, body = srv.request("GET", "/api/v1/summary", headers=bearer)
+        assert status == 403, (status, body)
+        message = json.loads(body)["error"]["message"]
+        assert "draforge-restricted" in message and "/draforge-server/api/v1/summary" in message, message
+        # system:masters may read everything, the event stream included.
+        status, _, body = srv.request("GET", "/api/v1/summary", headers={"Authorization": "Bearer " + admin})
+        assert status == 200 and json.loads(body)["counts"]["resourceSlices"] >= 1, (status, body[:200])
+        stream = socket.create_connection((srv.host, srv.port), timeout=30)
+        stream.sendall(("GET /api/v1/events HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer %s\r\n\r\n"
+                        % admin).encode())
+        head = b""
+        while b"event: hello" not in head:
+            chunk = stream.recv(4096)
+            assert chunk, head
+            head += chunk
+        assert head.startswith(b"HTTP/1.1 200 "), head[:200]
+        stream.close()
+        # A ClusterRole on the non-resource URLs /draforge-server/api/v1/* lets the restricted user
+        # read the API, and nothing else (/metrics). Verdicts are kept 10 s: wait for the new one.
+        kubectl("apply", "-f", "-", stdin=READER_ROLE)
+        try:
+            api.wait_until("the role is honoured",
+                           lambda: srv.request("GET", "/api/v1/summary", headers=bearer)[0] == 200)
+            status, _, _ = srv.request("GET", "/api/v1/pools", headers=bearer)
+            assert status == 200, status
+            status, _, _ = srv.request("GET", "/metrics", headers=bearer)
+            assert status == 403, status
+        finally:
+            kubectl("delete", "-f", "-", stdin=READER_ROLE)
+    finally:
+        srv.stop()
+
+
+@test
+def delegate_auth_needs_a_cluster():
+    r = subprocess.run([SERVER, "--demo", "--delegate-auth"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and "--delegate-auth needs a cluster" in r.stderr, (r.returncode, r.stderr)
 
 
 def main():

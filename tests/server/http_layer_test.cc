@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "http_listener.h"
+#include "request_target.h"
 
 namespace draforge::http {
 namespace {
@@ -321,6 +322,178 @@ TEST(HttpListenerTest, StreamsAndRestHaveSeparateBudgets) {
   EXPECT_THAT(Get(server.listener->port(), "/events"), StartsWith("HTTP/1.1 503 "));
   EXPECT_THAT(Get(server.listener->port(), "/healthz"), StartsWith("HTTP/1.1 200 "));
   for (int fd : fds) close(fd);
+}
+
+// HEAD gets GET's head, Content-Length included, and no body: the next answer on the same
+// connection starts right after the head. Every answer has a Date and the listener's common
+// headers, also the 431 the listener makes itself.
+TEST(HttpListenerTest, HeadAnswersCarryTheHeadOnlyWithDateAndCommonHeaders) {
+  auto started = HttpListener::Start(
+      "127.0.0.1", 0, Limits{},
+      [](const Request& req) {
+        Response r;
+        r.body = "GET " + req.target;  // what GET would answer, also for HEAD
+        return r;
+      },
+      2, {{"X-Frame-Options", "DENY"}});
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  auto listener = *std::move(started);
+  const int fd = Connect(listener->port());
+  ASSERT_GE(fd, 0);
+  SendAll(fd,
+          "HEAD /x HTTP/1.1\r\nHost: localhost\r\n\r\n"
+          "GET /y HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+  const std::string answers = ReadToClose(fd);
+  close(fd);
+  const size_t second = answers.find("HTTP/1.1 200 OK", 1);
+  ASSERT_NE(second, std::string::npos) << answers;
+  const std::string head = answers.substr(0, second);
+  EXPECT_THAT(head, HasSubstr("Content-Length: 6\r\n"));
+  EXPECT_THAT(head, testing::EndsWith("\r\n\r\n")) << "HEAD got a body";
+  EXPECT_THAT(head, testing::ContainsRegex("Date: [A-Z][a-z][a-z], [0-9][0-9] [A-Z][a-z][a-z] [0-9]{4} "
+                                           "[0-9][0-9]:[0-9][0-9]:[0-9][0-9] GMT\r\n"));
+  EXPECT_THAT(head, HasSubstr("X-Frame-Options: DENY\r\n"));
+  EXPECT_THAT(answers.substr(second), testing::EndsWith("\r\n\r\nGET /y"));
+  const int big = Connect(listener->port());
+  SendAll(big, "GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: " + std::string(9000, 'a') + "\r\n\r\n");
+  const std::string refused = ReadToClose(big);
+  close(big);
+  EXPECT_THAT(refused, StartsWith("HTTP/1.1 431 "));
+  EXPECT_THAT(refused, HasSubstr("X-Frame-Options: DENY\r\n"));
+  EXPECT_THAT(refused, HasSubstr("\r\nDate: "));
+}
+
+// A handler that answers later (Response::later) answers from another thread; one that drops
+// the Reply without calling it gives the client 500 instead of a hang.
+TEST(HttpListenerTest, LaterAnswersComeFromAnyThreadAndDroppedOnesAre500) {
+  std::vector<std::thread> workers;
+  std::mutex mu;
+  auto started = HttpListener::Start("127.0.0.1", 0, Limits{}, [&](const Request& req) {
+    Response r;
+    r.later = [&, target = req.target](Reply reply) {
+      if (target == "/dropped") return;
+      std::lock_guard lock(mu);
+      workers.emplace_back([reply, target] {
+        Response answer;
+        answer.body = "later " + target;
+        reply(answer);
+        reply(Response{});  // a second call is ignored
+      });
+    };
+    return r;
+  });
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  auto listener = *std::move(started);
+  const std::string answer = Get(listener->port(), "/a");
+  EXPECT_THAT(answer, StartsWith("HTTP/1.1 200 "));
+  EXPECT_THAT(answer, testing::EndsWith("\r\n\r\nlater /a"));
+  EXPECT_THAT(Get(listener->port(), "/dropped"), StartsWith("HTTP/1.1 500 "));
+  listener->Stop();
+  for (auto& t : workers) t.join();
+}
+
+// A Reply may start a stream: the check that decides whether a client gets one (delegated
+// authorisation) can run off the event loop.
+TEST(HttpListenerTest, ALaterReplyCanBeAStream) {
+  std::vector<std::thread> workers;
+  std::mutex mu;
+  std::shared_ptr<Stream> kept;
+  auto started = HttpListener::Start("127.0.0.1", 0, Limits{}, [&](const Request&) {
+    Response r;
+    r.later = [&](Reply reply) {
+      std::lock_guard lock(mu);
+      workers.emplace_back([&, reply] {
+        Response stream;
+        stream.on_stream = [&](std::shared_ptr<Stream> s) {
+          s->Write(std::make_shared<const std::string>("event: hello\n\n"));
+          std::lock_guard lock(mu);
+          kept = s;
+        };
+        reply(stream);
+      });
+    };
+    return r;
+  });
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  auto listener = *std::move(started);
+  const int fd = Connect(listener->port());
+  ASSERT_TRUE(SendAll(fd, "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  const std::string head = ReadUntil(fd, "event: hello");
+  EXPECT_THAT(head, StartsWith("HTTP/1.1 200 OK\r\n"));
+  EXPECT_THAT(head, HasSubstr("Transfer-Encoding: chunked\r\n"));
+  EXPECT_EQ(listener->open_streams(), 1u);
+  close(fd);
+  listener->Stop();
+  for (auto& t : workers) t.join();
+}
+
+// A client that sends a body the server refuses (405, 413) before reading it still reads the
+// answer: the listener drops the rest of the body instead of resetting the connection under it.
+TEST(HttpListenerTest, ARefusedBodyDoesNotResetTheAnswer) {
+  Limits limits;
+  limits.max_linger_bytes = 16 << 20;  // more than the body below, which the socket buffers cannot hold
+  auto started = HttpListener::Start("127.0.0.1", 0, limits, [](const Request&) {
+    Response r;
+    r.status = 405;
+    r.body = "read-only";
+    return r;
+  });
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  auto listener = *std::move(started);
+  for (int i = 0; i < 5; ++i) {
+    const int fd = Connect(listener->port());
+    ASSERT_GE(fd, 0);
+    // As an HTTP client sends: the whole request, then it reads. Closing under a client that is
+    // still sending would fail its send (reset) before it ever reads the answer.
+    const std::string body(8 << 20, 'x');
+    EXPECT_TRUE(SendAll(fd, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + std::to_string(body.size()) +
+                                "\r\n\r\n" + body))
+        << "the connection was reset under the client";
+    const std::string answer = ReadToClose(fd);
+    close(fd);
+    EXPECT_THAT(answer, StartsWith("HTTP/1.1 405 "));
+    EXPECT_THAT(answer, testing::EndsWith("read-only"));
+  }
+}
+
+// A stream whose client reads nothing is closed once max_stream_backlog bytes wait for it,
+// instead of queueing every event in memory.
+TEST(HttpListenerTest, AStreamThatIsNotReadIsClosedPastItsBacklog) {
+  Limits limits;
+  limits.max_stream_backlog = 64 * 1024;
+  StreamingServer server(limits);
+  const int fd = Connect(server.listener->port());
+  ASSERT_TRUE(SendAll(fd, "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  ReadUntil(fd, "event: hello");
+  ASSERT_EQ(server.stream_count(), 1u);
+  auto stream = server.streams[0];
+  const auto event = std::make_shared<const std::string>(std::string(1024, 'e'));
+  // Far more than the socket buffers hold; the client never reads.
+  for (int i = 0; i < 256 * 1024 && !stream->closed(); ++i) {
+    stream->Write(event);
+    if (i % 1024 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWaitMs);
+  while (!stream->closed() && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(stream->closed());
+  close(fd);
+}
+
+TEST(RequestTargetTest, SplitsAndDecodesPathAndQuery) {
+  const RequestTarget t = ParseRequestTarget("/api/v1/a%20b+c?driver=gpu.example.com&x=1+2%2B3&&flag&x=%zz");
+  EXPECT_EQ(t.path, "/api/v1/a b+c");
+  ASSERT_EQ(t.query.size(), 4u);
+  EXPECT_EQ(t.query.find("driver")->second, "gpu.example.com");
+  auto [first, last] = t.query.equal_range("x");
+  ASSERT_EQ(std::distance(first, last), 2);
+  EXPECT_EQ(first->second, "1 2+3");
+  EXPECT_EQ(std::next(first)->second, "%zz");  // not an escape: kept
+  EXPECT_EQ(t.query.find("flag")->second, "");
+  EXPECT_EQ(ParseRequestTarget("/").path, "/");
+  EXPECT_TRUE(ParseRequestTarget("/p?").query.empty());
+  EXPECT_EQ(ParseRequestTarget("/%2e%2e/etc").path, "/../etc");  // decoded: StaticFiles refuses ".."
 }
 
 TEST(HttpListenerTest, BadAddressesAreNamed) {

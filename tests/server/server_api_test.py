@@ -9,6 +9,7 @@ with a fixed seed), Server-Sent Events delivery of a change, Last-Event-ID resum
 Usage: server_api_test.py PATH/TO/draforge-server   (prints TAP: 1..N, ok/not ok lines)
 """
 import copy
+import email.utils
 import gzip
 import http.client
 import json
@@ -460,6 +461,23 @@ def options_and_head_are_allowed_without_cors():
     assert status == 200 and body == b""
     for h in headers:
         assert not h.startswith("access-control-"), h
+
+
+@test
+def every_answer_has_a_date_and_head_has_no_body():
+    # RFC 9110 section 6.6.1: an origin server with a clock sends Date.
+    for method, path in (("GET", "/healthz"), ("HEAD", "/api/v1/summary"), ("GET", "/api/v1/nothing"),
+                         ("POST", "/"), ("OPTIONS", "/")):
+        status, headers, _ = DEMO.request(method, path)
+        date = email.utils.parsedate_to_datetime(headers["date"])
+        assert abs(date.timestamp() - time.time()) < 3600, (method, path, headers["date"])
+    # HEAD of the event stream: its head, no body, and no stream held open.
+    status, headers, body = DEMO.request("HEAD", "/api/v1/events")
+    assert status == 200 and headers["content-type"].startswith("text/event-stream") and body == b"", (status, headers)
+    status, headers, body = DEMO.request("HEAD", "/api/v1/devices", headers={"Accept-Encoding": "gzip"})
+    _, get_headers, get_body = DEMO.request("GET", "/api/v1/devices", headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and body == b"", status
+    assert headers["content-length"] == get_headers["content-length"] == str(len(get_body)), (headers, get_headers)
 
 
 def raw_status(server, request):
@@ -1048,6 +1066,23 @@ def scenario_file_mode():
         shutil.rmtree(d)
 
 
+def run_tap(tests):
+    """Runs `tests` (functions), printing TAP; returns how many failed."""
+    print("1..%d" % len(tests), flush=True)
+    failed = 0
+    for i, t in enumerate(tests, 1):
+        name = t.__name__.replace("_", " ")
+        try:
+            t()
+            print("ok %d - %s" % (i, name), flush=True)
+        except Exception:  # noqa: BLE001 - every failure is reported as TAP
+            failed += 1
+            print("not ok %d - %s" % (i, name), flush=True)
+            for line in traceback.format_exc().splitlines():
+                print("# " + line, flush=True)
+    return failed
+
+
 def main():
     global DEMO, WATCH
     WATCH = tempfile.mkdtemp()
@@ -1055,17 +1090,7 @@ def main():
     failed = 0
     try:
         DEMO.wait_ready()
-        print("1..%d" % len(TESTS), flush=True)
-        for i, t in enumerate(TESTS, 1):
-            name = t.__name__.replace("_", " ")
-            try:
-                t()
-                print("ok %d - %s" % (i, name), flush=True)
-            except Exception:  # noqa: BLE001 - every failure is reported as TAP
-                failed += 1
-                print("not ok %d - %s" % (i, name), flush=True)
-                for line in traceback.format_exc().splitlines():
-                    print("# " + line, flush=True)
+        failed = run_tap(TESTS)
     finally:
         DEMO.stop()
         shutil.rmtree(WATCH, ignore_errors=True)

@@ -5,6 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <condition_variable>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include <zlib.h>
@@ -19,6 +22,7 @@
 #include "rate_limiter.h"
 #include "scenario_source.h"
 #include "static_files.h"
+#include "work_queue.h"
 
 namespace draforge::server {
 namespace {
@@ -45,6 +49,37 @@ std::string Gunzip(const std::string& gz) {
   inflateEnd(&z);
   EXPECT_EQ(rc, Z_STREAM_END) << "not a complete gzip member";
   return out;
+}
+
+// The work queue is bounded (the server answers 503 past it instead of queueing without end),
+// and a task that throws neither ends the process nor stops the queue.
+TEST(WorkQueueTest, BoundedAndSurvivesATaskThatThrows) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool started = false, release = false, after_throw = false;
+  {
+    WorkQueue queue(1, 2);
+    // The one thread is held by the first task, so the next ones wait in the queue.
+    ASSERT_TRUE(queue.Post([&] {
+      std::unique_lock lock(mu);
+      started = true;
+      cv.notify_all();
+      cv.wait(lock, [&] { return release; });
+    }));
+    {
+      std::unique_lock lock(mu);
+      cv.wait(lock, [&] { return started; });
+    }
+    EXPECT_TRUE(queue.Post([] { throw std::runtime_error("render failed"); }));
+    EXPECT_TRUE(queue.Post([&] { after_throw = true; }));
+    EXPECT_FALSE(queue.Post([] {})) << "a third waiting task was queued past the capacity of 2";
+    {
+      std::lock_guard lock(mu);
+      release = true;
+    }
+    cv.notify_all();
+  }  // the destructor runs what is queued, then joins
+  EXPECT_TRUE(after_throw);
 }
 
 TEST(AcceptsGzipTest, FollowsAcceptEncodingWithQValues) {

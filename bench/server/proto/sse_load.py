@@ -11,8 +11,6 @@ import statistics
 import sys
 import time
 
-PORT, PID, N = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-SLOW = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 PER_SOURCE = 200  # streams per 127.x.y.z source address
 
 
@@ -20,19 +18,22 @@ def source(i):
     return "127.%d.%d.%d" % (1 + i // (PER_SOURCE * 250), (i // PER_SOURCE) % 250, 1 + i % PER_SOURCE)
 
 
-def rss_kib():
-    with open("/proc/%d/status" % PID) as f:
+def rss_kib(pid):
+    with open("/proc/%d/status" % pid) as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
 
 
 class Stream(asyncio.Protocol):
+    """One event stream; `arrivals` has the arrival time of each event after the first."""
+    REQUEST = b"GET /events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n"
+
     def __init__(self):
         self.events = 0
         self.hello = asyncio.get_running_loop().create_future()
         self.arrivals = []
 
     def connection_made(self, transport):
-        transport.write(b"GET /events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+        transport.write(self.REQUEST)
 
     def data_received(self, data):
         n = data.count(b"event: ")
@@ -91,7 +92,7 @@ async def main():
     loop = asyncio.get_running_loop()
     out = {"clients": N}
     out["healthz_idle"] = await healthz_latency()
-    base = rss_kib()
+    base = rss_kib(PID)
     streams = []
     t0 = time.monotonic()
     for i in range(N):
@@ -101,7 +102,7 @@ async def main():
     out["connected"] = sum(ok)
     out["connect_all_s"] = round(time.monotonic() - t0, 2)
     await asyncio.sleep(2)
-    rss = rss_kib()
+    rss = rss_kib(PID)
     out.update(rss_idle_mib=round(base / 1024, 1), rss_with_streams_mib=round(rss / 1024, 1),
                kib_per_stream=round((rss - base) / max(1, sum(ok)), 2))
     deliveries = []
@@ -120,11 +121,14 @@ async def main():
         tasks = [asyncio.create_task(slowloris(i, stop)) for i in range(SLOW)]
         await asyncio.sleep(12)  # past a 10 s head deadline
         out["healthz_with_slowloris"] = await healthz_latency()
-        out["rss_with_slowloris_mib"] = round(rss_kib() / 1024, 1)
+        out["rss_with_slowloris_mib"] = round(rss_kib(PID) / 1024, 1)
         stop.set()
         results = await asyncio.gather(*tasks)
         out["slowloris"] = {r: results.count(r) for r in sorted(set(results))}
     print(json.dumps(out), flush=True)
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    PORT, PID, N = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    SLOW = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    asyncio.run(main())

@@ -4,8 +4,11 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstdio>
+#include <ctime>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -54,25 +57,52 @@ Response ErrorResponse(int status, std::string_view message) {
   return r;
 }
 
-std::string Chunk(std::string_view data) {
-  char size[24];
-  std::snprintf(size, sizeof size, "%zx\r\n", data.size());
-  return std::string(size).append(data).append("\r\n");
+// The size line of a chunk of `size` bytes (RFC 9112 section 7.1).
+std::string ChunkSize(size_t size) {
+  char line[24];
+  std::snprintf(line, sizeof line, "%zx\r\n", size);
+  return line;
 }
 
-// The head and body of `r`; for a stream, the head and the body as the first chunk.
-std::string Serialize(const Response& r, bool keep_alive, bool stream = false) {
+// The IMF-fixdate of now (RFC 9110 section 5.6.7), formatted once per second per thread.
+const std::string& HttpDate() {
+  thread_local std::time_t formatted_at = 0;
+  thread_local std::string formatted;
+  const std::time_t now = std::time(nullptr);
+  if (now != formatted_at) {
+    static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    std::tm t{};
+    gmtime_r(&now, &t);
+    // Names spelled here, not by strftime: a locale set by the process must not change them.
+    char date[40];
+    std::snprintf(date, sizeof date, "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[t.tm_wday], t.tm_mday,
+                  kMonths[t.tm_mon], t.tm_year + 1900, t.tm_hour, t.tm_min, t.tm_sec);
+    formatted = date;
+    formatted_at = now;
+  }
+  return formatted;
+}
+
+enum class Framing { kLength, kHeadOnly, kChunked };
+
+// The head of `r` with `common` headers, and its body unless `framing` says otherwise (a chunked
+// answer's body goes out as its first chunk).
+std::string Serialize(const Response& r, const Headers& common, bool keep_alive, Framing framing) {
   std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + std::string(Reason(r.status)) + "\r\n";
+  out.append("Date: ").append(HttpDate()).append("\r\n");
+  for (const auto& [name, value] : common) out.append(name).append(": ").append(value).append("\r\n");
   for (const auto& [name, value] : r.headers) out.append(name).append(": ").append(value).append("\r\n");
-  if (stream) {
+  if (framing == Framing::kChunked) {
     out += "Transfer-Encoding: chunked\r\n\r\n";
-    if (!r.body.empty()) out += Chunk(r.body);
+    if (!r.body.empty()) out.append(ChunkSize(r.body.size())).append(r.body).append("\r\n");
     return out;
   }
   out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
   if (!keep_alive) out += "Connection: close\r\n";
   out += "\r\n";
-  out += r.body;
+  if (framing == Framing::kLength) out += r.body;
   return out;
 }
 
@@ -82,7 +112,9 @@ class HeadParser : public beast::http::basic_parser<true> {
  public:
   HeadParser(const Limits& limits, Request& out) : max_lines_(limits.max_header_lines), out_(out) {
     header_limit(static_cast<std::uint32_t>(limits.max_header_bytes));
-    body_limit(0);
+    // Never read (see OnHead), so a declared length is no error. Not boost::none: Boost 1.74
+    // compares the length with an empty optional and refuses every body.
+    body_limit(std::numeric_limits<std::uint64_t>::max());
   }
 
  private:
@@ -135,11 +167,13 @@ size_t Request::HeaderCount(std::string_view name) const {
 }
 
 struct HttpListener::Impl {
-  Impl(Limits l, Handler h, int threads) : limits(l), handler(std::move(h)), io(threads) {}
+  Impl(Limits l, Handler h, int threads, Headers c)
+      : limits(l), handler(std::move(h)), common(std::move(c)), io(threads) {}
 
   // Declared before `io`: connections destroyed with io's pending handlers still release here.
   const Limits limits;
   const Handler handler;
+  const Headers common;
   std::mutex mu;  // guards per_source
   std::map<net::ip::address, size_t> per_source;
   std::atomic<size_t> open{0};     // connections that are not streams
@@ -215,6 +249,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
  private:
+  class StreamHandle;
+  class PendingReply;
+
+  // One piece of a stream: `data` shared by every stream it goes to, framed as a chunk with
+  // `size_line` and a CRLF, or sent as it is (the head) when `size_line` is empty.
+  struct Piece {
+    std::shared_ptr<const std::string> data;
+    std::string size_line;
+  };
+
   void OnHead(beast::error_code ec) {
     timer_.cancel();
     if (ec == beast::http::error::header_limit || ec == beast::http::error::buffer_overflow) {
@@ -228,6 +272,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     // A body is not read: the daemons accept none, and reading it would be unbounded work.
     const bool has_body = !parser_->is_done();
     const bool keep_alive = parser_->keep_alive() && !has_body;
+    head_only_ = request_.method == "HEAD";
     parser_.reset();
     Response response;
     try {
@@ -235,29 +280,46 @@ class Connection : public std::enable_shared_from_this<Connection> {
     } catch (...) {
       response = ErrorResponse(500, "internal error");
     }
-    if (response.on_stream && response.status == 200) {
+    Answer(std::move(response), keep_alive);
+  }
+
+  // What the handler (or a Reply) gave: an answer to send, a stream to start, or a promise.
+  void Answer(Response response, bool keep_alive) {
+    if (response.later) return Defer(std::move(response.later), keep_alive);
+    if (response.on_stream && response.status == 200 && !head_only_) {
       if (!owner_.BecomeStream()) return Send(ErrorResponse(503, "too many event streams"), false);
       return StartStream(std::move(response));
     }
     Send(std::move(response), keep_alive);
   }
 
-  class StreamHandle;
+  // Hands the application a Reply for an answer it gives later.
+  void Defer(std::function<void(Reply)> later, bool keep_alive);
 
   // From here on nothing is read: the read buffer goes, and a wait for readability notices the
   // client's close (a well-behaved SSE client sends nothing more).
   void StartStream(Response response);
 
-  // On the strand: queue one chunk (or the terminating one when `last`).
-  void Enqueue(std::shared_ptr<const std::string> bytes, bool last) {
+  // On the strand: queue one piece (the terminating chunk when `last`). A client that does not
+  // take what is queued loses its stream once the backlog passes the cap.
+  void Enqueue(Piece piece, bool last) {
     if (!socket_.is_open() || ended_) return;
+    const size_t size = piece.data->size() + piece.size_line.size() + 2;
+    if (backlog_ + size > owner_.limits.max_stream_backlog) return CloseStream();
+    backlog_ += size;
     ended_ = last;
-    queue_.push_back(std::move(bytes));
+    queue_.push_back(std::move(piece));
     if (queue_.size() == 1) WriteQueued();
   }
 
   void WriteQueued() {
-    net::async_write(socket_, net::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+    static constexpr char kCrlf[] = "\r\n";
+    const Piece& p = queue_.front();
+    std::array<net::const_buffer, 3> buffers{net::buffer(p.size_line), net::buffer(*p.data),
+                                             net::buffer(kCrlf, p.size_line.empty() ? 0 : 2)};
+    net::async_write(socket_, buffers, [self = shared_from_this()](beast::error_code ec, size_t) {
+      const Piece& done = self->queue_.front();
+      self->backlog_ -= done.data->size() + done.size_line.size() + 2;
       self->queue_.erase(self->queue_.begin());
       if (ec || (self->ended_ && self->queue_.empty())) return self->CloseStream();
       if (!self->queue_.empty()) self->WriteQueued();
@@ -266,18 +328,50 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   void CloseStream();
 
+  // Writes the answer within write_timeout; then reads the next head, or closes.
   void Send(Response response, bool keep_alive) {
-    out_ = Serialize(response, keep_alive);
+    out_ = Serialize(response, owner_.common, keep_alive, head_only_ ? Framing::kHeadOnly : Framing::kLength);
+    timer_.expires_after(owner_.limits.write_timeout);
+    timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (!ec) self->socket_.close();  // the client did not take the answer in time
+    });
     net::async_write(socket_, net::buffer(out_), [self = shared_from_this(), keep_alive](beast::error_code ec, size_t) {
+      self->timer_.cancel();
       self->out_.clear();
       self->out_.shrink_to_fit();
-      if (ec || !keep_alive) {
+      if (ec) {
         beast::error_code ignored;
-        self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
         self->socket_.close(ignored);
         return;
       }
+      if (!keep_alive) return self->Linger();
       self->ReadHead(self->owner_.limits.idle_timeout);
+    });
+  }
+
+  // Closes after an answer: first says so (FIN), then reads and drops what the client still sends
+  // (a body, the rest of a flood) until it closes too, `linger` passes or max_linger_bytes came. Closing at once with
+  // unread data would reset the connection, and a client that is still sending would lose the
+  // answer to the reset.
+  void Linger() {
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    buffer_ = beast::flat_buffer(0);
+    drain_ = std::make_unique<std::array<char, 4096>>();
+    timer_.expires_after(owner_.limits.linger);
+    timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (!ec) self->socket_.close();
+    });
+    Drain();
+  }
+
+  void Drain() {
+    socket_.async_read_some(net::buffer(*drain_), [self = shared_from_this()](beast::error_code ec, size_t n) {
+      self->drained_ += n;
+      if (!ec && self->drained_ <= self->owner_.limits.max_linger_bytes) return self->Drain();
+      self->timer_.cancel();
+      beast::error_code ignored;
+      self->socket_.close(ignored);
     });
   }
 
@@ -288,12 +382,53 @@ class Connection : public std::enable_shared_from_this<Connection> {
   beast::flat_buffer buffer_;  // at most max_header_bytes
   Request request_;
   std::optional<HeadParser> parser_;
+  bool head_only_ = false;  // the request is HEAD: the answer goes without its body
   std::string out_;
+  std::unique_ptr<std::array<char, 4096>> drain_;  // only while lingering
+  size_t drained_ = 0;
   bool streaming_ = false;
   bool ended_ = false;  // the terminating chunk is queued
-  std::vector<std::shared_ptr<const std::string>> queue_;
+  size_t backlog_ = 0;  // bytes in queue_
+  std::vector<Piece> queue_;
   std::shared_ptr<StreamHandle> handle_;
 };
+
+// The answer a handler promised (Response::later): delivered once, on the connection's strand; a
+// promise dropped unkept answers 500 so that the client is not left waiting for nothing.
+class Connection::PendingReply {
+ public:
+  PendingReply(std::shared_ptr<Connection> c, bool keep_alive) : connection_(std::move(c)), keep_alive_(keep_alive) {}
+  ~PendingReply() {
+    if (!done_.exchange(true)) Post(ErrorResponse(500, "internal error"));
+  }
+  PendingReply(const PendingReply&) = delete;
+  PendingReply& operator=(const PendingReply&) = delete;
+
+  void Deliver(Response r) {
+    if (!done_.exchange(true)) Post(std::move(r));
+  }
+
+ private:
+  void Post(Response r) {
+    auto c = connection_;
+    const bool keep_alive = keep_alive_;
+    net::post(c->socket_.get_executor(),
+              [c, keep_alive, r = std::move(r)]() mutable { c->Answer(std::move(r), keep_alive); });
+  }
+
+  const std::shared_ptr<Connection> connection_;
+  const bool keep_alive_;
+  std::atomic<bool> done_{false};
+};
+
+void Connection::Defer(std::function<void(Reply)> later, bool keep_alive) {
+  auto pending = std::make_shared<PendingReply>(shared_from_this(), keep_alive);
+  try {
+    later([pending](Response r) { pending->Deliver(std::move(r)); });
+  } catch (...) {
+    pending->Deliver(ErrorResponse(500, "internal error"));
+  }
+}
 
 // The application's handle: holds the connection weakly, so a client that left frees it.
 class Connection::StreamHandle : public Stream {
@@ -302,14 +437,17 @@ class Connection::StreamHandle : public Stream {
   bool Write(std::shared_ptr<const std::string> bytes) override {
     auto c = connection_.lock();
     if (!c || closed_.load()) return false;
-    auto chunk = std::make_shared<const std::string>(Chunk(*bytes));
-    net::post(c->socket_.get_executor(), [c, chunk] { c->Enqueue(chunk, false); });
+    if (bytes->empty()) return true;  // an empty chunk would end the stream
+    Piece piece{std::move(bytes), ""};
+    piece.size_line = ChunkSize(piece.data->size());
+    net::post(c->socket_.get_executor(), [c, piece = std::move(piece)]() mutable { c->Enqueue(std::move(piece), false); });
     return true;
   }
   void Close() override {
     if (closed_.exchange(true)) return;
     if (auto c = connection_.lock()) {
-      net::post(c->socket_.get_executor(), [c] { c->Enqueue(std::make_shared<const std::string>("0\r\n\r\n"), true); });
+      static const auto kLastChunk = std::make_shared<const std::string>("0\r\n\r\n");
+      net::post(c->socket_.get_executor(), [c] { c->Enqueue(Piece{kLastChunk, ""}, true); });
     }
   }
   bool closed() const override { return closed_.load() || connection_.expired(); }
@@ -329,7 +467,8 @@ void Connection::StartStream(Response response) {
   // The application gets the handle before the client sees the head; what it writes meanwhile is
   // posted to this strand and so goes out after the head.
   response.on_stream(handle_);
-  Enqueue(std::make_shared<const std::string>(Serialize(response, true, true)), false);
+  Enqueue(Piece{std::make_shared<const std::string>(Serialize(response, owner_.common, true, Framing::kChunked)), ""},
+          false);
   socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code) { self->CloseStream(); });
 }
 
@@ -352,6 +491,9 @@ void HttpListener::Impl::Accept() {
     // Over its source's cap the connection is closed at once (socket's destructor): answering
     // would cost what the cap is there to save.
     if (!ec && !peer_ec && Admit(peer.address())) {
+      // Small answers and events leave at once instead of waiting for a delayed ACK (40 ms).
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
       auto connection = std::make_shared<Connection>(std::move(socket), peer.address(), *this);
       if (open.load() > limits.max_connections) {
         connection->Refuse(ErrorResponse(503, "too many connections"));
@@ -368,11 +510,11 @@ HttpListener::HttpListener(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 HttpListener::~HttpListener() { Stop(); }
 
 Result<std::unique_ptr<HttpListener>> HttpListener::Start(const std::string& address, int port, Limits limits,
-                                                          Handler handler, int threads) {
+                                                          Handler handler, int threads, Headers common) {
   beast::error_code ec;
   const auto ip = net::ip::make_address(address, ec);
   if (ec) return Error{DRAFORGE_EINVALID, "listen address \"" + address + "\" is not an IP address", "", ""};
-  auto impl = std::make_unique<Impl>(limits, std::move(handler), threads);
+  auto impl = std::make_unique<Impl>(limits, std::move(handler), threads, std::move(common));
   const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
   impl->acceptor.open(endpoint.protocol(), ec);
   if (!ec) impl->acceptor.set_option(net::socket_base::reuse_address(true), ec);

@@ -12,11 +12,16 @@
 //   - at accept, at most max_connections connections in all (more get 503 and are closed) and at
 //     most max_per_source from one source address (more are closed at once); loopback sources are
 //     exempt unless limit_loopback, because a port-forward brings every client from 127.0.0.1.
-// Requests with a body are answered and the connection is closed without reading the body.
+//   - an answer must be taken by the client within write_timeout, else the connection is closed;
+//     an event stream whose client lets more than max_stream_backlog bytes queue up is closed (an
+//     SSE client resumes with Last-Event-ID).
+// Requests with a body are answered and the connection is closed without keeping the body: what
+// the client still sends is read and dropped, for at most `linger` and max_linger_bytes (so that
+// the client reads the answer instead of a reset), then the connection is closed.
 // Event streams have their own budget (max_streams): a connection that becomes a stream leaves
 // the REST budget, so streams cannot starve probes and REST floods cannot refuse streams.
-//
-// Not yet: the server's routes; the server still runs on cpp-httplib (issue 17).
+// Every answer carries a Date header (RFC 9110 section 6.6.1); answers to HEAD carry the head that
+// GET would get (Content-Length included) and no body.
 #ifndef DRAFORGE_EXAMPLES_COMMON_HTTP_HTTP_LISTENER_H_
 #define DRAFORGE_EXAMPLES_COMMON_HTTP_HTTP_LISTENER_H_
 
@@ -41,13 +46,19 @@ struct Limits {
   size_t max_streams = 10000;      // event streams; more get 503 instead of the stream
   size_t max_per_source = 0;  // 0: no cap per source address
   bool limit_loopback = false;  // apply max_per_source to 127.0.0.0/8 and ::1 too
+  std::chrono::milliseconds write_timeout{10000};  // to write one whole answer (not a stream)
+  size_t max_stream_backlog = 1 << 20;  // bytes queued on one stream; more closes it
+  std::chrono::milliseconds linger{2000};  // reading what a refused client still sends ...
+  size_t max_linger_bytes = 1 << 20;       // ... and how much of it
 };
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
 
 struct Request {
   std::string method;  // as sent: "GET"
   std::string target;  // as sent: "/api/v1/pools?driver=x"
   int version = 11;    // 10 or 11
-  std::vector<std::pair<std::string, std::string>> headers;  // in order, names as sent
+  Headers headers;  // in order, names as sent
   std::string remote_address;
 
   // The first value of header `name` (compared without case), or "".
@@ -68,15 +79,28 @@ class Stream {
   virtual bool closed() const = 0;
 };
 
+struct Response;
+// Delivers an answer that was not ready when the handler returned (Response::later). Callable from
+// any thread; the first call counts, later ones are ignored.
+using Reply = std::function<void(Response)>;
+
 struct Response {
   int status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;  // Content-Length is added
+  Headers headers;  // Content-Length and Date are added, and the listener's common headers
   std::string body;
   // When set (and status is 200), the answer is a stream: the head goes out with
   // Transfer-Encoding: chunked, `body` (if any) as its first chunk, and this is called with the
   // stream's handle, on a listener thread, once the stream counts against max_streams. Over
   // max_streams the client gets 503 instead and this is not called.
+  // Not for HEAD requests: they get the head only.
   std::function<void(std::shared_ptr<Stream>)> on_stream;
+  // When set, the rest of this Response is ignored and the answer comes later: this is called on
+  // the listener thread with a Reply that the application calls, from any thread, once the answer
+  // is ready (work that takes long must not hold an event-loop thread). The Response given to the
+  // Reply is taken as the handler's would be: it may be a stream, or answer later again. Meanwhile
+  // the connection waits with no deadline of its own; if the Reply is dropped uncalled, the client
+  // gets 500.
+  std::function<void(Reply)> later;
 };
 
 // Called on a listener thread for each request head; must not block for long (it holds a thread of
@@ -86,10 +110,11 @@ using Handler = std::function<Response(const Request&)>;
 class HttpListener {
  public:
   // Binds `address`:`port` (0: a free port), then serves on `threads` event-loop threads until
-  // Stop() or destruction. Errors: DRAFORGE_EINVALID for an address that is not an IP literal;
+  // Stop() or destruction. `common` headers go on every answer, also on those the listener makes
+  // itself (431, 503, ...). Errors: DRAFORGE_EINVALID for an address that is not an IP literal;
   // DRAFORGE_ENOTFOUND when it cannot be bound.
   static Result<std::unique_ptr<HttpListener>> Start(const std::string& address, int port, Limits limits,
-                                                     Handler handler, int threads = 2);
+                                                     Handler handler, int threads = 2, Headers common = {});
   ~HttpListener();
   HttpListener(const HttpListener&) = delete;
   HttpListener& operator=(const HttpListener&) = delete;
