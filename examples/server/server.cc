@@ -37,7 +37,7 @@ constexpr char kAllow[] = "GET, HEAD, OPTIONS";
 // nothing from elsewhere), and no other site may frame any page (clickjacking). X-Frame-Options
 // says the same to browsers that predate frame-ancestors. Images may also be data: URLs: the
 // dashboard's icon is one (examples/dashboard/index.html), and an image cannot run code.
-constexpr char kContentSecurityPolicy[] = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
+constexpr char kContentSecurityPolicy[] = "default-src 'self'; frame-ancestors 'none'";
 
 struct ApiRoute {
   const char* path;

@@ -559,7 +559,7 @@ def allowed_hosts_names_the_proxy():
         assert "--allowed-hosts" in p.stderr, (bad, p.stderr)
 
 
-CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+CSP = "default-src 'self'; frame-ancestors 'none'"
 
 
 @test
