@@ -34,9 +34,11 @@ struct DriverRule {
   // directory make a runtime drop it from both, so DRAForge's kinds must never coincide with a real
   // driver's.
   std::string cdi_class = "draforge";
-  // Environment variables naming the device, for the N-th allocation result of the claim:
-  // DRA_DEVICE_<N>_DRIVER, _POOL, _DEVICE, _REQUEST, _CLAIM ("<namespace>/<name>"), _CLAIM_UID,
-  // and _SHARE_ID / _ADMIN_ACCESS=true when those are set.
+  // Environment variables naming the device, prefixed "DRA_<CLAIM_UID>_<DEVICE>_" (with
+  // "<SHARE_ID>_" after the device for a share; upper case, '-' as '_'), so that they are unique per
+  // claim and device when several claims' devices go into one container: _DRIVER, _POOL, _DEVICE,
+  // _REQUEST, _CLAIM ("<namespace>/<name>"), _CLAIM_UID, and _SHARE_ID / _ADMIN_ACCESS=true when
+  // those are set.
   bool device_env = true;
   // When set (an absolute host directory), each device also gets a read-only bind mount of
   // "<metadata_host_dir>/<claimUID>-<device>.json" (the CDI device name) at

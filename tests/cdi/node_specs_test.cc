@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cctype>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,34 @@ TEST_F(NodeSpecsTest, VersionIsTheMinimumForTheNames) {
   ASSERT_EQ(specs.specs.size(), 4u);
   EXPECT_EQ(specs.specs[3].file.spec.version, "0.5.0") << "the UID starts with a digit";
   EXPECT_EQ(specs.specs[1].file.spec.version, "0.3.0") << "the UID starts with a letter";
+}
+
+// A container that gets the devices of every claim on the node keeps every variable: a runtime
+// applies one device's edits after another, and a name used twice keeps only the last value.
+TEST_F(NodeSpecsTest, EnvNamesAreUniqueAcrossClaimsAndDevices) {
+  NodeSpecs specs = Build();
+  ASSERT_GE(specs.specs.size(), 2u);
+  std::map<std::string, std::string> owner;  // variable name -> "<claim UID>/<CDI device>"
+  size_t devices = 0;
+  for (const ClaimSpec& c : specs.specs) {
+    for (const Device& d : c.file.spec.devices) {
+      ++devices;
+      ASSERT_FALSE(d.container_edits.env.empty()) << d.name;
+      for (const std::string& e : d.container_edits.env) {
+        const std::string name = e.substr(0, e.find('='));
+        const std::string who = c.claim_uid + "/" + d.name;
+        auto [it, inserted] = owner.emplace(name, who);
+        EXPECT_TRUE(inserted) << name << " is set by " << it->second << " and " << who;
+      }
+    }
+  }
+  EXPECT_GE(devices, 3u);
+  // Readable: the claim UID and the device name in upper case, '-' as '_'.
+  const ClaimSpec& first = specs.specs.front();
+  std::string uid = first.claim_uid;
+  for (char& ch : uid) ch = ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  EXPECT_EQ(first.file.spec.devices.front().container_edits.env.front().rfind("DRA_" + uid + "_", 0), 0u)
+      << first.file.spec.devices.front().container_edits.env.front();
 }
 
 TEST_F(NodeSpecsTest, MatchesGoldenSpecs) {
