@@ -118,76 +118,61 @@ std::string BatchLine(const rapidjson::Document& outcome, uint64_t estimated_cos
          "\",\"cost\":" + JsonText(outcome["cost"]) + ",\"estimatedCost\":" + Cost(estimated_cost) + "}";
 }
 
+using SelectorCache = std::unordered_map<std::string, Result<CelSelector>>;
+
+Error BadLine(std::string message) { return Error{DRAFORGE_EINVALID, std::move(message)}; }
+
+// One batch line (a JSON object with "expression" and an optional "device") to its output line; an
+// error is the line's input problem (the batch stops there).
+Result<std::string> BatchOne(const std::string& line, const CelOptions& options, SelectorCache& cache) {
+  rapidjson::Document doc;
+  doc.Parse(line.c_str(), line.size());
+  if (doc.HasParseError()) return BadLine("not valid JSON (at byte " + std::to_string(doc.GetErrorOffset()) + ")");
+  if (!doc.IsObject()) return BadLine("not a JSON object");
+  const rapidjson::Value* expr = nullptr;
+  const rapidjson::Value* device = nullptr;
+  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+    std::string_view key(it->name.GetString(), it->name.GetStringLength());
+    if (key == "expression" && it->value.IsString()) {
+      expr = &it->value;
+    } else if (key == "device" && !it->value.IsNull()) {
+      device = &it->value;
+    } else if (key != "device") {
+      return BadLine("unknown or invalid field \"" + std::string(key) + "\"");
+    }
+  }
+  if (expr == nullptr) return BadLine("missing \"expression\"");
+  const std::string expression(expr->GetString(), expr->GetStringLength());
+  rapidjson::Document outcome;
+  if (device == nullptr) {
+    auto r = CelEvaluateJson(expression, options);
+    if (!r.ok()) return BadLine(r.error().message);
+    outcome.Parse(r->c_str(), r->size());
+    return BatchLine(outcome, 0);
+  }
+  if (!device->IsObject()) return BadLine("device: the device must be an object");
+  auto it = cache.find(expression);
+  if (it == cache.end()) it = cache.emplace(expression, CelSelector::Compile(expression, options)).first;
+  const Result<CelSelector>& selector = it->second;
+  if (!selector.ok()) return "{\"compileError\":" + JsonQuoted(selector.error().message) + "}";
+  auto r = selector->EvaluateJson(JsonText(*device));
+  if (!r.ok()) return BadLine(r.error().message);
+  outcome.Parse(r->c_str(), r->size());
+  return BatchLine(outcome, selector->estimated_cost_uint64());
+}
+
 int RunBatch(const CelOptions& options, std::istream& in, Io io) {
-  std::unordered_map<std::string, Result<CelSelector>> cache;
+  SelectorCache cache;
   std::string line;
   for (int line_no = 1; std::getline(in, line); ++line_no) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    rapidjson::Document doc;
-    doc.Parse(line.c_str(), line.size());
-    if (doc.HasParseError() || !doc.IsObject()) {
+    auto out = BatchOne(line, options, cache);
+    if (!out.ok()) {
       io.out.flush();
-      io.err << "error: line " << line_no << ": "
-             << (doc.HasParseError() ? "not valid JSON (at byte " + std::to_string(doc.GetErrorOffset()) + ")"
-                                     : std::string("not a JSON object"))
-             << "\n";
+      io.err << "error: line " << line_no << ": " << out.error().message << "\n";
       return kExitBadInput;
     }
-    const rapidjson::Value* expr = nullptr;
-    const rapidjson::Value* device = nullptr;
-    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-      std::string_view key(it->name.GetString(), it->name.GetStringLength());
-      if (key == "expression" && it->value.IsString()) {
-        expr = &it->value;
-      } else if (key == "device" && !it->value.IsNull()) {
-        device = &it->value;
-      } else if (key != "device") {
-        io.out.flush();
-        io.err << "error: line " << line_no << ": unknown or invalid field \"" << key << "\"\n";
-        return kExitBadInput;
-      }
-    }
-    if (expr == nullptr) {
-      io.out.flush();
-      io.err << "error: line " << line_no << ": missing \"expression\"\n";
-      return kExitBadInput;
-    }
-    const std::string expression(expr->GetString(), expr->GetStringLength());
-    std::string out;
-    if (device == nullptr) {
-      auto r = CelEvaluateJson(expression, options);
-      if (!r.ok()) {
-        io.out.flush();
-        io.err << "error: line " << line_no << ": " << r.error().message << "\n";
-        return kExitBadInput;
-      }
-      rapidjson::Document outcome;
-      outcome.Parse(r->c_str(), r->size());
-      out = BatchLine(outcome, 0);
-    } else {
-      if (!device->IsObject()) {
-        io.out.flush();
-        io.err << "error: line " << line_no << ": device: the device must be an object\n";
-        return kExitBadInput;
-      }
-      auto it = cache.find(expression);
-      if (it == cache.end()) it = cache.emplace(expression, CelSelector::Compile(expression, options)).first;
-      const Result<CelSelector>& selector = it->second;
-      if (!selector.ok()) {
-        out = "{\"compileError\":" + JsonQuoted(selector.error().message) + "}";
-      } else {
-        auto r = selector->EvaluateJson(JsonText(*device));
-        if (!r.ok()) {
-          io.out.flush();
-          io.err << "error: line " << line_no << ": " << r.error().message << "\n";
-          return kExitBadInput;
-        }
-        rapidjson::Document outcome;
-        outcome.Parse(r->c_str(), r->size());
-        out = BatchLine(outcome, selector->estimated_cost_uint64());
-      }
-    }
-    io.out << out << '\n';
+    io.out << *out << '\n';
   }
   io.out.flush();
   return kExitOk;

@@ -350,6 +350,16 @@ class Cel(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(json.loads(out)["result"], "true")
 
+    def test_batch_stops_at_the_first_bad_line_and_names_it(self):
+        lines = '{"expression":"1+1"}\n{"expression":"true","bogus":1}\n{"expression":"2+2"}\n'
+        code, out, err = run("cel", "eval", "--batch", stdin=lines)
+        self.assertEqual(code, 2)
+        self.assertEqual([json.loads(l)["result"] for l in out.splitlines()], ["2"])
+        self.assertIn('error: line 2: unknown or invalid field "bogus"', err)
+        code, _, err = run("cel", "eval", "--batch", stdin='{"expression":"true","device":[1]}\n')
+        self.assertEqual(code, 2)
+        self.assertIn("error: line 1: device: the device must be an object", err)
+
     def test_explain_finds_the_typo(self):
         code, out, _ = run("cel", "explain", "device.attributes['gpu.example.com'].modle == 'A100'", "-f", DEMO)
         self.assertEqual(code, 0)
