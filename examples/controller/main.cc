@@ -22,14 +22,17 @@
 #include <thread>
 
 #include "controller.h"
+#include "daemon_log.h"
 #include "draforge/draforge.hpp"
 #include "flags.h"
 #include "http_listener.h"
-#include "log.h"
 #include "metrics.h"
 #include "trigger.h"
 
 namespace draforge::controller {
+
+using daemon::Log;
+
 namespace {
 
 std::atomic<bool> g_stop{false};
