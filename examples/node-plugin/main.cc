@@ -1,7 +1,7 @@
 // draforge-node-plugin: a kubelet DRA driver (docs/node-plugin.md). This file only composes: the
 // command line (flags.h), the API client of the public surface (draforge/draforge.hpp), the
 // preparer that makes claims' CDI specs exist (node_preparer.h), kubelet's gRPC services on unix
-// sockets (plugin_server.h) and the HTTP endpoints (plugin_http.h) over the daemons' HTTP layer.
+// sockets (plugin_server.h) and the HTTP endpoints (plugin_http.h) on the daemons' HTTP layer.
 //
 // Start order: HTTP first (liveness answers while the rest starts), then the preparer (restores its
 // checkpoint and rewrites missing CDI files before kubelet can ask), then the DRA socket, then the
@@ -104,8 +104,9 @@ int Main(int argc, char** argv) {
   const sigset_t stop_signals = BlockStopSignals();
 
   PluginStatus status;
-  auto listener = http::HttpListener::Start(flags.listen_host, flags.listen_port, http::Limits{},
-                                            [&status](const http::Request& r) { return ServeHttp(r, status); });
+  auto listener = http::HttpListener::Start(
+      flags.listen_host, flags.listen_port, http::Limits{},
+      [probes = StatusProbes(status)](const http::Request& r) { return http::ServeProbes(r, probes); });
   if (!listener.ok()) {
     std::cerr << "error: --listen " << flags.listen_host << ":" << flags.listen_port << ": "
               << listener.error().message << "\n";

@@ -27,6 +27,7 @@
 
 #include "dra_v1.grpc.pb.h"
 #include "dra_v1beta1.grpc.pb.h"
+#include "node_plugin_test_util.h"
 #include "pluginregistration_v1.grpc.pb.h"
 #include "test_util.h"
 
@@ -37,6 +38,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace v1 = k8s::io::kubelet::pkg::apis::dra::v1;
 namespace v1beta1 = k8s::io::kubelet::pkg::apis::dra::v1beta1;
+using draforge::node_plugin::testing::Metric;
 
 constexpr char kDriver[] = "gpu.example.com";
 constexpr char kTrainUid[] = "7d3c1f1e-0000-4000-8000-000000000001";  // team-a/train-0, on node-1
@@ -139,13 +141,6 @@ HttpAnswer HttpGet(int port, const std::string& path) {
   return out;
 }
 
-std::string Metric(const std::string& text, const std::string& name) {
-  const size_t at = text.find("\n" + name + " ");
-  if (at == std::string::npos) return "<missing>";
-  const size_t start = at + name.size() + 2;
-  return text.substr(start, text.find('\n', start) - start);
-}
-
 std::shared_ptr<grpc::Channel> Dial(const fs::path& socket) {
   return grpc::CreateChannel("unix:" + socket.string(), grpc::InsecureChannelCredentials());
 }
@@ -153,9 +148,7 @@ std::shared_ptr<grpc::Channel> Dial(const fs::path& socket) {
 class NodePluginDaemonTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/npd-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = tmpl;
+    dir_ = draforge::node_plugin::testing::TempDir();
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::vector<std::string> DemoArgs() const {

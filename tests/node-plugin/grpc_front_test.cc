@@ -1,10 +1,9 @@
 // The node plugin's gRPC front over real unix sockets, with a gRPC client built from our .proto
 // files and a fake ClaimPreparer: what kubelet sees (GetInfo, per-claim answers in v1 and v1beta1),
-// what operators see (/healthz, /readyz, /metrics through ServeHttp), and the sockets' lifetime.
+// what operators see (/healthz, /readyz, /metrics through the probes), and the sockets' lifetime.
 // kubelet's own client against the real daemon is tests/node-plugin/kubelet (the acceptance test).
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,6 +16,7 @@
 #include "dra_v1.grpc.pb.h"
 #include "dra_v1beta1.grpc.pb.h"
 #include "flags.h"
+#include "node_plugin_test_util.h"
 #include "plugin_http.h"
 #include "plugin_server.h"
 #include "plugin_status.h"
@@ -28,6 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace v1 = k8s::io::kubelet::pkg::apis::dra::v1;
 namespace v1beta1 = k8s::io::kubelet::pkg::apis::dra::v1beta1;
+using testing::Metric;
+using testing::TempDir;
 
 // Answers by UID: "uid-fail" fails, "uid-throw" makes the whole call throw, any other is prepared
 // with one device whose CDI ID names the claim.
@@ -70,26 +72,11 @@ class FakePreparer : public ClaimPreparer {
   std::vector<std::string> prepared_, unprepared_;
 };
 
-// A fresh directory; short, because unix socket paths are.
-fs::path TempDir() {
-  char tmpl[] = "/tmp/npgrpc-XXXXXX";
-  const char* dir = mkdtemp(tmpl);
-  if (dir == nullptr) throw std::runtime_error("mkdtemp failed");
-  return dir;
-}
-
-std::string Metric(const std::string& text, const std::string& name) {
-  const size_t at = text.find("\n" + name + " ");
-  if (at == std::string::npos) return "<missing>";
-  const size_t start = at + name.size() + 2;
-  return text.substr(start, text.find('\n', start) - start);
-}
-
 http::Response Get(const PluginStatus& status, const std::string& target) {
   http::Request r;
   r.method = "GET";
   r.target = target;
-  return ServeHttp(r, status);
+  return http::ServeProbes(r, StatusProbes(status));
 }
 
 class GrpcFrontTest : public ::testing::Test {
