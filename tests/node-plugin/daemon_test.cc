@@ -188,87 +188,91 @@ TEST_F(NodePluginDaemonTest, ServesKubeletOverItsSocketsAndRemovesThemAtSigterm)
   EXPECT_NE(ready.body.find("registration: waiting for kubelet to register the plugin"), std::string::npos)
       << ready.body;
 
-  // What kubelet's plugin watcher does: GetInfo, then NotifyRegistrationStatus.
-  auto reg = pluginregistration::Registration::NewStub(Dial(RegSocket()));
+  // The clients live in this block: a C++ channel that nobody polls does not see the server's
+  // GOAWAY, and would hold the daemon's graceful stop until its deadline.
   {
-    grpc::ClientContext ctx;
-    pluginregistration::PluginInfo info;
-    ASSERT_TRUE(reg->GetInfo(&ctx, pluginregistration::InfoRequest(), &info).ok());
-    EXPECT_EQ(info.type(), "DRAPlugin");
-    EXPECT_EQ(info.name(), kDriver);
-    EXPECT_EQ(info.endpoint(), DraSocket().string());
-    ASSERT_EQ(info.supported_versions_size(), 2);
-    EXPECT_EQ(info.supported_versions(0), "v1.DRAPlugin");
-    EXPECT_EQ(info.supported_versions(1), "v1beta1.DRAPlugin");
-  }
-  {
-    grpc::ClientContext ctx;
-    pluginregistration::RegistrationStatus registered;
-    registered.set_plugin_registered(true);
-    pluginregistration::RegistrationStatusResponse resp;
-    ASSERT_TRUE(reg->NotifyRegistrationStatus(&ctx, registered, &resp).ok());
-  }
-  ready = HttpGet(port, "/readyz");
-  EXPECT_EQ(ready.status, 200) << ready.body;
+    // What kubelet's plugin watcher does: GetInfo, then NotifyRegistrationStatus.
+    auto reg = pluginregistration::Registration::NewStub(Dial(RegSocket()));
+    {
+      grpc::ClientContext ctx;
+      pluginregistration::PluginInfo info;
+      ASSERT_TRUE(reg->GetInfo(&ctx, pluginregistration::InfoRequest(), &info).ok());
+      EXPECT_EQ(info.type(), "DRAPlugin");
+      EXPECT_EQ(info.name(), kDriver);
+      EXPECT_EQ(info.endpoint(), DraSocket().string());
+      ASSERT_EQ(info.supported_versions_size(), 2);
+      EXPECT_EQ(info.supported_versions(0), "v1.DRAPlugin");
+      EXPECT_EQ(info.supported_versions(1), "v1beta1.DRAPlugin");
+    }
+    {
+      grpc::ClientContext ctx;
+      pluginregistration::RegistrationStatus registered;
+      registered.set_plugin_registered(true);
+      pluginregistration::RegistrationStatusResponse resp;
+      ASSERT_TRUE(reg->NotifyRegistrationStatus(&ctx, registered, &resp).ok());
+    }
+    ready = HttpGet(port, "/readyz");
+    EXPECT_EQ(ready.status, 200) << ready.body;
 
-  // A claim of the scenario allocated on node-1, and one that does not exist, in one v1 call.
-  auto dra = v1::DRAPlugin::NewStub(Dial(DraSocket()));
-  v1::NodePrepareResourcesRequest req;
-  auto* train = req.add_claims();
-  train->set_namespace_("team-a");
-  train->set_name("train-0");
-  train->set_uid(kTrainUid);
-  auto* ghost = req.add_claims();
-  ghost->set_namespace_("team-a");
-  ghost->set_name("ghost");
-  ghost->set_uid("00000000-0000-4000-8000-00000000dead");
-  v1::NodePrepareResourcesResponse resp;
-  {
-    grpc::ClientContext ctx;
-    const grpc::Status s = dra->NodePrepareResources(&ctx, req, &resp);
-    ASSERT_TRUE(s.ok()) << s.error_message();
-  }
-  ASSERT_EQ(resp.claims().count(kTrainUid), 1u);
-  const auto& prepared = resp.claims().at(kTrainUid);
-  EXPECT_EQ(prepared.error(), "");
-  ASSERT_EQ(prepared.devices_size(), 2);
-  for (const auto& device : prepared.devices()) {
-    EXPECT_EQ(device.pool_name(), "node-1");
-    ASSERT_EQ(device.request_names_size(), 1);
-    EXPECT_EQ(device.request_names(0), "gpus");
-    ASSERT_EQ(device.cdi_device_ids_size(), 1);
-    EXPECT_EQ(device.cdi_device_ids(0).rfind("k8s.gpu.example.com/draforge=", 0), 0u) << device.cdi_device_ids(0);
-  }
-  ASSERT_EQ(resp.claims().count("00000000-0000-4000-8000-00000000dead"), 1u);
-  EXPECT_NE(resp.claims().at("00000000-0000-4000-8000-00000000dead").error().find("ghost"), std::string::npos);
+    // A claim of the scenario allocated on node-1, and one that does not exist, in one v1 call.
+    auto dra = v1::DRAPlugin::NewStub(Dial(DraSocket()));
+    v1::NodePrepareResourcesRequest req;
+    auto* train = req.add_claims();
+    train->set_namespace_("team-a");
+    train->set_name("train-0");
+    train->set_uid(kTrainUid);
+    auto* ghost = req.add_claims();
+    ghost->set_namespace_("team-a");
+    ghost->set_name("ghost");
+    ghost->set_uid("00000000-0000-4000-8000-00000000dead");
+    v1::NodePrepareResourcesResponse resp;
+    {
+      grpc::ClientContext ctx;
+      const grpc::Status s = dra->NodePrepareResources(&ctx, req, &resp);
+      ASSERT_TRUE(s.ok()) << s.error_message();
+    }
+    ASSERT_EQ(resp.claims().count(kTrainUid), 1u);
+    const auto& prepared = resp.claims().at(kTrainUid);
+    EXPECT_EQ(prepared.error(), "");
+    ASSERT_EQ(prepared.devices_size(), 2);
+    for (const auto& device : prepared.devices()) {
+      EXPECT_EQ(device.pool_name(), "node-1");
+      ASSERT_EQ(device.request_names_size(), 1);
+      EXPECT_EQ(device.request_names(0), "gpus");
+      ASSERT_EQ(device.cdi_device_ids_size(), 1);
+      EXPECT_EQ(device.cdi_device_ids(0).rfind("k8s.gpu.example.com/draforge=", 0), 0u) << device.cdi_device_ids(0);
+    }
+    ASSERT_EQ(resp.claims().count("00000000-0000-4000-8000-00000000dead"), 1u);
+    EXPECT_NE(resp.claims().at("00000000-0000-4000-8000-00000000dead").error().find("ghost"), std::string::npos);
 
-  // The same claim through v1beta1: the same IDs (prepare is idempotent across versions).
-  auto dra_beta = v1beta1::DRAPlugin::NewStub(Dial(DraSocket()));
-  v1beta1::NodePrepareResourcesRequest beta_req;
-  *beta_req.add_claims() = v1beta1::Claim();
-  beta_req.mutable_claims(0)->set_namespace_("team-a");
-  beta_req.mutable_claims(0)->set_name("train-0");
-  beta_req.mutable_claims(0)->set_uid(kTrainUid);
-  v1beta1::NodePrepareResourcesResponse beta_resp;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(dra_beta->NodePrepareResources(&ctx, beta_req, &beta_resp).ok());
-  }
-  ASSERT_EQ(beta_resp.claims().count(kTrainUid), 1u);
-  ASSERT_EQ(beta_resp.claims().at(kTrainUid).devices_size(), 2);
-  for (int i = 0; i < 2; ++i) {
-    EXPECT_EQ(beta_resp.claims().at(kTrainUid).devices(i).cdi_device_ids(0), prepared.devices(i).cdi_device_ids(0));
-  }
+    // The same claim through v1beta1: the same IDs (prepare is idempotent across versions).
+    auto dra_beta = v1beta1::DRAPlugin::NewStub(Dial(DraSocket()));
+    v1beta1::NodePrepareResourcesRequest beta_req;
+    *beta_req.add_claims() = v1beta1::Claim();
+    beta_req.mutable_claims(0)->set_namespace_("team-a");
+    beta_req.mutable_claims(0)->set_name("train-0");
+    beta_req.mutable_claims(0)->set_uid(kTrainUid);
+    v1beta1::NodePrepareResourcesResponse beta_resp;
+    {
+      grpc::ClientContext ctx;
+      ASSERT_TRUE(dra_beta->NodePrepareResources(&ctx, beta_req, &beta_resp).ok());
+    }
+    ASSERT_EQ(beta_resp.claims().count(kTrainUid), 1u);
+    ASSERT_EQ(beta_resp.claims().at(kTrainUid).devices_size(), 2);
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_EQ(beta_resp.claims().at(kTrainUid).devices(i).cdi_device_ids(0), prepared.devices(i).cdi_device_ids(0));
+    }
 
-  v1::NodeUnprepareResourcesRequest unreq;
-  *unreq.add_claims() = *train;
-  v1::NodeUnprepareResourcesResponse unresp;
-  {
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(dra->NodeUnprepareResources(&ctx, unreq, &unresp).ok());
+    v1::NodeUnprepareResourcesRequest unreq;
+    *unreq.add_claims() = *train;
+    v1::NodeUnprepareResourcesResponse unresp;
+    {
+      grpc::ClientContext ctx;
+      ASSERT_TRUE(dra->NodeUnprepareResources(&ctx, unreq, &unresp).ok());
+    }
+    ASSERT_EQ(unresp.claims().count(kTrainUid), 1u);
+    EXPECT_EQ(unresp.claims().at(kTrainUid).error(), "");
   }
-  ASSERT_EQ(unresp.claims().count(kTrainUid), 1u);
-  EXPECT_EQ(unresp.claims().at(kTrainUid).error(), "");
 
   const HttpAnswer metrics = HttpGet(port, "/metrics");
   EXPECT_EQ(metrics.status, 200);
