@@ -156,6 +156,14 @@ class NodePluginDaemonTest : public ::testing::Test {
             "--listen", "127.0.0.1:0",
             "--scenario", (draforge::testing::SourceRoot() / "examples" / "scenarios" / "demo.yaml").string()};
   }
+  // How many files in <root>/cdi mention `text`.
+  int SpecsNaming(const std::string& text) const {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(dir_ / "root" / "cdi")) {
+      if (draforge::testing::ReadFile(e.path()).find(text) != std::string::npos) ++n;
+    }
+    return n;
+  }
   fs::path RegSocket() const { return dir_ / "root" / "plugins_registry" / "gpu.example.com-uid-1-reg.sock"; }
   fs::path DraSocket() const { return dir_ / "root" / "plugins" / "gpu.example.com" / "dra-uid-1.sock"; }
 
@@ -242,6 +250,7 @@ TEST_F(NodePluginDaemonTest, ServesKubeletOverItsSocketsAndRemovesThemAtSigterm)
       ASSERT_EQ(device.cdi_device_ids_size(), 1);
       EXPECT_EQ(device.cdi_device_ids(0).rfind("k8s.gpu.example.com/draforge=", 0), 0u) << device.cdi_device_ids(0);
     }
+    EXPECT_EQ(SpecsNaming(kTrainUid), 1) << "the claim's CDI spec is in <root>/cdi";
     ASSERT_EQ(resp.claims().count("00000000-0000-4000-8000-00000000dead"), 1u);
     EXPECT_NE(resp.claims().at("00000000-0000-4000-8000-00000000dead").error().find("ghost"), std::string::npos);
 
@@ -272,6 +281,7 @@ TEST_F(NodePluginDaemonTest, ServesKubeletOverItsSocketsAndRemovesThemAtSigterm)
     }
     ASSERT_EQ(unresp.claims().count(kTrainUid), 1u);
     EXPECT_EQ(unresp.claims().at(kTrainUid).error(), "");
+    EXPECT_EQ(SpecsNaming(kTrainUid), 0) << "unprepare removed the claim's CDI spec";
   }
 
   const HttpAnswer metrics = HttpGet(port, "/metrics");
