@@ -175,6 +175,9 @@ std::string ParseFlags(int argc, const char* const* argv, Flags& f) {
   if (f.node_mode && f.node.empty()) return "flag --node is required in node mode";
   if (f.node_mode && !f.scenario.empty()) return "flag --scenario is for demo mode only; node mode reads the API server";
   if (f.node_mode && !f.root.empty()) return "flag --root is for demo mode only; node mode uses kubelet's directories";
+  if (!f.scenario.empty() && !f.kubeconfig.empty()) {
+    return "flags --scenario and --kubeconfig exclude each other: claims come from a file or from an API server";
+  }
   return "";
 }
 

@@ -368,6 +368,8 @@ TEST(NodePluginFlagsTest, ErrorsNameTheFlag) {
       {{"--driver", "d.io", "--mode", "node"}, "flag --node is required in node mode"},
       {{"--driver", "d.io", "--mode", "node", "--node", "n", "--scenario", "s.yaml"},
        "flag --scenario is for demo mode only; node mode reads the API server"},
+      {{"--driver", "d.io", "--scenario", "s.yaml", "--kubeconfig", "kc"},
+       "flags --scenario and --kubeconfig exclude each other: claims come from a file or from an API server"},
       {{"--driver", "d.io", "--listen", "localhost"},
        "flag --listen: \"localhost\" is not HOST:PORT (an IP address, [v6] in brackets, port 0-65535)"},
       {{"--driver", "d.io", "--listen", "127.0.0.1:70000"},
