@@ -75,8 +75,8 @@ bool Cluster(const Flags& flags, std::optional<KubeClient>& client) {
   return true;
 }
 
-// Blocks SIGTERM and SIGINT in every thread started after it (gRPC's, the HTTP layer's), so that
-// WaitForSignal on the main thread takes them.
+// Blocks SIGTERM and SIGINT in this thread and every thread started after it, so that only the
+// main thread's sigwait takes them (and a signal during start-up waits for it).
 sigset_t BlockStopSignals() {
   sigset_t set;
   sigemptyset(&set);
@@ -99,9 +99,10 @@ int Main(int argc, char** argv) {
   const char* tmpdir = std::getenv("TMPDIR");
   ApplyDefaults(flags, tmpdir == nullptr ? "" : tmpdir);
   if (flags.instance_uid.empty()) flags.instance_uid = RandomUid();
+  // Before any thread exists (the API client's, gRPC's, the HTTP layer's): all inherit the mask.
+  const sigset_t stop_signals = BlockStopSignals();
   std::optional<KubeClient> client;
   if (!Cluster(flags, client)) return 2;
-  const sigset_t stop_signals = BlockStopSignals();
 
   PluginStatus status;
   auto listener = http::HttpListener::Start(
