@@ -32,20 +32,13 @@ namespace {
 
 using daemon::Log;
 
-// A random RFC 4122 version 4 UUID: the default instance UID (a DaemonSet passes the pod's).
+// The default instance UID: 16 random hex digits (64 bits), not a 36-character UUID: it is part of
+// both socket paths, and kubelet cannot reach a unix socket whose path is over 107 bytes.
 std::string RandomUid() {
   std::random_device rd;
-  unsigned char b[16];
-  for (auto& c : b) c = static_cast<unsigned char>(rd());
-  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
-  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
   static const char kHex[] = "0123456789abcdef";
   std::string out;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
-    out += kHex[b[i] >> 4];
-    out += kHex[b[i] & 0x0f];
-  }
+  for (int i = 0; i < 16; ++i) out += kHex[rd() & 0x0f];
   return out;
 }
 
