@@ -6,11 +6,15 @@
 #include <thread>
 #include <utility>
 
-#include "log.h"
+#include "daemon_log.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
 
 namespace draforge::controller {
+
+using daemon::Log;
+using daemon::Now;
+
 namespace {
 
 constexpr char kDraApiVersion[] = "resource.k8s.io/v1";

@@ -22,14 +22,18 @@
 #include <thread>
 
 #include "controller.h"
+#include "daemon_log.h"
 #include "draforge/draforge.hpp"
 #include "flags.h"
 #include "http_listener.h"
-#include "log.h"
 #include "metrics.h"
+#include "probe_endpoints.h"
 #include "trigger.h"
 
 namespace draforge::controller {
+
+using daemon::Log;
+
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -44,28 +48,12 @@ KubeSourceOptions SourceOptions(bool allocate, Trigger& trigger) {
   return o;
 }
 
-http::Response Text(int status, std::string body, std::string content_type = "text/plain") {
-  http::Response r;
-  r.status = status;
-  r.headers.emplace_back("Content-Type", std::move(content_type));
-  r.body = std::move(body);
-  return r;
-}
-
 // /healthz (the process), /readyz (synced with the API server), /metrics; nothing else.
-http::Response Serve(const http::Request& req, const Metrics& metrics) {
-  if (req.method != "GET" && req.method != "HEAD") {
-    http::Response r = Text(405, "method not allowed\n");
-    r.headers.emplace_back("Allow", "GET, HEAD");
-    return r;
-  }
-  const std::string path = req.target.substr(0, req.target.find('?'));
-  if (path == "/healthz") return Text(200, "ok\n");
-  if (path == "/readyz") {
-    return metrics.synced.load() ? Text(200, "ok\n") : Text(503, "not synced with the API server yet\n");
-  }
-  if (path == "/metrics") return Text(200, metrics.Render(), "text/plain; version=0.0.4");
-  return Text(404, "not found\n");
+http::Probes HealthProbes(const Metrics& metrics) {
+  return {[&metrics] {
+            return std::pair<bool, std::string>(metrics.synced.load(), "not synced with the API server yet\n");
+          },
+          [&metrics] { return metrics.Render(); }};
 }
 
 int Main(int argc, char** argv) {
@@ -99,7 +87,9 @@ int Main(int argc, char** argv) {
   std::unique_ptr<http::HttpListener> http;
   if (flags.port > 0) {
     auto started = http::HttpListener::Start(flags.address, flags.port, http::Limits{},
-                                             [&metrics](const http::Request& req) { return Serve(req, metrics); });
+                                             [probes = HealthProbes(metrics)](const http::Request& req) {
+                                               return http::ServeProbes(req, probes);
+                                             });
     if (!started.ok()) {
       std::cerr << "error: " << started.error().message << "\n";
       return 3;

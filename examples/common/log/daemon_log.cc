@@ -1,10 +1,10 @@
-#include "log.h"
+#include "daemon_log.h"
 
 #include <ctime>
 #include <iostream>
 #include <mutex>
 
-namespace draforge::controller {
+namespace draforge::daemon {
 
 std::string Now() {
   const std::time_t t = std::time(nullptr);
@@ -21,4 +21,4 @@ void Log(const std::string& line) {
   std::cerr << Now() << " " << line << std::endl;
 }
 
-}  // namespace draforge::controller
+}  // namespace draforge::daemon
