@@ -17,41 +17,6 @@
 
 #include "node_preparer.h"
 
-#ifndef DRAFORGE_TEST_LINKS_PLUGIN_STATUS
-// plugin_status.cc (the daemon's) is not in this tree yet: the few lines the preparer needs.
-namespace draforge::node_plugin {
-void PluginStatus::SetCondition(const std::string& name, bool ok, const std::string& reason) {
-  std::lock_guard<std::mutex> lock(mu_);
-  conditions_[name] = {ok, reason};
-}
-std::pair<bool, std::string> PluginStatus::Readiness() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::string reasons;
-  for (const auto& [name, c] : conditions_) {
-    if (!c.first) reasons += name + ": " + c.second + "\n";
-  }
-  return {reasons.empty(), reasons};
-}
-void PluginStatus::CountPrepare(bool ok) {
-  std::lock_guard<std::mutex> lock(mu_);
-  ++(ok ? prepares_ : prepare_failures_);
-}
-void PluginStatus::CountUnprepare(bool ok) {
-  std::lock_guard<std::mutex> lock(mu_);
-  ++(ok ? unprepares_ : unprepare_failures_);
-}
-void PluginStatus::ObserveWrite(double seconds, bool ok) {
-  std::lock_guard<std::mutex> lock(mu_);
-  ++writes_;
-  if (!ok) ++write_failures_;
-  write_seconds_sum_ += seconds;
-}
-std::string PluginStatus::Metrics() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return "writes " + std::to_string(writes_) + " write_failures " + std::to_string(write_failures_);
-}
-}  // namespace draforge::node_plugin
-#endif
 
 namespace {
 
