@@ -60,7 +60,8 @@ class NodePreparer : public ClaimPreparer {
   // Restores the checkpoint (a damaged one is an error naming the file), rewrites the CDI files of
   // its claims that are missing (a reboot wipes /var/run/cdi; a failure only turns "cdi" false),
   // writes demo mode's static document "<vendor>-<class>.json" with this node's devices of the
-  // driver, and in node mode starts the sync. Call once, before Prepare and Unprepare.
+  // driver (none: an error with a scenario, no document with a cluster), and in node mode starts
+  // the sync. Call once, before Prepare and Unprepare.
   Result<void> Start();
   // Ends node mode's sync (joins its thread). Idempotent; Prepare/Unprepare still work after it.
   void Stop();

@@ -61,19 +61,18 @@ void NodeSync::Run() {
       next_probe = std::chrono::steady_clock::now() + options_.probe;
       continue;
     }
-    if (changed_ || now >= next_resync) {
-      if (source_->synced()) {
-        changed_ = false;
-        next_resync = now + options_.resync;
-        lock.unlock();
-        SyncOnce();
-        lock.lock();
-        continue;
-      }
+    const bool synced = source_->synced();
+    if (synced && (changed_ || now >= next_resync)) {
+      changed_ = false;
+      next_resync = now + options_.resync;
+      lock.unlock();
+      SyncOnce();
+      lock.lock();
+      continue;
     }
-    wake_.wait_until(lock, std::min(next_probe, next_resync), [&] { return stop_ || changed_; });
-    // A change before the first list completes waits for the probe's tick to look again.
-    if (changed_ && !source_->synced()) wake_.wait_until(lock, next_probe, [&] { return stop_; });
+    // Before the first complete list there is nothing to sync: look again at the probe's tick.
+    wake_.wait_until(lock, synced ? std::min(next_probe, next_resync) : next_probe,
+                     [&] { return stop_ || (synced && changed_); });
   }
 }
 

@@ -179,4 +179,43 @@ TEST_F(NodeSyncClusterTest, TheCdiDirectoryFollowsTheNodesClaimsAndKeepsItsFiles
   (*p)->Stop();
 }
 
+// Demo mode with a cluster: the static document lists what the API server's slices of the node
+// hold, and claims are read from the API server.
+TEST_F(NodeSyncClusterTest, DemoModeWithAClusterDescribesTheNodesSlicesAndPreparesItsClaims) {
+  NodePreparerOptions o;
+  o.driver = kDriver;
+  o.node = "node-1";
+  o.cdi_dir = root_ + "/cdi";
+  o.state_dir = root_ + "/state";
+  o.client = &*client_;
+  o.status = &status_;
+  {
+    // No slice of the node yet: nothing to describe, not an error.
+    auto p = NodePreparer::Create(o);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    auto started = (*p)->Start();
+    ASSERT_TRUE(started.ok()) << started.error().message;
+    EXPECT_FALSE(fs::exists(root_ + "/cdi/k8s.gpu.example.com-draforge.json"));
+  }
+  auto slice = client_->Create("resource.k8s.io/v1", "resourceslices", "",
+                               R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",)"
+                               R"("metadata":{"name":"node-1-gpu-demo"},"spec":{"driver":"gpu.example.com",)"
+                               R"("nodeName":"node-1","pool":{"name":"node-1","generation":1,"resourceSliceCount":1},)"
+                               R"("devices":[{"name":"gpu-0"},{"name":"gpu-1"}]}})");
+  ASSERT_TRUE(slice.ok()) << slice.error().message;
+  const std::string uid = CreateAllocatedClaim("demo", "node-1", "gpu-1");
+  auto p = NodePreparer::Create(o);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  auto started = (*p)->Start();
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  std::ifstream in(root_ + "/cdi/k8s.gpu.example.com-draforge.json");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(doc, HasSubstr("DRAFORGE_DEVICE_GPU_0=gpu.example.com/node-1/gpu-0"));
+  EXPECT_THAT(doc, HasSubstr("DRAFORGE_DEVICE_GPU_1=gpu.example.com/node-1/gpu-1"));
+  auto r = (*p)->Prepare({{kNamespace, uid, "demo"}});
+  ASSERT_EQ(r[uid].error, "");
+  EXPECT_EQ(r[uid].devices[0].cdi_device_ids[0], "k8s.gpu.example.com/draforge=" + uid + "-gpu-1");
+  EXPECT_TRUE(status_.Readiness().first) << status_.Readiness().second;
+}
+
 }  // namespace
