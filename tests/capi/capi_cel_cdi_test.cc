@@ -219,14 +219,6 @@ TEST(CApiCdiOptions, KnownVersionsOldestFirst) {
   EXPECT_THAT(*v, HasSubstr("\"0.5.0\""));
 }
 
-}  // namespace
-
-
-namespace {
-
-using draforge_test::Take;
-using ::testing::HasSubstr;
-
 // One claim at a time, as a node plugin prepares what the kubelet names: the same file and document
 // as the node's specs, the devices kubelet gets back, and the claim's problems as errors naming it.
 class CApiCdiClaim : public draforge_test::CdiFixture {
@@ -301,11 +293,13 @@ TEST_F(CApiCdiClaim, UnallocatedOtherDriverAndNotAClaimAreErrors) {
   unallocated = unallocated.substr(0, unallocated.find(",\"status\"")) + "}";
   std::tie(rc, message) = ClaimError(unallocated, "node-1");
   EXPECT_EQ(rc, DRAFORGE_EUNSUPPORTED) << unallocated;
-  EXPECT_THAT(message, HasSubstr("ResourceClaim team-a/train (uid 6f1c7c4e-0000-4000-8000-000000000001): not allocated"));
+  EXPECT_THAT(message,
+              HasSubstr("ResourceClaim team-a/train (uid 6f1c7c4e-0000-4000-8000-000000000001): not allocated"));
 
   std::tie(rc, message) = ClaimError(Edited("\"pool\":\"node-1\"", "\"pool\":\"\""), "node-1");
   EXPECT_EQ(rc, DRAFORGE_EINVALID);
-  EXPECT_THAT(message, HasSubstr("(uid 6f1c7c4e-0000-4000-8000-000000000001): status.allocation.devices.results[0].pool"));
+  EXPECT_THAT(message,
+              HasSubstr("(uid 6f1c7c4e-0000-4000-8000-000000000001): status.allocation.devices.results[0].pool"));
 
   std::tie(rc, message) = ClaimError(draforge_test::kNode1Gpus, "node-1");
   EXPECT_EQ(rc, DRAFORGE_EINVALID);
@@ -325,7 +319,8 @@ TEST_F(CApiCdiClaim, NodeSpecListsTheNodesDevicesOfTheDriverUnderItsOwnName) {
   const rapidjson::Value& devices = spec_doc["devices"];
   ASSERT_EQ(devices.Size(), 2u);
   EXPECT_STREQ(devices[0]["name"].GetString(), "gpu-0");
-  EXPECT_STREQ(devices[0]["containerEdits"]["env"][0].GetString(), "DRAFORGE_DEVICE_GPU_0=gpu.example.com/node-1/gpu-0");
+  EXPECT_STREQ(devices[0]["containerEdits"]["env"][0].GetString(),
+               "DRAFORGE_DEVICE_GPU_0=gpu.example.com/node-1/gpu-0");
   EXPECT_STREQ(devices[1]["name"].GetString(), "gpu-1");
   auto valid = draforge::CdiValidate(document, draforge::Format::kJson);
   ASSERT_TRUE(valid.ok());
@@ -361,7 +356,8 @@ TEST_F(CApiCdiClaim, SpecFileWriteIsValidatedIdempotentAndRemovable) {
   EXPECT_FALSE(*again) << "the same bytes are not written again";
 
   // An invalid document is refused and the file stays.
-  auto bad = draforge::CdiSpecFileWrite(dir, file, R"({"cdiVersion":"0.5.0","kind":"k8s.gpu.example.com/draforge","devices":[]})");
+  auto bad = draforge::CdiSpecFileWrite(
+      dir, file, R"({"cdiVersion":"0.5.0","kind":"k8s.gpu.example.com/draforge","devices":[]})");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().code, DRAFORGE_EINVALID);
   EXPECT_THAT(bad.error().message, HasSubstr(file));
