@@ -71,6 +71,7 @@ struct AllocatedDevice {
   std::string device;
   std::string share_id;  // "" unless a share of a consumable-capacity device
   std::string cdi_device_id;
+  friend bool operator==(const AllocatedDevice&, const AllocatedDevice&) = default;
 };
 
 // The spec of one claim and one driver.
