@@ -1,12 +1,12 @@
 #include "cdi/node_device_spec.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "cdi/internal/names.h"
 #include "cdi/spec_validation.h"
 #include "cdi/version.h"
 #include "common/status.h"
@@ -14,14 +14,9 @@
 namespace draforge::cdi {
 namespace {
 
-std::string EnvName(std::string_view device) {
-  std::string out = "DRAFORGE_DEVICE_";
-  for (char c : device) {
-    out += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-                                                       : '_';
-  }
-  return out;
-}
+// "DRAFORGE_DEVICE_<DEVICE>": one variable per device, so that several devices in one container
+// keep apart (the names of one node's devices of one driver are unique, see the caller).
+std::string EnvName(std::string_view device) { return "DRAFORGE_DEVICE_" + internal::EnvToken(device); }
 
 }  // namespace
 

@@ -40,28 +40,13 @@ using ClaimsByName = std::map<std::pair<std::string_view, std::string_view>, con
 
 std::string Q(std::string_view s) { return absl::StrCat("\"", AV(s), "\""); }
 
-// `s` as a part of an environment variable name: upper case, every character that is not a letter
-// or digit becomes '_'. Injective on what it is given: UIDs (hex and '-') and device names and share
-// IDs (DNS labels: lowercase alphanumerics and '-').
-std::string EnvToken(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') {
-      c = static_cast<char>(c - 'a' + 'A');
-    } else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
-      c = '_';
-    }
-  }
-  return out;
-}
-
 // "DRA_<CLAIM_UID>_<DEVICE>[_<SHARE_ID>]_": unique per claim and device on the node, so a container
 // that gets several claims' devices keeps every variable (a runtime applies one device's edits after
 // another, and a repeated name overwrites the earlier value). A claim UID has a fixed shape, so the
 // claim and device parts cannot run into each other.
 std::string EnvPrefix(std::string_view claim_uid, std::string_view device, std::string_view share_id) {
-  std::string p = absl::StrCat("DRA_", EnvToken(claim_uid), "_", EnvToken(device), "_");
-  if (!share_id.empty()) absl::StrAppend(&p, EnvToken(share_id), "_");
+  std::string p = absl::StrCat("DRA_", internal::EnvToken(claim_uid), "_", internal::EnvToken(device), "_");
+  if (!share_id.empty()) absl::StrAppend(&p, internal::EnvToken(share_id), "_");
   return p;
 }
 
