@@ -77,7 +77,8 @@ void NodeSync::Run() {
 }
 
 void NodeSync::Probe() {
-  auto version = options_.client->ServerVersionJson();
+  // Bounded by the probe's period, whatever the client's timeout: a silent API server counts as away.
+  auto version = options_.client->ServerVersionJson(KubeNow() + std::chrono::nanoseconds(options_.probe).count());
   if (!version.ok()) {
     SetCondition("api", false, "API server " + std::string(options_.client->server()) + ": " + version.error().message);
     return;

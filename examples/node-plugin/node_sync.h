@@ -8,9 +8,9 @@
 // A file that cannot be written keeps its previous document and turns "cdi" false.
 //
 // Because the watch keeps the store's last state when the API server goes away, files stay as they
-// were; a cheap probe (GET /version) every 2 s turns "api" false within one probe of the API server
-// stopping (a refused connection fails at once; a silent one within the client's timeout), and true
-// again at the first answer.
+// were; a cheap probe (GET /version, bounded by its 2 s period whatever the client's timeout) turns
+// "api" false within two periods of the API server stopping or falling silent, and true again at
+// its first answer.
 #ifndef DRAFORGE_EXAMPLES_NODE_PLUGIN_NODE_SYNC_H_
 #define DRAFORGE_EXAMPLES_NODE_PLUGIN_NODE_SYNC_H_
 

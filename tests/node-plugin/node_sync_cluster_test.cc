@@ -55,9 +55,8 @@ class NodeSyncClusterTest : public ::testing::Test {
     if (Env("KUBECONFIG").empty() || cluster_dir_.empty()) {
       GTEST_SKIP() << "needs a control plane: run tests/node-plugin/preparer_cluster_run";
     }
-    auto o = draforge::KubeConfigOptionsFromEnvironment();
-    o.timeout_ms = 3000;  // a silent API server is noticed within a probe or two
-    auto client = draforge::KubeClient::Create(o);
+    // The client's default timeout (30 s), as the daemon has it: the probe bounds itself.
+    auto client = draforge::KubeClient::Create(draforge::KubeConfigOptionsFromEnvironment());
     ASSERT_TRUE(client.ok()) << client.error().message;
     client_.emplace(std::move(*client));
     auto ns = client_->Create("v1", "namespaces", "",
