@@ -14,6 +14,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "node_preparer.h"
 
@@ -293,6 +295,51 @@ TEST_F(NodePreparerTest, AReadOnlyCdiDirectoryFailsEachClaimAndLeavesNothingHalf
   ASSERT_EQ(mount(nullptr, cdi_dir_.c_str(), nullptr, MS_REMOUNT, nullptr), 0) << std::strerror(errno);
   EXPECT_EQ(p->Prepare({Train()})[kTrainUid].error, "");
   EXPECT_TRUE(status_.Readiness().first) << status_.Readiness().second;
+}
+
+// A checkpoint that cannot be written (its directory read-only) fails the claim, and the spec file
+// written just before is taken back: nothing prepared stays unrecorded. Needs CAP_SYS_ADMIN.
+TEST_F(NodePreparerTest, AnUnwritableCheckpointFailsTheClaimAndTakesItsFileBack) {
+  fs::create_directories(state_dir_);
+  if (mount("tmpfs", state_dir_.c_str(), "tmpfs", 0, "size=1m,mode=0755") != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno) << "): needs CAP_SYS_ADMIN";
+  }
+  struct Unmount {
+    std::string dir;
+    ~Unmount() { umount2(dir.c_str(), MNT_DETACH); }
+  } unmount{state_dir_};
+  auto p = Started();
+  ASSERT_TRUE(p);
+  ASSERT_EQ(mount(nullptr, state_dir_.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr), 0) << std::strerror(errno);
+  auto r = p->Prepare({Train()})[kTrainUid];
+  EXPECT_THAT(r.error, HasSubstr("ResourceClaim team-a/train (uid 7d3c1f1e-0000-4000-8000-000000000001): "
+                                 "writing checkpoint " + state_dir_ + "/checkpoint.json"));
+  EXPECT_THAT(r.devices, IsEmpty());
+  EXPECT_FALSE(fs::exists(cdi_dir_ + "/" + kTrainFile));
+  ASSERT_EQ(mount(nullptr, state_dir_.c_str(), nullptr, MS_REMOUNT, nullptr), 0) << std::strerror(errno);
+  EXPECT_EQ(p->Prepare({Train()})[kTrainUid].error, "") << "kubelet's retry succeeds";
+  EXPECT_TRUE(fs::exists(cdi_dir_ + "/" + kTrainFile));
+}
+
+// kubelet may prepare from several gRPC threads at once, also the same claim: every answer is the
+// same, one file, one checkpoint entry.
+TEST_F(NodePreparerTest, ConcurrentPreparesOfOneClaimAgree) {
+  auto p = Started();
+  ASSERT_TRUE(p);
+  std::vector<std::thread> threads;
+  std::vector<draforge::node_plugin::PrepareResult> results(8);
+  for (size_t i = 0; i < results.size(); ++i) {
+    threads.emplace_back([&, i] { results[i] = p->Prepare({Train()})[kTrainUid]; });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const auto& r : results) {
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.devices.size(), 2u);
+    EXPECT_EQ(r.devices[1].cdi_device_ids, results[0].devices[1].cdi_device_ids);
+  }
+  EXPECT_THAT(ListDir(cdi_dir_), ElementsAre("k8s.gpu.example.com-draforge.json", kTrainFile));
+  const std::string checkpoint = ReadFile(state_dir_ + "/checkpoint.json");
+  EXPECT_EQ(checkpoint.find(kTrainFile), checkpoint.rfind(kTrainFile)) << checkpoint;
 }
 
 TEST_F(NodePreparerTest, DemoModeWritesTheNodesStaticDocumentFromTheEmbeddedScenario) {
