@@ -101,18 +101,20 @@ Result<void> NodePreparer::Start() {
   }
   auto cp = Checkpoint::Load(options_.state_dir + "/checkpoint.json");
   if (!cp.ok()) return cp.error();
+  if (!options_.node_mode) {
+    if (Result<void> r = WriteStaticDocument(); !r.ok()) return r;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     checkpoint_ = std::move(*cp);
     // A reboot wipes /var/run/cdi: the claims kubelet still counts as prepared need their files.
+    // After the static document, so that its success cannot hide a failure here.
     for (const auto& [uid, e] : checkpoint_->entries()) {
       if (std::filesystem::exists(options_.cdi_dir + "/" + e.file_name, ec)) continue;
       (void)WriteSpecLocked(e.file_name, e.document);  // a failure turned "cdi" false; Prepare retries
     }
   }
-  if (!options_.node_mode) {
-    if (Result<void> r = WriteStaticDocument(); !r.ok()) return r;
-  } else {
+  if (options_.node_mode) {
     NodeSyncOptions so;
     so.driver = options_.driver;
     so.node = options_.node;
