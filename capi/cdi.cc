@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,7 @@
 #include "cdi/directory.h"
 #include "cdi/spec_codec.h"
 #include "cdi/version.h"
+#include "cdi/node_device_spec.h"
 #include "cdi/node_specs.h"
 #include "cdi/spec_validation.h"
 #include "cdi/writer.h"
@@ -397,6 +399,137 @@ int draforge_cdi_validate_file(int* valid, draforge_buffer* problems, const char
     if (in.bad()) return capi::Fail(absl::UnavailableError(absl::StrCat("cannot read ", path)), error);
     return capi::ValidateText(valid, problems, text.str(), cdi::FormatForFileName(path), capi::ValidateOptionsOf(*o),
                               error);
+  });
+}
+
+}  // extern "C"
+
+namespace draforge::capi {
+namespace {
+
+// The ResourceClaim in `size` bytes of JSON at `claim`.
+absl::StatusOr<api::ResourceClaim> DecodeClaim(const char* claim, size_t size) {
+  ASSIGN_OR_RETURN(rapidjson::Document doc, api::ParseJson(std::string_view(claim, size)));
+  ASSIGN_OR_RETURN(api::Object object, api::DecodeObject(doc, api::DecodeOptions{}, nullptr));
+  auto* c = std::get_if<api::ResourceClaim>(&object.value);
+  if (c == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the claim is a ", AV(object.kind_name()), " (", object.Key(), "), not a ResourceClaim"));
+  }
+  return std::move(*c);
+}
+
+std::string ClaimSpecJson(const cdi::ClaimSpec& c, std::string_view node) {
+  rapidjson::Document d(rapidjson::kObjectType);
+  auto& a = d.GetAllocator();
+  d.AddMember("claim", S(absl::StrCat(c.claim_namespace, "/", c.claim_name), a), a);
+  d.AddMember("namespace", S(c.claim_namespace, a), a);
+  d.AddMember("name", S(c.claim_name, a), a);
+  d.AddMember("claimUID", S(c.claim_uid, a), a);
+  d.AddMember("driver", S(c.driver, a), a);
+  d.AddMember("node", S(node, a), a);
+  d.AddMember("fileName", S(c.file.file_name, a), a);
+  d.AddMember("document", S(cdi::EncodeSpec(c.file.spec), a), a);
+  rapidjson::Value devices(rapidjson::kArrayType);
+  for (const cdi::AllocatedDevice& dev : c.devices) {
+    rapidjson::Value o(rapidjson::kObjectType);
+    o.AddMember("requests", Strings({dev.request}, a), a);
+    o.AddMember("pool", S(dev.pool, a), a);
+    o.AddMember("device", S(dev.device, a), a);
+    if (!dev.share_id.empty()) o.AddMember("shareID", S(dev.share_id, a), a);
+    o.AddMember("cdiDeviceIDs", Strings({dev.cdi_device_id}, a), a);
+    devices.PushBack(o, a);
+  }
+  d.AddMember("devices", devices, a);
+  return api::WriteJson(d, false);
+}
+
+}  // namespace
+}  // namespace draforge::capi
+
+extern "C" {
+
+int draforge_cdi_claim_spec_json(draforge_buffer* out, const char* claim, size_t size, const char* node,
+                                 const char* driver, const draforge_cdi_options* options, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || claim == nullptr || node == nullptr || driver == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_cdi_claim_spec_json: out, claim, node and driver must not be NULL"),
+          error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    auto o = capi::EffectiveCdiOptions(options);
+    if (!o.ok()) return capi::Fail(o.status(), error);
+    auto c = capi::DecodeClaim(claim, size);
+    if (!c.ok()) return capi::Fail(c.status(), error);
+    auto spec = cdi::BuildClaimSpec(*c, node, driver, capi::BuildOptionsOf(*o));
+    if (!spec.ok()) return capi::Fail(spec.status(), error);
+    return capi::ToBuffer(capi::ClaimSpecJson(*spec, node), out, error);
+  });
+}
+
+int draforge_cdi_node_spec_json(draforge_buffer* out, const draforge_snapshot* snapshot, const char* node,
+                                const char* driver, const draforge_cdi_options* options, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr || node == nullptr || driver == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_cdi_node_spec_json: out, snapshot, node and driver must not be NULL"),
+          error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    auto o = capi::EffectiveCdiOptions(options);
+    if (!o.ok()) return capi::Fail(o.status(), error);
+    auto file = cdi::BuildNodeDeviceSpec(*snapshot->snapshot, node, driver, capi::BuildOptionsOf(*o));
+    if (!file.ok()) return capi::Fail(file.status(), error);
+    rapidjson::Document d(rapidjson::kObjectType);
+    auto& a = d.GetAllocator();
+    d.AddMember("node", capi::S(node, a), a);
+    d.AddMember("driver", capi::S(driver, a), a);
+    d.AddMember("fileName", capi::S(file->file_name, a), a);
+    d.AddMember("document", capi::S(cdi::EncodeSpec(file->spec), a), a);
+    return capi::ToBuffer(api::WriteJson(d, false), out, error);
+  });
+}
+
+int draforge_cdi_spec_file_write(int* written, const char* dir, const char* file_name, const char* data, size_t size,
+                                 const draforge_cdi_options* options, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (written != nullptr) *written = 0;
+    if (dir == nullptr || *dir == '\0' || file_name == nullptr || data == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError(
+                            "draforge_cdi_spec_file_write: dir, file_name and data must not be NULL or empty"),
+                        error);
+    }
+    auto o = capi::EffectiveCdiOptions(options);
+    if (!o.ok()) return capi::Fail(o.status(), error);
+    const std::string target = absl::StrCat(dir, "/", file_name);
+    auto spec = cdi::DecodeSpec(std::string_view(data, size));
+    if (!spec.ok()) {
+      return capi::Fail(absl::InvalidArgumentError(absl::StrCat("CDI spec ", target, ": ", spec.status().message())),
+                        error);
+    }
+    cdi::WriteOptions wo;
+    wo.validate.strictness = cdi::Strictness::kStrict;
+    wo.validate.max_version = capi::MaxVersion(*o);
+    auto r = cdi::WriteSpec(dir, file_name, *spec, wo);
+    if (!r.ok()) return capi::Fail(r.status(), error);
+    if (written != nullptr) *written = *r == cdi::WriteResult::kWritten ? 1 : 0;
+    return DRAFORGE_OK;
+  });
+}
+
+int draforge_cdi_spec_file_remove(const char* dir, const char* file_name, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (dir == nullptr || *dir == '\0' || file_name == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_cdi_spec_file_remove: dir and file_name must not be NULL or empty"),
+          error);
+    }
+    return capi::Fail(cdi::RemoveSpec(dir, file_name), error);
   });
 }
 

@@ -282,10 +282,16 @@ const char* draforge_kube_client_context(const draforge_kube_client* client) {
 }
 
 int draforge_kube_client_server_version(draforge_buffer* out, draforge_kube_client* client, draforge_error** error) {
+  return draforge_kube_client_server_version_until(out, client, DRAFORGE_KUBE_NO_DEADLINE, error);
+}
+
+int draforge_kube_client_server_version_until(draforge_buffer* out, draforge_kube_client* client,
+                                              int64_t deadline_unix_ns, draforge_error** error) {
   return Guard(error, [&]() -> int {
     if (absl::Status s = capi::CheckClient(client, out); !s.ok()) return FailKube(s, error);
     kube::Request req;
     req.path = "/version";
+    if (deadline_unix_ns != DRAFORGE_KUBE_NO_DEADLINE) req.deadline = absl::FromUnixNanos(deadline_unix_ns);
     auto resp = client->client->Do(req);
     if (!resp.ok()) return FailKube(resp.status(), error);
     if (resp->code != 200) {

@@ -128,6 +128,60 @@ DRAFORGE_API int draforge_cdi_validate_directory(draforge_buffer *out, const cha
 DRAFORGE_API int draforge_cdi_validate_file(int *valid, draforge_buffer *problems, const char *path,
                                             const draforge_cdi_options *options, draforge_error **error);
 
+/* ---------------------------------------------------------------------------------------------
+ * One claim at a time, as a DRA node plugin prepares what the kubelet names
+ * (NodePrepareResources / NodeUnprepareResources). Each call is independent and may run on any
+ * thread; calls on one directory may overlap (each file is replaced whole).
+ * ------------------------------------------------------------------------------------------- */
+
+/* The CDI spec of one ResourceClaim (`claim`: `size` bytes of its JSON, resource.k8s.io v1, v1beta2
+ * or v1beta1, as the API server returns it) for `driver` on `node`: the same file name, document
+ * and IDs that draforge_cdi_generate() gives the claim on that node. `*out` receives
+ * {"claim":"ns/name","namespace","name","claimUID","driver","node","fileName","document":"<the CDI
+ * document as written to disk>","devices":[{"requests":["<request>"],"pool","device","shareID"
+ * (only when set),"cdiDeviceIDs":["<vendor>/<class>=<name>"]}]}: one device per allocation result
+ * of the driver, in result order, as NodePrepareResources returns them (dra/v1 Device). A claim whose
+ * allocation's nodeSelector names no single node (none, labels) is accepted on any node. `options`
+ * may be NULL (drivers is ignored: `driver` decides). Errors, each naming the claim as
+ * "ResourceClaim ns/name (uid U): ...": DRAFORGE_EUNSUPPORTED when the claim is not allocated, is
+ * allocated for another node (both nodes named) or has no result of `driver`; DRAFORGE_EINVALID for
+ * NULL arguments, an empty node or driver, bad options, JSON that is not a ResourceClaim, an
+ * incomplete result, an empty UID or a spec that is not valid. */
+DRAFORGE_API int draforge_cdi_claim_spec_json(draforge_buffer *out, const char *claim, size_t size, const char *node,
+                                              const char *driver, const draforge_cdi_options *options,
+                                              draforge_error **error);
+
+/* The static spec of the devices of `driver` in the ResourceSlices of `node` (spec.nodeName; each
+ * pool's newest generation): one CDI device per device, named as the device, each setting
+ * DRAFORGE_DEVICE_<NAME>=<driver>/<pool>/<device>. Its file name is "<vendor>-<class>.json", which
+ * never collides with a claim's file, and draforge_cdi_specs_write()/_sync() never remove it. `*out`
+ * receives {"node","driver","fileName","document"}. `options` may be NULL. Errors:
+ * DRAFORGE_ENOTFOUND when the node has no device of the driver; DRAFORGE_EINVALID for NULL
+ * arguments, an empty node or driver, bad options, or a device name two pools of the node share. */
+DRAFORGE_API int draforge_cdi_node_spec_json(draforge_buffer *out, const draforge_snapshot *snapshot, const char *node,
+                                             const char *driver, const draforge_cdi_options *options,
+                                             draforge_error **error);
+
+/* Writes the CDI document `data` (`size` bytes of JSON, e.g. a "document" of the calls above kept
+ * in a node plugin's checkpoint) as `dir`/`file_name`, crash-safely as draforge_cdi_specs_write()
+ * writes each file, after validating it at the strict level against `options`' max_version (NULL:
+ * the defaults): nothing is written for a document that fails. The directory (and its parents) is
+ * created with mode 0755 when missing. A file that already holds exactly these bytes with mode
+ * 0644 is not touched: `*written` (may be NULL) is then 0, else 1. `file_name` is a plain name
+ * ending in ".json" not starting with '.'. Errors, naming the file: DRAFORGE_EINVALID for NULL
+ * arguments, a bad file name or an invalid document (every problem with its JSON path); I/O errors
+ * as draforge_file_write_atomic() (a read-only directory: a negative code, the previous file
+ * stays). */
+DRAFORGE_API int draforge_cdi_spec_file_write(int *written, const char *dir, const char *file_name, const char *data,
+                                              size_t size, const draforge_cdi_options *options,
+                                              draforge_error **error);
+
+/* Removes the spec file `dir`/`file_name` (a plain name ending in ".json" or ".yaml", not starting
+ * with '.') and fsyncs the directory, so that the removal survives a crash. A missing file is
+ * success (removal is idempotent). Errors: DRAFORGE_EINVALID for NULL arguments or any other name
+ * (nothing is removed); I/O errors as draforge_file_write_atomic(), naming the file. */
+DRAFORGE_API int draforge_cdi_spec_file_remove(const char *dir, const char *file_name, draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -137,6 +137,14 @@ DRAFORGE_API const char *draforge_kube_client_context(const draforge_kube_client
 /* GET /version: the server's version.Info JSON ({"major","minor","gitVersion",...}) in `*out`. */
 DRAFORGE_API int draforge_kube_client_server_version(draforge_buffer *out, draforge_kube_client *client,
                                                      draforge_error **error);
+/* GET /version as draforge_kube_client_server_version(), ended at `deadline_unix_ns` (ns since the
+ * epoch, as draforge_kube_now(); DRAFORGE_KUBE_NO_DEADLINE: the client's timeout): a probe of
+ * whether the API server answers that needs no RBAC and returns in bounded time whatever the
+ * client's timeout (a node plugin's readiness must turn within seconds of the API server going
+ * away). Errors: as draforge_kube_client_server_version(); DRAFORGE_EUNAVAILABLE when the deadline
+ * passes first (nothing is sent when it has passed already). Any thread. */
+DRAFORGE_API int draforge_kube_client_server_version_until(draforge_buffer *out, draforge_kube_client *client,
+                                                           int64_t deadline_unix_ns, draforge_error **error);
 
 /* The HTTP status code of an API server error (DRAFORGE_EAPI), e.g. 404 or 409; 0 for any other
  * error or NULL. */

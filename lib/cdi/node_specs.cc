@@ -13,37 +13,9 @@
 #include "common/status.h"
 
 namespace draforge::cdi {
-namespace {
 
-std::string Q(std::string_view s) { return absl::StrCat("\"", AV(s), "\""); }
-
-// `s` as a part of an environment variable name: upper case, every character that is not a letter
-// or digit becomes '_'. Injective on what it is given: UIDs (hex and '-') and device names and share
-// IDs (DNS labels: lowercase alphanumerics and '-').
-std::string EnvToken(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') {
-      c = static_cast<char>(c - 'a' + 'A');
-    } else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
-      c = '_';
-    }
-  }
-  return out;
-}
-
-// "DRA_<CLAIM_UID>_<DEVICE>[_<SHARE_ID>]_": unique per claim and device on the node, so a container
-// that gets several claims' devices keeps every variable (a runtime applies one device's edits after
-// another, and a repeated name overwrites the earlier value). A claim UID has a fixed shape, so the
-// claim and device parts cannot run into each other.
-std::string EnvPrefix(std::string_view claim_uid, std::string_view device, std::string_view share_id) {
-  std::string p = absl::StrCat("DRA_", EnvToken(claim_uid), "_", EnvToken(device), "_");
-  if (!share_id.empty()) absl::StrAppend(&p, EnvToken(share_id), "_");
-  return p;
-}
-
-bool NamesExactlyNode(const api::NodeSelector* selector, std::string_view node) {
-  if (selector == nullptr || selector->node_selector_terms.size() != 1) return false;
+std::string SelectedNode(const api::NodeSelector* selector) {
+  if (selector == nullptr || selector->node_selector_terms.size() != 1) return "";
   const api::NodeSelectorTerm& term = selector->node_selector_terms[0];
   const std::vector<api::NodeSelectorRequirement>* reqs = nullptr;
   std::string_view key;
@@ -54,11 +26,33 @@ bool NamesExactlyNode(const api::NodeSelector* selector, std::string_view node) 
     reqs = &term.match_expressions;
     key = "kubernetes.io/hostname";
   } else {
-    return false;
+    return "";
   }
   const api::NodeSelectorRequirement& r = (*reqs)[0];
-  return r.key.value_or("") == key && r.operator_.value_or("") == "In" && r.values.size() == 1 &&
-         r.values[0] == node;
+  if (r.key.value_or("") != key || r.operator_.value_or("") != "In" || r.values.size() != 1) return "";
+  return r.values[0];
+}
+
+namespace {
+
+// Claims by namespace/name, viewing into the claims.
+using ClaimsByName = std::map<std::pair<std::string_view, std::string_view>, const api::ResourceClaim*>;
+
+std::string Q(std::string_view s) { return absl::StrCat("\"", AV(s), "\""); }
+
+// "DRA_<CLAIM_UID>_<DEVICE>[_<SHARE_ID>]_": unique per claim and device on the node, so a container
+// that gets several claims' devices keeps every variable (a runtime applies one device's edits after
+// another, and a repeated name overwrites the earlier value). A claim UID has a fixed shape, so the
+// claim and device parts cannot run into each other.
+std::string EnvPrefix(std::string_view claim_uid, std::string_view device, std::string_view share_id) {
+  std::string p = absl::StrCat("DRA_", internal::EnvToken(claim_uid), "_", internal::EnvToken(device), "_");
+  if (!share_id.empty()) absl::StrAppend(&p, internal::EnvToken(share_id), "_");
+  return p;
+}
+
+bool NamesExactlyNode(const api::NodeSelector* selector, std::string_view node) {
+  const std::string selected = SelectedNode(selector);
+  return !selected.empty() && selected == node;
 }
 
 // The driver's resolved rule. `error` is set when the driver's name makes no valid vendor (input
@@ -122,9 +116,11 @@ SyncOptions NodeSpecs::MakeSyncOptions(const WriteOptions& write) const {
   return out;
 }
 
-absl::StatusOr<NodeSpecs> BuildSpecsForNode(const store::Snapshot& snapshot, std::string_view node,
-                                            const BuildOptions& options) {
-  if (node.empty()) return absl::InvalidArgumentError("CDI specs: the node name must not be empty");
+namespace {
+
+// The specs of `claims` (allocated ones). `known_drivers` (those with slices) are owned too.
+absl::StatusOr<NodeSpecs> BuildSpecs(const ClaimsByName& claims, const std::vector<std::string_view>& known_drivers,
+                                     const BuildOptions& options) {
   if (!IsKnownVersion(options.max_version)) {
     return absl::InvalidArgumentError(absl::StrCat("CDI specs: the maximum version ", Q(options.max_version),
                                                    " is not a known CDI version"));
@@ -132,35 +128,12 @@ absl::StatusOr<NodeSpecs> BuildSpecsForNode(const store::Snapshot& snapshot, std
   const std::set<std::string> filter(options.drivers.begin(), options.drivers.end());
   auto wanted_driver = [&](std::string_view d) { return filter.empty() || filter.count(std::string(d)) > 0; };
 
-  // The claims on the node, by namespace/name.
-  std::map<std::pair<std::string_view, std::string_view>, const api::ResourceClaim*> claims;
-  auto add = [&](const api::ResourceClaim* c) {
-    if (c == nullptr || !c->status || !c->status->allocation) return;
-    // Views into the claim (which the snapshot owns), never into a temporary.
-    const std::string_view ns = c->metadata.namespace_ ? std::string_view(*c->metadata.namespace_) : std::string_view();
-    const std::string_view name = c->metadata.name ? std::string_view(*c->metadata.name) : std::string_view();
-    claims.emplace(std::make_pair(ns, name), c);
-  };
-  for (const api::Pod* pod : snapshot.PodsOnNode(node)) {
-    for (const store::PodClaim& pc : snapshot.ClaimsForPod(pod->metadata.namespace_.value_or(""),
-                                                           pod->metadata.name.value_or(""))) {
-      add(pc.claim);
-    }
-  }
-  for (const api::ResourceClaim* c : snapshot.ResourceClaims()) {
-    if (c->status && c->status->allocation &&
-        NamesExactlyNode(c->status->allocation->node_selector ? &*c->status->allocation->node_selector : nullptr,
-                         node)) {
-      add(c);
-    }
-  }
-
   // Every driver this writer speaks for: their prefixes are owned.
   std::set<std::string> drivers(options.drivers.begin(), options.drivers.end());
   for (const DriverRule& r : options.rules) {
     if (!r.driver.empty() && wanted_driver(r.driver)) drivers.insert(r.driver);
   }
-  for (std::string_view d : snapshot.Drivers()) {
+  for (std::string_view d : known_drivers) {
     if (wanted_driver(d)) drivers.insert(std::string(d));
   }
   for (const auto& [key, claim] : claims) {
@@ -254,6 +227,7 @@ absl::StatusOr<NodeSpecs> BuildSpecsForNode(const store::Snapshot& snapshot, std
           req = cs.requests.end() - 1;
         }
         req->cdi_device_ids.push_back(id);
+        cs.devices.push_back({*r.request, *r.pool, *r.device, r.share_id.value_or(""), id});
         if (!device_index.emplace(device_name, spec.devices.size()).second) continue;  // one device, two requests
         Device d;
         d.name = device_name;
@@ -291,6 +265,88 @@ absl::StatusOr<NodeSpecs> BuildSpecsForNode(const store::Snapshot& snapshot, std
     return std::tie(a.claim_namespace, a.claim_name, a.driver) < std::tie(b.claim_namespace, b.claim_name, b.driver);
   });
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<NodeSpecs> BuildSpecsForNode(const store::Snapshot& snapshot, std::string_view node,
+                                            const BuildOptions& options) {
+  if (node.empty()) return absl::InvalidArgumentError("CDI specs: the node name must not be empty");
+  // The claims on the node, by namespace/name.
+  ClaimsByName claims;
+  auto add = [&](const api::ResourceClaim* c) {
+    if (c == nullptr || !c->status || !c->status->allocation) return;
+    // Views into the claim (which the snapshot owns), never into a temporary.
+    const std::string_view ns = c->metadata.namespace_ ? std::string_view(*c->metadata.namespace_) : std::string_view();
+    const std::string_view name = c->metadata.name ? std::string_view(*c->metadata.name) : std::string_view();
+    claims.emplace(std::make_pair(ns, name), c);
+  };
+  for (const api::Pod* pod : snapshot.PodsOnNode(node)) {
+    for (const store::PodClaim& pc : snapshot.ClaimsForPod(pod->metadata.namespace_.value_or(""),
+                                                           pod->metadata.name.value_or(""))) {
+      add(pc.claim);
+    }
+  }
+  for (const api::ResourceClaim* c : snapshot.ResourceClaims()) {
+    if (c->status && c->status->allocation &&
+        NamesExactlyNode(c->status->allocation->node_selector ? &*c->status->allocation->node_selector : nullptr,
+                         node)) {
+      add(c);
+    }
+  }
+  return BuildSpecs(claims, snapshot.Drivers(), options);
+}
+
+absl::StatusOr<std::string> KindForDriver(const BuildOptions& options, std::string_view driver) {
+  const DriverRule fallback;
+  ASSIGN_OR_RETURN(auto rules, ResolveRules(options, fallback, {std::string(driver)}));
+  const Rule& rule = rules.at(std::string(driver));
+  if (!rule.error.empty()) return absl::InvalidArgumentError(rule.error);
+  return rule.kind;
+}
+
+absl::StatusOr<ClaimSpec> BuildClaimSpec(const api::ResourceClaim& claim, std::string_view node,
+                                         std::string_view driver, const BuildOptions& options) {
+  if (node.empty() || driver.empty()) {
+    return absl::InvalidArgumentError("CDI spec of a claim: the node and driver names must not be empty");
+  }
+  const std::string ns = claim.metadata.namespace_.value_or("");
+  const std::string name = claim.metadata.name.value_or("");
+  const std::string short_what = absl::StrCat("ResourceClaim ", ns, "/", name);
+  const std::string what = absl::StrCat(short_what, " (uid ", claim.metadata.uid.value_or(""), ")");
+  if (!claim.status || !claim.status->allocation) {
+    return absl::FailedPreconditionError(absl::StrCat(what, ": not allocated (status.allocation is empty)"));
+  }
+  const api::AllocationResult& alloc = *claim.status->allocation;
+  // A selector that names no single node (none: network-attached devices; labels) cannot be judged
+  // without the Node: the scheduler placed the pod, so kubelet only asks for claims its node may use.
+  const std::string selected = SelectedNode(alloc.node_selector ? &*alloc.node_selector : nullptr);
+  if (!selected.empty() && selected != node) {
+    return absl::FailedPreconditionError(absl::StrCat(what, ": allocated for node ", Q(selected),
+                                                      " (status.allocation.nodeSelector), not for node ", Q(node)));
+  }
+  const bool has_driver =
+      alloc.devices && std::any_of(alloc.devices->results.begin(), alloc.devices->results.end(),
+                                   [&](const api::DeviceRequestAllocationResult& r) { return r.driver == driver; });
+  if (!has_driver) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(what, ": no device of driver ", Q(driver), " in status.allocation.devices.results"));
+  }
+  BuildOptions one = options;
+  one.drivers = {std::string(driver)};
+  ClaimsByName claims;
+  claims.emplace(std::make_pair(std::string_view(ns), std::string_view(name)), &claim);
+  ASSIGN_OR_RETURN(NodeSpecs built, BuildSpecs(claims, {}, one));
+  if (!built.failed.empty()) {
+    // The shared builder names the claim without its UID; kubelet's callers name claims by UID too.
+    std::string message = built.failed.front().message;
+    if (message.rfind(short_what, 0) == 0) message.replace(0, short_what.size(), what);
+    return absl::InvalidArgumentError(message);
+  }
+  if (built.specs.size() != 1) {
+    return absl::InternalError(absl::StrCat(what, ": ", built.specs.size(), " CDI specs for driver ", Q(driver)));
+  }
+  return std::move(built.specs.front());
 }
 
 }  // namespace draforge::cdi

@@ -63,6 +63,17 @@ struct RequestDevices {
   std::vector<std::string> cdi_device_ids;
 };
 
+// One allocated device of a claim as NodePrepareResources returns it to the kubelet (dra/v1
+// Device): the request it serves, where it is, and its CDI device ID.
+struct AllocatedDevice {
+  std::string request;   // results[].request
+  std::string pool;
+  std::string device;
+  std::string share_id;  // "" unless a share of a consumable-capacity device
+  std::string cdi_device_id;
+  friend bool operator==(const AllocatedDevice&, const AllocatedDevice&) = default;
+};
+
 // The spec of one claim and one driver.
 struct ClaimSpec {
   std::string claim_namespace;
@@ -71,6 +82,8 @@ struct ClaimSpec {
   std::string driver;
   SpecFile file;  // file name and spec (cdiVersion = its minimum version); valid (kStrict)
   std::vector<RequestDevices> requests;
+  // One per allocation result of the driver, in result order.
+  std::vector<AllocatedDevice> devices;
 };
 
 // A claim on the node whose spec could not be built (its previous file, if any, should stay).
@@ -107,6 +120,24 @@ struct NodeSpecs {
 // NodeSpecs::failed, not errors.
 absl::StatusOr<NodeSpecs> BuildSpecsForNode(const store::Snapshot& snapshot, std::string_view node,
                                             const BuildOptions& options = {});
+
+// The node `selector` names exactly (one term: matchFields metadata.name In [node], or
+// matchExpressions kubernetes.io/hostname In [node]), as an allocation on one node has it; "" when
+// it names no single node (no selector, labels, several terms or values).
+std::string SelectedNode(const api::NodeSelector* selector);
+
+// The CDI kind ("<vendor>/<class>") of `driver`'s specs under `options`' rules. Errors:
+// kInvalidArgument for bad rules or a driver name that makes no valid vendor.
+absl::StatusOr<std::string> KindForDriver(const BuildOptions& options, std::string_view driver);
+
+// The spec of one claim for one driver, as a node plugin prepares it when the kubelet names the
+// claim: the same file, document and IDs that BuildSpecsForNode gives the claim, and its devices.
+// Errors name the claim with its UID ("ResourceClaim ns/name (uid U): ..."): kFailedPrecondition
+// when it is not allocated, allocated for another node (both named), or has no result of `driver`;
+// kInvalidArgument for an empty node or driver, bad options, an incomplete result, an empty UID or
+// a spec that is not valid.
+absl::StatusOr<ClaimSpec> BuildClaimSpec(const api::ResourceClaim& claim, std::string_view node,
+                                         std::string_view driver, const BuildOptions& options = {});
 
 }  // namespace draforge::cdi
 

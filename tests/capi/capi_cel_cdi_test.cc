@@ -13,6 +13,7 @@
 
 #include "draforge/draforge.hpp"
 #include "fixtures.h"
+#include "rapidjson/document.h"
 
 namespace {
 
@@ -216,6 +217,158 @@ TEST(CApiCdiOptions, KnownVersionsOldestFirst) {
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->rfind("[\"0.1.0\",", 0), 0u) << *v;
   EXPECT_THAT(*v, HasSubstr("\"0.5.0\""));
+}
+
+// One claim at a time, as a node plugin prepares what the kubelet names: the same file and document
+// as the node's specs, the devices kubelet gets back, and the claim's problems as errors naming it.
+class CApiCdiClaim : public draforge_test::CdiFixture {
+ protected:
+  std::string ClaimJson() {
+    draforge_buffer b = {nullptr, 0};
+    EXPECT_EQ(draforge_snapshot_get_json(&b, snapshot_, "ResourceClaim", "team-a", "train", nullptr), DRAFORGE_OK);
+    return Take(b);
+  }
+  // The code and message of draforge_cdi_claim_spec_json for `claim` on `node`.
+  std::pair<int, std::string> ClaimError(const std::string& claim, const char* node,
+                                         const char* driver = "gpu.example.com") {
+    draforge_buffer b = {nullptr, 0};
+    draforge_error* e = nullptr;
+    const int rc = draforge_cdi_claim_spec_json(&b, claim.data(), claim.size(), node, driver, nullptr, &e);
+    std::string message = e != nullptr ? draforge_error_message(e) : "";
+    draforge_error_destroy(e);
+    draforge_buffer_dispose(&b);
+    return {rc, message};
+  }
+  // The claim with `from` replaced by `to` once.
+  std::string Edited(const std::string& from, const std::string& to) {
+    std::string c = ClaimJson();
+    const size_t at = c.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) c.replace(at, from.size(), to);
+    return c;
+  }
+};
+
+TEST_F(CApiCdiClaim, OneClaimsSpecIsTheNodesSpecOfThatClaimWithItsDevices) {
+  auto one = draforge::CdiClaimSpecJson(ClaimJson(), "node-1", "gpu.example.com");
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  rapidjson::Document d;
+  ASSERT_FALSE(d.Parse(one->c_str()).HasParseError()) << *one;
+
+  draforge_cdi_specs* specs = nullptr;
+  ASSERT_EQ(draforge_cdi_generate(&specs, snapshot_, "node-1", nullptr, nullptr), DRAFORGE_OK);
+  ASSERT_EQ(draforge_cdi_specs_count(specs), 1u);
+  draforge_buffer doc = {nullptr, 0};
+  ASSERT_EQ(draforge_cdi_specs_document(&doc, specs, 0, nullptr), DRAFORGE_OK);
+  const std::string node_document = Take(doc);
+  const std::string node_file = draforge_cdi_specs_file_name(specs, 0);
+  draforge_cdi_specs_destroy(specs);
+
+  EXPECT_STREQ(d["claim"].GetString(), "team-a/train");
+  EXPECT_STREQ(d["claimUID"].GetString(), "6f1c7c4e-0000-4000-8000-000000000001");
+  EXPECT_EQ(d["fileName"].GetString(), node_file);
+  EXPECT_EQ(d["document"].GetString(), node_document);
+  // One device per allocation result, in result order, as NodePrepareResources returns them.
+  EXPECT_THAT(*one, HasSubstr(
+      "\"devices\":[{\"requests\":[\"gpus\"],\"pool\":\"node-1\",\"device\":\"gpu-0\",\"cdiDeviceIDs\":"
+      "[\"k8s.gpu.example.com/draforge=6f1c7c4e-0000-4000-8000-000000000001-gpu-0\"]},{\"requests\":[\"gpus\"],"
+      "\"pool\":\"node-1\",\"device\":\"gpu-1\",\"cdiDeviceIDs\":"
+      "[\"k8s.gpu.example.com/draforge=6f1c7c4e-0000-4000-8000-000000000001-gpu-1\"]}]"));
+}
+
+TEST_F(CApiCdiClaim, AClaimForAnotherNodeNamesBothNodesAndTheClaim) {
+  auto [rc, message] = ClaimError(ClaimJson(), "node-2");
+  EXPECT_EQ(rc, DRAFORGE_EUNSUPPORTED);
+  EXPECT_THAT(message, HasSubstr("ResourceClaim team-a/train (uid 6f1c7c4e-0000-4000-8000-000000000001): "
+                                 "allocated for node \"node-1\""));
+  EXPECT_THAT(message, HasSubstr("not for node \"node-2\""));
+}
+
+TEST_F(CApiCdiClaim, UnallocatedOtherDriverAndNotAClaimAreErrors) {
+  auto [rc, message] = ClaimError(ClaimJson(), "node-1", "nic.example.com");
+  EXPECT_EQ(rc, DRAFORGE_EUNSUPPORTED);
+  EXPECT_THAT(message, HasSubstr("no device of driver \"nic.example.com\""));
+
+  std::string unallocated = ClaimJson();
+  unallocated = unallocated.substr(0, unallocated.find(",\"status\"")) + "}";
+  std::tie(rc, message) = ClaimError(unallocated, "node-1");
+  EXPECT_EQ(rc, DRAFORGE_EUNSUPPORTED) << unallocated;
+  EXPECT_THAT(message,
+              HasSubstr("ResourceClaim team-a/train (uid 6f1c7c4e-0000-4000-8000-000000000001): not allocated"));
+
+  std::tie(rc, message) = ClaimError(Edited("\"pool\":\"node-1\"", "\"pool\":\"\""), "node-1");
+  EXPECT_EQ(rc, DRAFORGE_EINVALID);
+  EXPECT_THAT(message,
+              HasSubstr("(uid 6f1c7c4e-0000-4000-8000-000000000001): status.allocation.devices.results[0].pool"));
+
+  std::tie(rc, message) = ClaimError(draforge_test::kNode1Gpus, "node-1");
+  EXPECT_EQ(rc, DRAFORGE_EINVALID);
+}
+
+TEST_F(CApiCdiClaim, NodeSpecListsTheNodesDevicesOfTheDriverUnderItsOwnName) {
+  auto spec = draforge::CdiNodeSpecJson(draforge::Snapshot::Adopt(snapshot_), "node-1", "gpu.example.com");
+  snapshot_ = nullptr;  // adopted
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  rapidjson::Document d;
+  ASSERT_FALSE(d.Parse(spec->c_str()).HasParseError()) << *spec;
+  EXPECT_STREQ(d["fileName"].GetString(), "k8s.gpu.example.com-draforge.json");
+  const std::string document = d["document"].GetString();
+  rapidjson::Document spec_doc;
+  ASSERT_FALSE(spec_doc.Parse(document.c_str()).HasParseError()) << document;
+  EXPECT_STREQ(spec_doc["kind"].GetString(), "k8s.gpu.example.com/draforge");
+  const rapidjson::Value& devices = spec_doc["devices"];
+  ASSERT_EQ(devices.Size(), 2u);
+  EXPECT_STREQ(devices[0]["name"].GetString(), "gpu-0");
+  EXPECT_STREQ(devices[0]["containerEdits"]["env"][0].GetString(),
+               "DRAFORGE_DEVICE_GPU_0=gpu.example.com/node-1/gpu-0");
+  EXPECT_STREQ(devices[1]["name"].GetString(), "gpu-1");
+  auto valid = draforge::CdiValidate(document, draforge::Format::kJson);
+  ASSERT_TRUE(valid.ok());
+  EXPECT_TRUE(valid->valid) << valid->problems_json;
+}
+
+TEST_F(CApiCdiClaim, NodeSpecOfANodeWithoutDevicesIsNotFound) {
+  draforge_buffer b = {nullptr, 0};
+  draforge_error* e = nullptr;
+  EXPECT_EQ(draforge_cdi_node_spec_json(&b, snapshot_, "node-9", "gpu.example.com", nullptr, &e), DRAFORGE_ENOTFOUND);
+  ASSERT_NE(e, nullptr);
+  EXPECT_THAT(draforge_error_message(e), HasSubstr("node \"node-9\" has no device of driver \"gpu.example.com\""));
+  draforge_error_destroy(e);
+}
+
+TEST_F(CApiCdiClaim, SpecFileWriteIsValidatedIdempotentAndRemovable) {
+  auto one = draforge::CdiClaimSpecJson(ClaimJson(), "node-1", "gpu.example.com");
+  ASSERT_TRUE(one.ok());
+  rapidjson::Document d;
+  d.Parse(one->c_str());
+  const std::string file = d["fileName"].GetString();
+  const std::string document = d["document"].GetString();
+  const std::string dir = dir_ + "/made/by/write";  // missing parents are created
+
+  auto first = draforge::CdiSpecFileWrite(dir, file, document);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_TRUE(*first);
+  std::ifstream in(dir + "/" + file);
+  const std::string on_disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(on_disk, document);
+  auto again = draforge::CdiSpecFileWrite(dir, file, document);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again) << "the same bytes are not written again";
+
+  // An invalid document is refused and the file stays.
+  auto bad = draforge::CdiSpecFileWrite(
+      dir, file, R"({"cdiVersion":"0.5.0","kind":"k8s.gpu.example.com/draforge","devices":[]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, DRAFORGE_EINVALID);
+  EXPECT_THAT(bad.error().message, HasSubstr(file));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/" + file));
+
+  auto path = draforge::CdiSpecFileRemove(dir, "../" + file);
+  ASSERT_FALSE(path.ok());
+  EXPECT_EQ(path.error().code, DRAFORGE_EINVALID);
+  ASSERT_TRUE(draforge::CdiSpecFileRemove(dir, file).ok());
+  EXPECT_FALSE(std::filesystem::exists(dir + "/" + file));
+  EXPECT_TRUE(draforge::CdiSpecFileRemove(dir, file).ok()) << "removing a missing file is success";
 }
 
 }  // namespace

@@ -291,6 +291,12 @@ class HangingApiServer {
       released_cv_.wait(lock, [this] { return released_; });
       res.set_content(R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[]})", "application/json");
     });
+    server_.Get("/version", [this](const httplib::Request&, httplib::Response& res) {
+      std::unique_lock<std::mutex> lock(mu_);
+      ++requests_;
+      released_cv_.wait(lock, [this] { return released_; });
+      res.set_content(R"({"major":"1","minor":"37"})", "application/json");
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     // Until it listens, stop() is a no-op and the destructor's join would wait forever (a test
@@ -339,6 +345,26 @@ TEST(KubeClient, AListEndsAtItsDeadlineWhenTheServerHangs) {
   EXPECT_EQ(list.error().code, DRAFORGE_EUNAVAILABLE) << list.error().message;
   EXPECT_THAT(list.error().message, HasSubstr("/api/v1/nodes"));
   EXPECT_EQ(api.requests(), 1);  // sent once, not retried past the deadline
+}
+
+// The version probe too: bounded by its deadline, not by the client's hour-long timeout; without
+// one it waits for the answer.
+TEST(KubeClient, AVersionProbeEndsAtItsDeadlineWhenTheServerHangs) {
+  HangingApiServer api;
+  TempDir dir;
+  auto client = ClientOf(dir, api.url(), /*timeout_ms=*/3600 * 1000);
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  auto probe = client->ServerVersionJson(draforge::KubeNow() + 200 * 1000 * 1000);  // 200 ms
+  ASSERT_FALSE(probe.ok());
+  EXPECT_EQ(probe.error().code, DRAFORGE_EUNAVAILABLE) << probe.error().message;
+  EXPECT_EQ(api.requests(), 1);
+  auto late = client->ServerVersionJson(draforge::KubeNow() - 1);
+  ASSERT_FALSE(late.ok());
+  EXPECT_EQ(api.requests(), 1) << "a passed deadline sends nothing";
+  api.Release();
+  auto answered = client->ServerVersionJson(DRAFORGE_KUBE_NO_DEADLINE);
+  ASSERT_TRUE(answered.ok()) << answered.error().message;
+  EXPECT_THAT(*answered, HasSubstr(R"("minor":"37")"));
 }
 
 TEST(KubeClient, AnUnreachableServerIsUnavailable) {

@@ -105,6 +105,38 @@ TEST_F(NodeSpecsTest, DeviceIdsPerRequestAsNodePrepareReturnsThem) {
   }
 }
 
+// A node plugin asks for one claim at a time: BuildClaimSpec must give each claim exactly what
+// BuildSpecsForNode gives it (one code path), plus one device per allocation result of the driver.
+TEST_F(NodeSpecsTest, OneClaimsSpecIsWhatTheNodesSpecsHoldForIt) {
+  NodeSpecs specs = Build();
+  ASSERT_EQ(specs.specs.size(), 4u);
+  auto snapshot = cluster_.snapshot();
+  for (const ClaimSpec& want : specs.specs) {
+    SCOPED_TRACE(want.claim_name + " " + want.driver);
+    const api::ResourceClaim* claim = snapshot->GetResourceClaim(want.claim_namespace, want.claim_name);
+    ASSERT_NE(claim, nullptr);
+    absl::StatusOr<ClaimSpec> got = BuildClaimSpec(*claim, "node-1", want.driver);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(got->file.file_name, want.file.file_name);
+    EXPECT_TRUE(got->file.spec == want.file.spec);
+    ASSERT_EQ(got->requests.size(), want.requests.size());
+    for (size_t i = 0; i < want.requests.size(); ++i) {
+      EXPECT_EQ(got->requests[i].request, want.requests[i].request);
+      EXPECT_EQ(got->requests[i].cdi_device_ids, want.requests[i].cdi_device_ids);
+    }
+    size_t results = 0;
+    for (const auto& r : claim->status->allocation->devices->results) results += r.driver == want.driver ? 1 : 0;
+    EXPECT_EQ(got->devices.size(), results);
+    EXPECT_EQ(got->devices, want.devices);
+  }
+  // The claim without a UID fails with the claim named, its (empty) UID included.
+  const api::ResourceClaim* no_uid = snapshot->GetResourceClaim("ml", "no-uid");
+  ASSERT_NE(no_uid, nullptr);
+  absl::StatusOr<ClaimSpec> failed = BuildClaimSpec(*no_uid, "node-1", "gpu.sim.draforge.io");
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(failed.status().message(), HasSubstr("ResourceClaim ml/no-uid (uid ): metadata.uid is empty"));
+}
+
 TEST_F(NodeSpecsTest, VersionIsTheMinimumForTheNames) {
   NodeSpecs specs = Build();
   ASSERT_EQ(specs.specs.size(), 4u);

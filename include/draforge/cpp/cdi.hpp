@@ -143,6 +143,51 @@ inline Result<std::string> CdiKnownVersionsJson() {
       [](draforge_buffer* out, draforge_error** e) { return draforge_cdi_known_versions_json(out, e); });
 }
 
+// One claim's spec for a driver on a node, as a node plugin prepares it: {"claim","namespace",
+// "name","claimUID","driver","node","fileName","document","devices":[{"requests","pool","device",
+// "shareID","cdiDeviceIDs"}]} (cdi.h draforge_cdi_claim_spec_json). `claim_json`: the claim as the
+// API server returns it.
+inline Result<std::string> CdiClaimSpecJson(std::string_view claim_json, std::string_view node,
+                                            std::string_view driver, const CdiOptions& options = {}) {
+  detail::CString n(node), d(driver);
+  const draforge_cdi_options c = detail::CCdiOptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_cdi_claim_spec_json(out, claim_json.data(), claim_json.size(), n.get(), d.get(), &c, e);
+  });
+}
+
+// {"node","driver","fileName","document"}: the static spec of a node's devices of one driver.
+inline Result<std::string> CdiNodeSpecJson(const Snapshot& snapshot, std::string_view node, std::string_view driver,
+                                           const CdiOptions& options = {}) {
+  detail::CString n(node), d(driver);
+  const draforge_cdi_options c = detail::CCdiOptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_cdi_node_spec_json(out, snapshot.c_handle(), n.get(), d.get(), &c, e);
+  });
+}
+
+// Writes a CDI document as `dir`/`file_name` after validating it; true when the file changed,
+// false when it already held these bytes (cdi.h draforge_cdi_spec_file_write).
+inline Result<bool> CdiSpecFileWrite(std::string_view dir, std::string_view file_name, std::string_view document,
+                                     const CdiOptions& options = {}) {
+  detail::CString d(dir), f(file_name);
+  const draforge_cdi_options c = detail::CCdiOptions(options);
+  int written = 0;
+  draforge_error* e = nullptr;
+  const int rc = draforge_cdi_spec_file_write(&written, d.get(), f.get(), document.data(), document.size(), &c, &e);
+  if (rc != DRAFORGE_OK) return detail::TakeError(rc, e);
+  return written != 0;
+}
+
+// Removes the spec file `dir`/`file_name`, durably; a missing file is success.
+inline Result<void> CdiSpecFileRemove(std::string_view dir, std::string_view file_name) {
+  detail::CString d(dir), f(file_name);
+  draforge_error* e = nullptr;
+  const int rc = draforge_cdi_spec_file_remove(d.get(), f.get(), &e);
+  if (rc != DRAFORGE_OK) return detail::TakeError(rc, e);
+  return {};
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_CDI_HPP

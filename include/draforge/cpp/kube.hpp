@@ -203,6 +203,12 @@ class KubeClient {
       return draforge_kube_client_server_version(out, p_.get(), e);
     });
   }
+  // GET /version ended at `deadline_unix_ns` (KubeNow() + a bound): a probe in bounded time.
+  Result<std::string> ServerVersionJson(int64_t deadline_unix_ns) const {
+    return detail::KubeBufferCall([&](draforge_buffer* out, draforge_error** e) {
+      return draforge_kube_client_server_version_until(out, p_.get(), deadline_unix_ns, e);
+    });
+  }
 
   Result<std::string> Get(std::string_view api_version, std::string_view resource, std::string_view namespace_,
                           std::string_view name, const KubeRequestOptions& options = {}) const {

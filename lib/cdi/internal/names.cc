@@ -69,4 +69,16 @@ std::string DeviceNameError(std::string_view name, bool strict) {
   return {};
 }
 
+std::string EnvToken(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') {
+      c = static_cast<char>(c - 'a' + 'A');
+    } else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+      c = '_';
+    }
+  }
+  return out;
+}
+
 }  // namespace draforge::cdi::internal

@@ -21,6 +21,11 @@ std::string StrictClassError(std::string_view cdi_class);
 // letter or digit. With `strict`, ':' is refused too (SPEC.md does not allow it).
 std::string DeviceNameError(std::string_view name, bool strict);
 
+// `s` as a part of a container environment variable name: upper case, every character that is
+// not a letter or digit becomes '_'. Injective on what it is given: UIDs (hex and '-') and device
+// names and share IDs (DNS labels: lowercase alphanumerics and '-').
+std::string EnvToken(std::string_view s);
+
 }  // namespace draforge::cdi::internal
 
 #endif  // DRAFORGE_CDI_INTERNAL_NAMES_H_
