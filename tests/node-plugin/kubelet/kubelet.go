@@ -14,12 +14,12 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
 	pluginwatcherapi "k8s.io/kubelet/pkg/apis/pluginregistration/v1"
 	"k8s.io/kubernetes/pkg/kubelet/cm/dra"
 	draplugin "k8s.io/kubernetes/pkg/kubelet/cm/dra/plugin"
 	"k8s.io/kubernetes/pkg/kubelet/config"
 	"k8s.io/kubernetes/pkg/kubelet/pluginmanager"
-	"k8s.io/klog/v2"
 )
 
 type harnessOptions struct {
@@ -111,8 +111,14 @@ func (h *harness) run(ctx context.Context, words []string) map[string]any {
 		err = h.prepare(ctx, words[1], answer)
 	case words[0] == "unprepare" && len(words) == 2:
 		err = h.unprepare(ctx, words[1])
+	case words[0] == "inject" && len(words) >= 3:
+		// The runtime's half alone, on any directory: lets the runner prove
+		// that the overwrite detection finds a known collision.
+		for k, v := range injectLikeARuntime(words[1], words[2:]) {
+			answer[k] = v
+		}
 	default:
-		err = fmt.Errorf("unknown command %q (wait-registered DRIVER SECONDS | prepare NS/POD | unprepare NS/POD | quit)", strings.Join(words, " "))
+		err = fmt.Errorf("unknown command %q (wait-registered DRIVER SECONDS | prepare NS/POD | unprepare NS/POD | inject CDI_DIR CDI_ID... | quit)", strings.Join(words, " "))
 	}
 	answer["ok"] = err == nil
 	if err != nil {

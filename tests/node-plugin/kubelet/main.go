@@ -12,6 +12,9 @@
 //	                                 container, then the CDI IDs injected into
 //	                                 an OCI spec by the official CDI library
 //	unprepare NAMESPACE/POD          UnprepareResources(pod)
+//	inject CDI_DIR CDI_ID...         only the runtime's half: inject these IDs
+//	                                 from CDI_DIR (what prepare reports per
+//	                                 container, without kubelet)
 //	quit
 //
 // Every answer has "ok" and, when not ok, "error" (kubelet's own error text).
