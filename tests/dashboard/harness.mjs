@@ -38,7 +38,7 @@ export function launchBrowser(executablePath) {
 
 /**
  * Pages of one browser that record every request method (requestMethods: method -> count) and
- * every script error or console error (pageErrors) across all pages. Network noise of a server
+ * every script error, console error or CSP violation (pageErrors) across all pages. Network noise of a server
  * that is restarting or a stream that drops is not an error of the page.
  */
 export function pageFactory(browser) {
@@ -46,6 +46,10 @@ export function pageFactory(browser) {
   const pageErrors = [];
   async function newPage(colorScheme = 'light') {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme, deviceScaleFactor: 1 });
+    // A Content-Security-Policy violation (the server sends default-src 'self') becomes a page
+    // error, named as such, whatever Chromium writes to the console about it.
+    await ctx.addInitScript(() => document.addEventListener('securitypolicyviolation',
+      (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`)));
     const p = await ctx.newPage();
     p.on('request', (r) => requestMethods.set(r.method(), (requestMethods.get(r.method()) ?? 0) + 1));
     p.on('pageerror', (e) => pageErrors.push(String(e)));
