@@ -1,6 +1,6 @@
 # Sourced by scripts/build-images and scripts/release: what both need from a build.
-#   stage_install BUILD_DIR DESTDIR   builds what `meson install` installs (only that) and installs
-#                                     it under DESTDIR; prints the installed libdir (DESTDIR/prefix/libdir)
+#   stage_install BUILD_DIR DESTDIR   builds what `meson install` installs (only that) and installs,
+#                                     stripped, under DESTDIR; prints the installed libdir (DESTDIR/prefix/libdir)
 #   linked_libraries FILE LIBDIR...   the shared libraries FILE loads, transitively, the dynamic loader
 #                                     included: one absolute path a line, as the loader resolves them
 #                                     with LIBDIR... searched first (the staged libdraforge)
@@ -17,7 +17,7 @@ for t in json.load(sys.stdin):
             print(os.path.relpath(f, build))' "$build")
   ninja -C "$build" "${targets[@]}" >/dev/null
   rm -rf "$destdir"
-  meson install -C "$build" --no-rebuild --quiet --destdir "$destdir" >/dev/null
+  meson install -C "$build" --no-rebuild --quiet --strip --destdir "$destdir" >/dev/null
   local prefix libdir
   prefix=$(meson introspect "$build" --buildoptions | python3 -c '
 import json, sys
