@@ -5,6 +5,8 @@
 #include <iostream>
 #include <optional>
 
+#include "draforge/draforge.hpp"
+
 namespace draforge::controller {
 
 const char kUsage[] = R"(draforge-controller: publishes SimulatedDevicePools (sim.draforge.io/v1alpha1) as
@@ -26,6 +28,7 @@ Usage: draforge-controller [flags]     (each flag as --flag VALUE or --flag=VALU
                          test only: between two writes of a round -- the next one prepared and its
                          leadership checked, not sent -- log "test-pause: after write N of round R"
                          and sleep MS milliseconds (lets a test kill or stop the leader mid-round)
+  --version              print "draforge-controller VERSION" (libdraforge's version) and exit
 Endpoints: /healthz (process up), /readyz (200 once the API answered a list), /metrics (Prometheus).)";
 
 namespace {
@@ -83,6 +86,10 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
     if (a == "--help" || a == "-h") {
       if (!no_value()) return false;
       std::cout << kUsage << "\n";
+      std::exit(0);
+    } else if (a == "--version") {
+      if (!no_value()) return false;
+      std::cout << "draforge-controller " << LibraryVersion() << "\n";
       std::exit(0);
     } else if (a == "--kubeconfig") {
       if (!value(f.kubeconfig)) return false;

@@ -19,7 +19,7 @@ struct Flags {
 
 // Flags as --flag VALUE or --flag=VALUE (what Kubernetes manifests usually write). Returns false,
 // having said why on stderr, on an unknown flag, a missing or bad value, or a value given to a switch.
-// --help prints the usage and exits 0.
+// --help prints the usage and exits 0; --version prints "draforge-controller VERSION" and exits 0.
 bool ParseFlags(int argc, char** argv, Flags& f);
 
 }  // namespace draforge::controller

@@ -31,6 +31,7 @@ Usage: draforge-node-plugin --driver NAME [flags]     (each flag as --flag VALUE
   --listen HOST:PORT       /healthz, /readyz, /metrics (default 127.0.0.1:9092; port 0: any free port,
                            printed on stderr as "listening on http://HOST:PORT")
   --resync DURATION        node mode: period of the full resync of the CDI dir (default 30s)
+  --version                print "draforge-node-plugin VERSION" (libdraforge's version) and exit
   --help                   this text
 Sockets: <registration-dir>/<driver>-<uid>-reg.sock and <plugin-dir>/dra-<uid>.sock; both are removed at
 SIGTERM/SIGINT.)";
@@ -106,7 +107,7 @@ std::string ParseFlags(int argc, const char* const* argv, Flags& f) {
       a.resize(eq);
     }
     std::string v;
-    const bool takes_value = a != "--help" && a != "-h";
+    const bool takes_value = a != "--help" && a != "-h" && a != "--version";
     if (takes_value) {
       if (inline_value) {
         v = *inline_value;
@@ -124,7 +125,9 @@ std::string ParseFlags(int argc, const char* const* argv, Flags& f) {
       return std::string();
     };
     std::string error;
-    if (!takes_value) {
+    if (a == "--version") {
+      f.version = true;
+    } else if (!takes_value) {
       f.help = true;
     } else if (a == "--driver") {
       if (!IsDnsSubdomain(v)) {
@@ -169,7 +172,7 @@ std::string ParseFlags(int argc, const char* const* argv, Flags& f) {
     }
     if (!error.empty()) return error;
   }
-  if (f.help) return "";
+  if (f.help || f.version) return "";
   f.node_mode = mode == "node";
   if (f.driver.empty()) return "flag --driver is required (the DRA driver name, e.g. gpu.example.com)";
   if (f.node_mode && f.node.empty()) return "flag --node is required in node mode";

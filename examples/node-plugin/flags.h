@@ -21,13 +21,14 @@ struct Flags {
   int listen_port = 9092;
   std::chrono::seconds resync{30};
   bool help = false;
+  bool version = false;  // --version: print the name and libdraforge's version, nothing else
 };
 
 // Reads argv (each flag as --flag VALUE or --flag=VALUE, what Kubernetes manifests usually write)
 // into `f`. Returns "" or the error, naming the flag: an unknown flag, a missing or bad value, a
 // value given to --help, a flag that the mode does not take (--scenario or --root in node mode),
 // --scenario with --kubeconfig, --driver or (node mode) --node missing. --help sets f.help and
-// skips the checks of what is required.
+// --version f.version; either skips the checks of what is required.
 std::string ParseFlags(int argc, const char* const* argv, Flags& f);
 
 // Fills what was not given, by mode (docs/node-plugin.md, "Flags"): demo mode puts every directory

@@ -89,6 +89,10 @@ int Main(int argc, char** argv) {
     std::cout << kUsage << "\n";
     return 0;
   }
+  if (flags.version) {
+    std::cout << "draforge-node-plugin " << LibraryVersion() << "\n";
+    return 0;
+  }
   const char* tmpdir = std::getenv("TMPDIR");
   ApplyDefaults(flags, tmpdir == nullptr ? "" : tmpdir);
   if (flags.instance_uid.empty()) flags.instance_uid = RandomUid();

@@ -75,6 +75,9 @@ Events:
   --event-ring N         change events kept for Last-Event-ID resume (default 1024)
 Testing:
   --ready-delay-ms N     load the source only after N ms (/readyz answers 503 meanwhile)
+Other:
+  --version              print "draforge-server VERSION" (libdraforge's version) and exit
+  --help                 this text
 )";
 
 struct Flags {
@@ -88,7 +91,8 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--context",     "--namespace",      "--allowed-hosts",
                                               "--max-connections", "--max-per-source"};
 const std::vector<std::string> kBoolFlags = {"--demo",          "--in-cluster", "--cluster", "--limit-loopback",
-                                             "--delegate-auth", "--help",       "-h"};
+                                             "--delegate-auth", "--help",       "-h",
+                                             "--version"};
 
 std::optional<Flags> ParseFlags(int argc, char** argv, std::string& error) {
   Flags f;
@@ -165,6 +169,10 @@ int ServerMain(int argc, char** argv) {
   }
   if (Has(*flags, "--help") || Has(*flags, "-h")) {
     std::cout << kUsage;
+    return 0;
+  }
+  if (Has(*flags, "--version")) {
+    std::cout << "draforge-server " << LibraryVersion() << "\n";
     return 0;
   }
   const bool cluster_mode = Has(*flags, "--kubeconfig") || Has(*flags, "--in-cluster") || Has(*flags, "--cluster");

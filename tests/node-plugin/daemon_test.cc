@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "dra_v1.grpc.pb.h"
+#include "draforge/version.h"
 #include "dra_v1beta1.grpc.pb.h"
 #include "node_plugin_test_util.h"
 #include "pluginregistration_v1.grpc.pb.h"
@@ -177,6 +178,10 @@ TEST_F(NodePluginDaemonTest, BadFlagsExit2NamingTheFlag) {
   Daemon help({"--help"}, dir_ / "help");
   EXPECT_EQ(help.Stop(0), 0);
   EXPECT_NE(help.Log().find("--instance-uid UID"), std::string::npos);
+  // What an image test and an operator run first: no --driver needed, the library's version.
+  Daemon version({"--version"}, dir_ / "version");
+  EXPECT_EQ(version.Stop(0), 0);
+  EXPECT_EQ(version.Log(), std::string("draforge-node-plugin ") + DRAFORGE_VERSION_STRING + "\n");
 }
 
 TEST_F(NodePluginDaemonTest, ServesKubeletOverItsSocketsAndRemovesThemAtSigterm) {

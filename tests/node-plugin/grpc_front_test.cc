@@ -396,5 +396,14 @@ TEST(NodePluginFlagsTest, HelpNeedsNothingElse) {
   EXPECT_NE(std::string(kUsage).find("--registration-dir DIR"), std::string::npos);
 }
 
+TEST(NodePluginFlagsTest, VersionNeedsNothingElseAndTakesNoValue) {
+  Flags f;
+  EXPECT_EQ(Parse({"--version"}, f), "");
+  EXPECT_TRUE(f.version);
+  EXPECT_FALSE(f.help);
+  Flags g;
+  EXPECT_EQ(Parse({"--version=1"}, g), "flag --version takes no value");
+}
+
 }  // namespace
 }  // namespace draforge::node_plugin

@@ -28,6 +28,8 @@ import jsonschema
 
 SERVER = sys.argv[1]
 ROOT = os.environ.get("DRAFORGE_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "common"))
+from project_version import project_version  # noqa: E402
 OPENAPI_PATH = os.path.join(ROOT, "examples", "server", "openapi.json")
 with open(OPENAPI_PATH, encoding="utf-8") as f:
     OPENAPI = json.load(f)
@@ -1047,6 +1049,11 @@ def flags_take_their_value_in_both_forms():
     assert r.returncode == 2 and "--demo takes no value" in r.stderr, r.stderr
     r = subprocess.run([SERVER, "--help"], capture_output=True, text=True, timeout=10)
     assert r.returncode == 0 and "--flag VALUE or --flag=VALUE" in r.stdout, r.stdout
+    # The library's version, which is the project's: what an image test and an operator run first.
+    r = subprocess.run([SERVER, "--version"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 0 and r.stdout == "draforge-server %s\n" % project_version(ROOT), (r.stdout, r.stderr)
+    r = subprocess.run([SERVER, "--version=1"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 2 and "--version takes no value" in r.stderr, r.stderr
 
 
 @test

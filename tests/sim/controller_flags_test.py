@@ -15,6 +15,7 @@ import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import tap  # noqa: E402
+from project_version import project_version  # noqa: E402
 
 CONTROLLER = sys.argv.pop(1) if len(sys.argv) > 1 else "build/examples/controller/draforge-controller"
 ROOT = os.environ.get("DRAFORGE_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -63,6 +64,13 @@ class Flags(unittest.TestCase):
         code, _, err = run("--context=", "--kubeconfig=" + MISSING)
         self.assertEqual(code, 2)
         self.assertIn(MISSING, err)
+
+    def test_version_prints_the_library_version(self):
+        code, out, err = run("--version")
+        self.assertEqual((code, out), (0, "draforge-controller %s\n" % project_version(ROOT)), err)
+        code, _, err = run("--version=1")
+        self.assertEqual(code, 2)
+        self.assertIn("--version takes no value", err)
 
     def test_bad_flags_exit_2_naming_the_flag(self):
         cases = [
