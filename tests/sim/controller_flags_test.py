@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """draforge-controller's command line: every flag as `--flag VALUE` and as `--flag=VALUE`, and the
-manifest it ships with (examples/controller/deploy.yaml) starts it as written.
+manifest it ships with (deploy/manifests/draforge.yaml, rendered from the Helm chart) starts it as
+written.
 
 Usage: controller_flags_test.py PATH_TO_DRAFORGE_CONTROLLER   (run by `meson test`)
 No cluster is needed: a kubeconfig path that does not exist stops the controller right after its
@@ -29,19 +30,19 @@ def run(*args):
 
 
 def deploy_args():
-    with open(os.path.join(ROOT, "examples", "controller", "deploy.yaml")) as f:
+    with open(os.path.join(ROOT, "deploy", "manifests", "draforge.yaml")) as f:
         for doc in yaml.safe_load_all(f):
-            if doc and doc.get("kind") == "Deployment":
+            if doc and doc.get("kind") == "Deployment" and doc["metadata"]["name"] == "draforge-controller":
                 for c in doc["spec"]["template"]["spec"]["containers"]:
                     if c["name"] == "controller":
                         return [str(a) for a in c.get("args", [])]
-    raise AssertionError("deploy.yaml has no Deployment with a container named controller")
+    raise AssertionError("deploy/manifests/draforge.yaml has no draforge-controller Deployment with a container named controller")
 
 
 class Flags(unittest.TestCase):
     def test_deploy_yaml_args_as_written_are_accepted(self):
         args = deploy_args()
-        self.assertIn("--lease-namespace=kube-system", args)  # the form that failed before
+        self.assertIn("--lease-namespace=draforge", args)  # the --flag=VALUE form that once failed
         code, out, err = run(*args, "--help")
         self.assertEqual(code, 0, err)
         self.assertIn("Usage: draforge-controller", out)
