@@ -351,6 +351,20 @@ def test_explain_without_a_node_gives_the_verdict_per_node():
     assert ex.to_dict()["nodes"][3] == {"node": "node-d", "fits": True, "outcome": "allocated", "reason": ""}
 
 
+def test_explain_without_a_node_groups_the_nodes_that_do_not_fit_by_reason():
+    ex = _cli_data("explain-nodes.yaml").explain("default/train")
+    assert all(isinstance(g, draforge.NodeGroup) for g in ex.node_groups)
+    assert sorted(n for g in ex.node_groups for n in g.nodes) == ["node-a", "node-b", "node-c"]
+    for g in ex.node_groups:  # the node's own name is "the node" in a group's reason
+        assert not any(n in g.reason for n in ("node-a", "node-b", "node-c")), g.reason
+    by_node = {v.node: v.reason for v in ex.nodes}
+    [taints] = [g for g in ex.node_groups if g.nodes == ["node-b"]]
+    assert taints.reason == by_node["node-b"].replace("node node-b", "the node")
+    assert ex.to_dict()["node_groups"][0].keys() == {"reason", "nodes"}
+    # With a node there are no verdicts, so no groups.
+    assert _cli_data("explain-nodes.yaml").explain("default/train", "node-a").node_groups == []
+
+
 def test_explain_without_a_node_names_the_conflict_on_the_only_node():
     ex = _cli_data("claim-conflict.yaml").explain("default/pair")
     [v] = ex.nodes

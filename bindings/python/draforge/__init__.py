@@ -23,7 +23,7 @@ from . import _draforge
 from ._errors import (ApiError, Error, FileSystemError, InternalError, InvalidInputError, LimitError,
                       NotFoundError, UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
-                       NodeVerdict, Pool, RequestFunnel)
+                       NodeGroup, NodeVerdict, Pool, RequestFunnel)
 from . import cdi, cel, kube
 from .inventory import Inventory
 from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placement, PodClaim
@@ -31,7 +31,7 @@ from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placem
 __all__ = [
     "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
     "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
-    "LimitError", "NodeCount", "NodePlacement", "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim",
+    "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim",
     "Pool", "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube",
     "feature_gates", "kubernetes_version", "version",
 ]
@@ -197,8 +197,8 @@ class Snapshot:
         usable on ``node`` (None: the node step is skipped), and a sentence. Without a node, also the
         verdict on every node (``Explanation.nodes``: where it fits, and why not elsewhere).
         NotFoundError for an unknown claim."""
-        out = self._s.explain(_ref(claim), node, _gates(features), unlock_locked_gates, _labels(node_labels))
-        return Explanation._from_json(json.loads(out))
+        out, groups = self._s.explain(_ref(claim), node, _gates(features), unlock_locked_gates, _labels(node_labels))
+        return Explanation._from_json(json.loads(out), json.loads(groups))
 
     def place(self, pod: Union[str, Mapping[str, Any]], *, features: Features = None, unlock_locked_gates: bool = False,
               max_steps: int = 0) -> Placement:

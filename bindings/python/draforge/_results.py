@@ -130,11 +130,21 @@ class NodeVerdict:
 
 
 @dataclass(frozen=True)
+class NodeGroup:
+    """Nodes a claim does not fit on for the same reason (explain without a node), the node's own
+    name written as "the node" in ``reason``, so that many nodes read as a few groups."""
+
+    reason: str
+    nodes: List[str]
+
+
+@dataclass(frozen=True)
 class Explanation:
     """Why a claim is pending (:meth:`Snapshot.explain`). Without a node, ``nodes`` holds the verdict
     on every node (name order, at most 1000: ``nodes_total`` counts them all, ``nodes_truncated`` says
     some were not examined) and ``nodes_summary`` says on how many the claim fits
-    ("claim default/pair fits on no node (0 of 1): node-1: ..."); with a node they are empty."""
+    ("claim default/pair fits on no node (0 of 1): node-1: ..."); ``node_groups`` gathers the nodes
+    it does not fit on by reason (the short view of many nodes); with a node they are empty."""
 
     claim: str
     summary: str
@@ -147,6 +157,7 @@ class Explanation:
     nodes_total: int = 0
     nodes_truncated: bool = False
     node_source: str = ""
+    node_groups: List[NodeGroup] = field(default_factory=list)
 
     @property
     def fits_on(self) -> List[str]:
@@ -167,7 +178,7 @@ class Explanation:
         return pd.DataFrame(rows, columns=["request", "step", "remaining", "detail"])
 
     @classmethod
-    def _from_json(cls, d: Dict[str, Any]) -> "Explanation":
+    def _from_json(cls, d: Dict[str, Any], groups: Optional[List[Dict[str, Any]]] = None) -> "Explanation":
         reqs = [RequestFunnel(request=r["request"], device_class=r["deviceClass"], needed=int(r["needed"]),
                               all_mode=bool(r.get("allMode", False)), admin_access=bool(r.get("adminAccess", False)),
                               steps=[FunnelStep(s["step"], int(s["remaining"]), s["detail"]) for s in r["steps"]],
@@ -181,7 +192,8 @@ class Explanation:
         return cls(claim=d["claim"], summary=d["summary"], requests=reqs, node=d.get("node"),
                    outcome=d.get("outcome"), conflicts=conflicts, nodes=nodes,
                    nodes_summary=d.get("nodesSummary", ""), nodes_total=int(d.get("nodesTotal", 0)),
-                   nodes_truncated=bool(d.get("nodesTruncated", False)), node_source=d.get("nodeSource", ""))
+                   nodes_truncated=bool(d.get("nodesTruncated", False)), node_source=d.get("nodeSource", ""),
+                   node_groups=[NodeGroup(reason=g["reason"], nodes=list(g["nodes"])) for g in groups or []])
 
 
 @dataclass(frozen=True)

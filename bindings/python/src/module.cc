@@ -179,21 +179,27 @@ class Snapshot {
     });
   }
 
-  std::string explain(const std::string& claim, const std::optional<std::string>& node, const std::string& gates,
-                      bool unlock, const std::optional<std::string>& labels_json) const {
+  // (explanation JSON, node groups JSON): draforge_explanation_json and _node_groups_json of one explain.
+  std::pair<std::string, std::string> explain(const std::string& claim, const std::optional<std::string>& node,
+                                              const std::string& gates, bool unlock,
+                                              const std::optional<std::string>& labels_json) const {
     const draforge_allocate_options o = AllocateOptions(gates, unlock, labels_json, 0);
     draforge_explanation* x = nullptr;
     draforge_error* e = nullptr;
     draforge_buffer b = {nullptr, 0};
+    draforge_buffer groups = {nullptr, 0};
     int rc;
     {
       py::gil_scoped_release nogil;
       rc = draforge_explain(&x, s_, claim.c_str(), OrNull(node), &o, &e);
       if (rc == DRAFORGE_OK) rc = draforge_explanation_json(&b, x, &e);
+      if (rc == DRAFORGE_OK) rc = draforge_explanation_node_groups_json(&groups, x, &e);
       draforge_explanation_destroy(x);
     }
+    if (rc != DRAFORGE_OK) draforge_buffer_dispose(&b);
     Check(rc, e);
-    return Take(b);
+    std::string text = Take(b);
+    return {std::move(text), Take(groups)};
   }
 
   // draforge_place_pod_json (place.h): on which nodes pod "ns/name" fits.
