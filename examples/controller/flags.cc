@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "draforge/draforge.hpp"
+#include "inline_value.h"
 
 namespace draforge::controller {
 
@@ -51,11 +52,7 @@ bool ParseNonNegative(const std::string& text, int64_t& out) {
 bool ParseFlags(int argc, char** argv, Flags& f) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    std::optional<std::string> inline_value;
-    if (size_t eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
-      inline_value = a.substr(eq + 1);
-      a.resize(eq);
-    }
+    const std::optional<std::string> inline_value = flags::TakeInlineValue(a);
     auto value = [&](std::string& out) {
       if (inline_value) {
         out = *inline_value;

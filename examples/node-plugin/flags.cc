@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "inline_value.h"
+
 namespace draforge::node_plugin {
 
 const char kUsage[] = R"(draforge-node-plugin: a kubelet DRA driver. It registers with kubelet (plugin registration v1) and
@@ -101,11 +103,7 @@ std::string ParseFlags(int argc, const char* const* argv, Flags& f) {
   std::optional<std::string> mode;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    std::optional<std::string> inline_value;
-    if (size_t eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
-      inline_value = a.substr(eq + 1);
-      a.resize(eq);
-    }
+    const std::optional<std::string> inline_value = flags::TakeInlineValue(a);
     std::string v;
     const bool takes_value = a != "--help" && a != "-h" && a != "--version";
     if (takes_value) {
