@@ -1,4 +1,5 @@
 #include "api/quantity.h"
+#include "api/quantity_go_representation.h"
 
 #include <algorithm>
 #include <array>
@@ -558,6 +559,8 @@ struct quantity_internal::Access {
   }
 
   static absl::StatusOr<Quantity> ParseWide(const Scanned& scanned, const Suffix& suffix);
+
+  static Dec ToDec(const Quantity& q) { return q.ToDec(); }
 };
 
 using quantity_internal::Access;
@@ -931,46 +934,66 @@ double NearestDouble(std::string_view digits) {
 
 }  // namespace
 
-double Quantity::AsApproximateFloat64() const {
-  // apimachinery computes float64(unscaled) * math.Pow10(exponent) on its own representation of the
-  // value, which depends on the text: the int64 fast path keeps the digits as written (scale =
-  // exponent - fraction digits), the inf.Dec fallback holds the value at scale 9 (2^63-1 at scale 0
-  // when a binary value was capped). Rebuilding that representation from String() reproduces its
-  // result bit for bit for parsed quantities; an arithmetic result is treated as its canonical text.
-  const std::string text = String();
-  const Dec d = ToDec();
-  int64_t scale = -9;
+QuantityGoRepresentation ParsedGoRepresentation(const Quantity& q) {
+  const std::string text = q.String();
   Scanned scanned;
   Suffix suffix;
-  if (Scan(text, scanned) && InterpretSuffix(scanned.suffix, suffix)) {
-    const auto digits = static_cast<int64_t>(scanned.num.size() + scanned.denom.size());
-    int64_t precision = -1;
-    if (suffix.base == 10) {
-      precision = 18 - digits;
-    } else if (scanned.denom.empty()) {
-      precision = 15 - static_cast<int64_t>(scanned.num.size()) - suffix.exponent * 3 / 10 - 1;
-    }
-    const int64_t fast_scale = (suffix.base == 10 ? suffix.exponent : 0) -
-                               static_cast<int64_t>(scanned.denom.size());
-    if (precision >= 0 && fast_scale >= -9) {
-      // The fast path also needs digits * 2^exponent to fit an int64.
-      Uint128 unscaled = DigitsToU128(scanned.num) * Pow10(static_cast<int>(scanned.denom.size())) +
-                         DigitsToU128(scanned.denom);
-      if (suffix.base == 2) unscaled <<= suffix.exponent;
-      if (unscaled <= static_cast<Uint128>(kInt64Max)) scale = fast_scale;
-    }
+  // String() is valid quantity text: Parse accepted it, or it is the canonical form.
+  if (!Scan(text, scanned) || !InterpretSuffix(scanned.suffix, suffix)) return {true, -9};
+  const auto digits = static_cast<int64_t>(scanned.num.size() + scanned.denom.size());
+  const auto denom_len = static_cast<int64_t>(scanned.denom.size());
+  int64_t precision = -1;
+  if (suffix.base == 10) {
+    precision = 18 - digits;
+  } else if (scanned.denom.empty()) {
+    precision = 15 - static_cast<int64_t>(scanned.num.size()) - suffix.exponent * 3 / 10 - 1;
   }
-  if (format_ == Format::kBinarySI && d.exp == 0 && d.mag == kInt64MaxDigits) scale = 0;
+  const int64_t fast_scale = (suffix.base == 10 ? suffix.exponent : 0) - denom_len;
+  if (precision >= 0 && fast_scale >= -9) {
+    // The fast path also needs digits * 2^exponent to fit an int64.
+    Uint128 unscaled = DigitsToU128(scanned.num) * Pow10(static_cast<int>(denom_len)) +
+                       DigitsToU128(scanned.denom);
+    if (suffix.base == 2) unscaled <<= suffix.exponent;
+    if (unscaled <= static_cast<Uint128>(kInt64Max)) return {false, fast_scale};
+  }
+  // inf.Dec: SetString gives the scale of the fraction, a decimal suffix adds its exponent; a
+  // non-zero value is then rounded to scale 9, and a binary one beyond 2^63-1 capped at scale 0.
+  if (q.IsZero()) return {true, suffix.base == 10 ? fast_scale : -denom_len};
+  const Dec d = Access::ToDec(q);
+  if (q.format() == Format::kBinarySI && d.exp == 0 && d.mag == kInt64MaxDigits) return {true, 0};
+  return {true, -9};
+}
+
+std::optional<int64_t> UnscaledInt64(const Quantity& q, int64_t exponent) {
+  if (q.IsZero()) return 0;
+  Dec d = Access::ToDec(q);
+  if (d.exp < exponent) return std::nullopt;
+  // At most 19 digits can fit; the check also bounds the zeros appended below.
+  if (static_cast<int64_t>(d.mag.size()) + d.exp - exponent > 19) return std::nullopt;
+  d.mag.append(static_cast<size_t>(d.exp - exponent), '0');
+  int64_t out = 0;
+  if (!ParseGoInt64(absl::StrCat(d.negative ? "-" : "", d.mag), out)) return std::nullopt;
+  return out;
+}
+
+double GoApproximateFloat64(const Quantity& q, int64_t exponent) {
   double base = 0;
-  if (!d.mag.empty()) {
-    // A normalised value is a multiple of 10^scale in every case above.
+  const Dec d = Access::ToDec(q);
+  if (!d.mag.empty() && d.exp >= exponent) {
     std::string unscaled = d.mag;
-    unscaled.append(static_cast<size_t>(d.exp - scale), '0');
+    unscaled.append(static_cast<size_t>(d.exp - exponent), '0');
     base = NearestDouble(unscaled);
     if (d.negative) base = -base;
   }
-  if (scale == 0) return base;
-  return base * GoPow10(scale);
+  if (exponent == 0) return base;
+  return base * GoPow10(exponent);
+}
+
+double Quantity::AsApproximateFloat64() const {
+  // apimachinery computes float64(unscaled) * math.Pow10(exponent) on its own representation of the
+  // value, which depends on the text; rebuilding that representation from String() reproduces its
+  // result bit for bit for parsed quantities.
+  return GoApproximateFloat64(*this, ParsedGoRepresentation(*this).exponent);
 }
 
 // --- Arithmetic.

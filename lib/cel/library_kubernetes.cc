@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cel/functions.h"
+#include "cel/internal/quantity_amount.h"
 #include "cel/internal/str.h"
 #include "cel/internal/values.h"
 #include "re2/re2.h"
@@ -31,110 +32,38 @@ Value QuantityParse(EvalContext& ctx, const Value* a) {
 Value IsQuantity(EvalContext&, const Value* a) { return Value::Bool(api::Quantity::Parse(a[0].str()).ok()); }
 Value QSign(EvalContext&, const Value* a) { return Value::Int(a[0].quantity()->Sign()); }
 
-// apimachinery's Quantity.AsInt64 on the quantity its ParseQuantity builds from `text`: it answers
-// from the representation, not the value. ParseQuantity takes an int64 fast path (mantissa times
-// 10^scale) only for at most 18 significant decimal digits (fewer for binary suffixes, and none
-// with a fraction there) and a scale of at least -9; anything else becomes an inf.Dec, for which
-// AsInt64 fails even when the value is whole (a 37-digit "…G", "8Ei", "1e19"). On the fast path it
-// fails for a negative scale ("1.0", "1.5Gi") and when value * 10^scale overflows. `text` is valid
-// quantity text (the quantity parsed from it).
-std::optional<int64_t> AsInt64AsParsed(std::string_view text) {
-  if (text == "0") return 0;
-  size_t pos = 0;
-  bool negative = false;
-  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) negative = text[pos++] == '-';
-  while (pos < text.size() && text[pos] == '0') ++pos;
-  const auto digits = [&] {
-    const size_t start = pos;
-    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
-    return text.substr(start, pos - start);
-  };
-  std::string_view num = digits();
-  if (num.empty()) num = "0";
-  std::string_view denom;
-  if (pos < text.size() && text[pos] == '.') {
-    ++pos;
-    denom = digits();
-  }
-  const std::string_view suffix = text.substr(pos);
-  int exponent = 0;
-  bool binary = false;
-  static constexpr std::pair<std::string_view, int> kSuffixes[] = {
-      {"n", -9}, {"u", -6}, {"m", -3}, {"", 0},   {"k", 3},   {"M", 6},   {"G", 9},   {"T", 12},
-      {"P", 15}, {"E", 18}, {"Ki", 10}, {"Mi", 20}, {"Gi", 30}, {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
-  bool known = false;
-  for (const auto& [name, e] : kSuffixes) {
-    if (suffix == name) {
-      exponent = e;
-      binary = name.size() == 2;
-      known = true;
-      break;
-    }
-  }
-  if (!known) {
-    // e<N> / E<N>: a decimal exponent (Parse has checked that it fits an int32).
-    if (suffix.size() < 2 || (suffix[0] != 'e' && suffix[0] != 'E')) return std::nullopt;
-    int64_t e = 0;
-    size_t i = 1;
-    const bool neg = suffix[i] == '-';
-    if (suffix[i] == '-' || suffix[i] == '+') ++i;
-    for (; i < suffix.size(); ++i) e = std::min<int64_t>(e * 10 + (suffix[i] - '0'), int64_t{1} << 40);
-    exponent = static_cast<int>(std::clamp<int64_t>(neg ? -e : e, INT32_MIN, INT32_MAX));
-  }
-  int64_t scale = 0;
-  int64_t mantissa = 1;
-  int64_t precision;
-  if (!binary) {
-    scale = exponent;
-    precision = 18 - static_cast<int64_t>(num.size() + denom.size());
-  } else if (denom.empty()) {
-    mantissa = int64_t{1} << exponent;
-    precision = 15 - static_cast<int64_t>(num.size()) - static_cast<int64_t>(static_cast<float>(exponent) * 3 / 10) - 1;
-  } else {
-    precision = -1;
-  }
-  if (precision < 0) return std::nullopt;
-  scale -= static_cast<int64_t>(denom.size());
-  if (scale < -9) return std::nullopt;
-  int64_t value = 0;
-  for (std::string_view part : {num, denom}) {
-    for (char c : part) value = value * 10 + (c - '0');  // at most 18 digits: no overflow
-  }
-  int64_t result;
-  if (__builtin_mul_overflow(value, mantissa, &result)) return std::nullopt;
-  if (negative) result = -result;
-  if (scale < 0) return std::nullopt;
-  for (int64_t i = 0; i < scale; ++i) {
-    if (__builtin_mul_overflow(result, int64_t{10}, &result)) return std::nullopt;
-  }
-  return result;
-}
-
+// isInteger(), asInteger() and asApproximateFloat() answer from apimachinery's representation of
+// the quantity (QuantityAmount), which add() and sub() carry forward: quantity("1.0").isInteger()
+// and quantity("1.5").add(quantity("0.5")).isInteger() are false.
 Value QIsInteger(EvalContext&, const Value* a) {
-  return Value::Bool(AsInt64AsParsed(a[0].quantity()->String()).has_value());
+  return Value::Bool(internal::QuantityAmount::Of(a[0]).AsInt64().has_value());
 }
 Value QAsInteger(EvalContext& ctx, const Value* a) {
-  auto v = AsInt64AsParsed(a[0].quantity()->String());
+  auto v = internal::QuantityAmount::Of(a[0]).AsInt64();
   if (!v) return Err(ctx, "cannot convert value to integer");
   return Value::Int(*v);
 }
-Value QAsFloat(EvalContext&, const Value* a) { return Value::Double(a[0].quantity()->AsApproximateFloat64()); }
+Value QAsFloat(EvalContext&, const Value* a) {
+  return Value::Double(internal::QuantityAmount::Of(a[0]).AsApproximateFloat64());
+}
 Value QCompare(EvalContext&, const Value* a) { return Value::Int(a[0].quantity()->Compare(*a[1].quantity())); }
 Value QGreater(EvalContext&, const Value* a) { return Value::Bool(a[0].quantity()->Compare(*a[1].quantity()) > 0); }
 Value QLess(EvalContext&, const Value* a) { return Value::Bool(a[0].quantity()->Compare(*a[1].quantity()) < 0); }
 Value QAdd(EvalContext& ctx, const Value* a) {
-  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Add(*a[1].quantity())));
+  using internal::QuantityAmount;
+  return QuantityAmount::Of(a[0]).Add(QuantityAmount::Of(a[1])).ToValue(*ctx.arena);
 }
 Value QSub(EvalContext& ctx, const Value* a) {
-  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Sub(*a[1].quantity())));
+  using internal::QuantityAmount;
+  return QuantityAmount::Of(a[0]).Sub(QuantityAmount::Of(a[1])).ToValue(*ctx.arena);
 }
 Value QAddInt(EvalContext& ctx, const Value* a) {
-  api::Quantity q = api::Quantity::FromInt64(a[1].int_value(), api::Quantity::Format::kDecimalSI);
-  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Add(q)));
+  using internal::QuantityAmount;
+  return QuantityAmount::Of(a[0]).Add(QuantityAmount::OfInt64(a[1].int_value())).ToValue(*ctx.arena);
 }
 Value QSubInt(EvalContext& ctx, const Value* a) {
-  api::Quantity q = api::Quantity::FromInt64(a[1].int_value(), api::Quantity::Format::kDecimalSI);
-  return Value::QuantityPointer(ctx.arena->New<api::Quantity>(a[0].quantity()->Sub(q)));
+  using internal::QuantityAmount;
+  return QuantityAmount::Of(a[0]).Sub(QuantityAmount::OfInt64(a[1].int_value())).ToValue(*ctx.arena);
 }
 
 // ---- semver ----

@@ -11,7 +11,9 @@ Sources (read, never copied: only each case's name and expression are taken):
     element types; the Kubernetes URL library (Go net/url parsing, printing, accessors; urls.go has
     no upstream test file); timestamp getters in named time zones and numeric offsets; every named
     format on a common set of inputs; the protobuf well-known messages (construction, conversion
-    errors, JSON conversion, Any payloads) and behaviours checked beside them. cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
+    errors, JSON conversion, Any payloads) and behaviours checked beside them; quantity arithmetic
+    (apimachinery's int64Amount/inf.Dec representation through add()/sub(), which isInteger(),
+    asInteger() and asApproximateFloat() read). cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
     the oracle gives Kubernetes' answers (IPv4-mapped addresses are errors there).
 
 The expected outcome of each case is what upstream's DRA CEL environment (`dra-cel`, tests/oracle:
@@ -438,6 +440,71 @@ WELL_KNOWN = [
 ]
 
 
+# Quantity arithmetic: add()/sub() keep apimachinery's representation (an int64Amount at the smaller
+# scale, an inf.Dec once something overflows), which isInteger(), asInteger() and
+# asApproximateFloat() read; int64Amount.Sub negates math.MinInt64 into itself.
+QUANTITY_EXPRS = [
+    'quantity("1.5").add(quantity("0.5")).isInteger()',
+    'quantity("1.5").add(quantity("0.5")).asInteger()',
+    'quantity("1.5").add(quantity("0.5")).asApproximateFloat()',
+    'quantity("1.5").add(quantity("0.5")) == quantity("2")',
+    'quantity("1.5").sub(quantity("0.5")).isInteger()',
+    'quantity("0.5").sub(quantity("0.5")).isInteger()',
+    'quantity("1").sub(quantity("1")).isInteger()',
+    'quantity("1").add(1).isInteger()',
+    'quantity("1").add(1).asInteger()',
+    'quantity("1k").add(quantity("1")).asInteger()',
+    'quantity("1k").add(quantity("1m")).isInteger()',
+    'quantity("1G").sub(quantity("1")).asInteger()',
+    'quantity("1G").sub(1).asInteger()',
+    'quantity("100m").add(quantity("900m")).isInteger()',
+    'quantity("100m").add(quantity("900m")).compareTo(quantity("1"))',
+    'quantity("1").add(quantity("1.000")).isInteger()',
+    'quantity("1Ki").add(quantity("1Ki")).asInteger()',
+    'quantity("1.5Ki").add(1).isInteger()',
+    'quantity("1.5Ki").add(1).asApproximateFloat()',
+    'quantity("10").sub(quantity("10")).add(quantity("1.0")).isInteger()',
+    'quantity("0").add(quantity("1.0")).isInteger()',
+    'quantity("0.0").add(quantity("1")).isInteger()',
+    'quantity("9e18").add(quantity("9e18")).isInteger()',
+    'quantity("9e18").add(quantity("9e18")).asApproximateFloat()',
+    'quantity("4e18").add(quantity("4e18")).asInteger()',
+    'quantity("922337203685477580").add(quantity("922337203685477580")).asInteger()',
+    'quantity("922337203685477580").add(quantity("922337203685477580")).add(quantity("922337203685477580")).isInteger()',
+    'quantity("9223372036854775807").add(0).isInteger()',
+    'quantity("1").add(9223372036854775807).isInteger()',
+    'quantity("1").add(9223372036854775807).add(1).isInteger()',
+    'quantity("1").add(9223372036854775807).add(1).asApproximateFloat()',
+    'quantity("1").sub(-9223372036854775808).asInteger()',
+    'quantity("1").sub(-9223372036854775808).isGreaterThan(quantity("0"))',
+    'quantity("0").sub(-9223372036854775808).asInteger()',
+    'quantity("-1").sub(-9223372036854775808).isInteger()',
+    'quantity("-1").sub(-9223372036854775808).asApproximateFloat()',
+    'quantity("1k").sub(-9223372036854775808).isGreaterThan(quantity("0"))',
+    'quantity("1.5").sub(-9223372036854775808).asApproximateFloat()',
+    'quantity("5").sub(9223372036854775807).sub(9223372036854775807).asApproximateFloat()',
+    'quantity("1E").add(100).asApproximateFloat()',
+    'quantity("1E").add(100).isInteger()',
+    'quantity("2.5Mi").add(quantity("1.0")).asApproximateFloat()',
+    'quantity("0e-20").add(quantity("1.5")).asApproximateFloat()',
+    'quantity("0.1").add(quantity("0.2")).asApproximateFloat()',
+    'quantity("0.1").add(quantity("0.2")).asApproximateFloat() == 0.3',
+    'quantity("1e-9").add(quantity("1e-9")).asApproximateFloat()',
+    'quantity("123456789012345678").add(quantity("0.1")).asApproximateFloat()',
+    'quantity("123456789012345678").add(quantity("0.1")).isInteger()',
+    'quantity("8Ei").add(1).isInteger()',
+    'quantity("8Ei").sub(quantity("8Ei")).isInteger()',
+    'quantity("1.0").add(quantity("1.0")).sub(quantity("2")).isInteger()',
+    'quantity("16Gi").sub(quantity("1Gi")).asInteger()',
+    'quantity("16Gi").sub(quantity("512Mi")).asApproximateFloat()',
+    'quantity("40Gi").add(quantity("0.5Gi")).isInteger()',
+    'quantity("1000").add(quantity("1e3")).asInteger()',
+    'quantity("1e3").add(quantity("1000")).asInteger()',
+    'quantity("1e3").add(quantity("1e-3")).asApproximateFloat()',
+    '[quantity("1"), quantity("2")].map(q, q.add(quantity("0.5")).isInteger())',
+]
+
+
 def draforge_cases():
     exprs = []
     for a in NET_ADDRS:
@@ -479,6 +546,8 @@ def draforge_cases():
         yield ("draforge_format", "", f"format_{i}", e, None)
     for i, e in enumerate(WELL_KNOWN):
         yield ("draforge_well_known", "", f"well_known_{i}", e, None)
+    for i, e in enumerate(QUANTITY_EXPRS):
+        yield ("draforge_quantity", "", f"quantity_{i}", e, None)
 
 
 NOT_ENABLED_RX = re.compile(r"undeclared reference to '([^']*)'|unknown type|no such overload|found no matching overload for '(isURL|url|ip|cidr|isIP|isCIDR|format\.[a-z0-9]+)'")
