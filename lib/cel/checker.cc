@@ -76,30 +76,34 @@ class Checker {
         }
         return;
       case ExprKind::kIdent: {
-        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+        // A leading dot names the root scope (cel-go): `.device`, `.int`; comprehension and bind
+        // variables are not in it (`[1].map(x, .x)` is an undeclared reference).
+        const bool root = !e.name.empty() && e.name[0] == '.';
+        const std::string name = root ? e.name.substr(1) : e.name;
+        for (auto it = scopes_.rbegin(); it != scopes_.rend() && !root; ++it) {
           if (it->name == e.name) {
             e.slot = it->slot;
             e.type = it->type;
             return;
           }
         }
-        auto v = env_.variables.find(e.name);
+        auto v = env_.variables.find(name);
         if (v != env_.variables.end()) {
           e.type = v->second;
           int idx = -1;
           for (size_t i = 0; i < p_->globals_.size(); ++i) {
-            if (p_->globals_[i] == e.name) idx = static_cast<int>(i);
+            if (p_->globals_[i] == name) idx = static_cast<int>(i);
           }
           if (idx < 0) {
             idx = static_cast<int>(p_->globals_.size());
-            p_->globals_.push_back(e.name);
+            p_->globals_.push_back(name);
           }
           e.slot = -2 - idx;  // globals are encoded as -2 - index
           return;
         }
-        if (auto t = TypeIdent(e.name)) {
+        if (auto t = TypeIdent(name)) {
           e.kind = ExprKind::kConst;
-          e.text = e.name;  // "optional_type" prints without its parameter
+          e.text = name;  // "optional_type" prints without its parameter
           e.constant = Value::Type(e.text);
           e.type = Type::TypeOf(*t);
           return;
@@ -272,10 +276,13 @@ class Checker {
       name = Cat(x->name, ".", name);
     }
     if (x->kind != ExprKind::kIdent) return std::nullopt;
+    // A leading dot (`.google.protobuf.Duration`) names the root scope: no local shadows it.
+    const bool root = !x->name.empty() && x->name[0] == '.';
+    if (root) name.erase(0, 1);
     for (const auto& s : scopes_) {
-      if (s.name == x->name) return std::nullopt;
+      if (!root && s.name == x->name) return std::nullopt;
     }
-    if (env_.variables.count(x->name) != 0) return std::nullopt;
+    if (env_.variables.count(root ? x->name.substr(1) : x->name) != 0) return std::nullopt;
     if (name == "net.IP") return Type::IP();
     if (name == "net.CIDR") return Type::CIDR();
     // The well-known types that cel-go's default registry resolves as identifiers (the wrappers,
@@ -367,8 +374,12 @@ class Checker {
       e.overloads = {0};
       return;
     }
+    // The arguments' types as checked, type parameters unresolved (cel-go's getType): matching an
+    // overload may widen a parameter's binding (int, then dyn), and that must reach every node
+    // typed with the parameter, e.g. the elements of `[?optional.none(), 0]` when the list meets a
+    // list(dyn); the homogeneous-literal validator then sees dyn and int, as upstream.
     std::vector<Type> arg_types;
-    for (auto& a : e.args) arg_types.push_back(Resolve(a->type));
+    for (auto& a : e.args) arg_types.push_back(a->type);
     if (!e.receiver_style && (e.name == "_&&_" || e.name == "_||_")) {
       CheckLogical(e, arg_types);
       return;

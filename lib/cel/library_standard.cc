@@ -516,14 +516,16 @@ void RegisterStandardLibrary(FunctionRegistry& r) {
   r.Add("_[_]", "index_map", {MKV, K}, V, false, nullptr);
   r.Add("@in", "in_list", {A, LA}, Bo, false, InList);
   r.Add("@in", "in_map", {A, Type::Map(A, B)}, Bo, false, InMap);
-  r.Add("size", "size_string", {S}, I, false, SizeString);
+  // In cel-go's declaration order, which the checker follows: the first overload an argument of
+  // unknown type fits binds that type, so `[].filter(x, x.size() > 1)` is a list(bytes) upstream.
   r.Add("size", "size_bytes", {By}, I, false, SizeBytes);
-  r.Add("size", "size_list", {LA}, I, false, SizeList);
-  r.Add("size", "size_map", {MKV}, I, false, SizeMap);
-  r.Add("size", "string_size", {S}, I, true, SizeString);
   r.Add("size", "bytes_size", {By}, I, true, SizeBytes);
+  r.Add("size", "size_list", {LA}, I, false, SizeList);
   r.Add("size", "list_size", {LA}, I, true, SizeList);
+  r.Add("size", "size_map", {MKV}, I, false, SizeMap);
   r.Add("size", "map_size", {MKV}, I, true, SizeMap);
+  r.Add("size", "size_string", {S}, I, false, SizeString);
+  r.Add("size", "string_size", {S}, I, true, SizeString);
   r.Add("int", "int64_to_int64", {I}, I, false, Identity);
   r.Add("int", "uint64_to_int64", {U}, I, false, UintToInt);
   r.Add("int", "double_to_int64", {D}, I, false, DoubleToInt);

@@ -401,11 +401,13 @@ bool IsValidDurationLiteral(const Value& v) {
 
 void RegisterTimeLibrary(FunctionRegistry& r) {
   const Type T = Type::Timestamp(), D = Type::Duration(), S = Type::String(), I = Type::Int(), B = Type::Bool();
-  r.Add("timestamp", "string_to_timestamp", {S}, T, false, StringToTimestamp);
-  r.Add("timestamp", "int64_to_timestamp", {I}, T, false, IntToTimestamp);
+  // cel-go's declaration order: the checker binds an argument of unknown type to the first
+  // overload it fits (`[].map(x, timestamp(x))` makes x a timestamp, not a string).
   r.Add("timestamp", "timestamp_to_timestamp", {T}, T, false, Identity);
-  r.Add("duration", "string_to_duration", {S}, D, false, StringToDuration);
+  r.Add("timestamp", "int64_to_timestamp", {I}, T, false, IntToTimestamp);
+  r.Add("timestamp", "string_to_timestamp", {S}, T, false, StringToTimestamp);
   r.Add("duration", "duration_to_duration", {D}, D, false, Identity);
+  r.Add("duration", "string_to_duration", {S}, D, false, StringToDuration);
   r.Add("string", "timestamp_to_string", {T}, S, false, TimestampToString);
   r.Add("string", "duration_to_string", {D}, S, false, DurationToString);
   r.Add("int", "timestamp_to_int64", {T}, I, false, TimestampToInt);

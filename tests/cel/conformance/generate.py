@@ -13,7 +13,8 @@ Sources (read, never copied: only each case's name and expression are taken):
     format on a common set of inputs; the protobuf well-known messages (construction, conversion
     errors, JSON conversion, Any payloads) and behaviours checked beside them; quantity arithmetic
     (apimachinery's int64Amount/inf.Dec representation through add()/sub(), which isInteger(),
-    asInteger() and asApproximateFloat() read). cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
+    asInteger() and asApproximateFloat() read); checker type inference (overload order, type
+    parameters widened to dyn, leading-dot names). cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
     the oracle gives Kubernetes' answers (IPv4-mapped addresses are errors there).
 
 The expected outcome of each case is what upstream's DRA CEL environment (`dra-cel`, tests/oracle:
@@ -505,6 +506,48 @@ QUANTITY_EXPRS = [
 ]
 
 
+# cel-go's checker: an argument of unknown type (an empty list's element) is bound by the first
+# overload it fits, in cel-go's declaration order (size: bytes first); a type parameter's binding
+# widens when it meets dyn, and every node typed with the parameter sees the wider type (the
+# homogeneous-literal validator then rejects `[?optional.none(), 0] + [dyn(1)]`); a leading dot
+# names the root scope.
+CHECKER_EXPRS = [
+    '[].filter(x, x.size() > 1) + [1]',
+    '[].filter(x, size(x) > 1).join()',
+    '[].filter(x, x.size() > 1).join("-")',
+    '"a" in [].filter(x, x.size() > 1)',
+    '[].filter(x, x.size() > 1).map(x, x + "1.5")',
+    '[].filter(x, x.size() > 1)[?2].orValue("none") == "hello"',
+    '[].filter(x, x.size() > 1).size() == 0',
+    '[].map(x, x.size()) + [""]',
+    '[].map(x, timestamp(x)).map(y, y) + [].filter(x, timestamp(x) > timestamp(0)).map(x, x + "a")',
+    '[].filter(x, duration(x) > duration("1s")).map(x, x + "a")',
+    '[].filter(x, int(x) > 1) + [""]',
+    '[].filter(x, string(x) == "a") + [1]',
+    '[?optional.none(), 0]',
+    '[?optional.none(), 0] + [1]',
+    '[?optional.none(), 0] == [dyn(1)]',
+    '[?optional.none(), 0] + [dyn(1)]',
+    '[0, ?optional.none()] + [dyn(1)]',
+    '[optional.none().value(), 0] + [dyn(1)]',
+    '[?optional.of(1), 0] + [dyn(1)]',
+    '{?"a": optional.none(), "b": 100}',
+    '{?"a": optional.none(), "b": 100} == {"a": dyn(1)}',
+    '[?optional.none(), 0] + [device.attributes["dra.example.com"].healthy].filter(x, x < -1)',
+    'int([].map(x, x > 0, x + 1).map(x, double(x) / 2.0).sum())',
+    '[].map(x, x > 0, x + 1).map(x, double(x) / 2.0).sum()',
+    '.google.protobuf.Duration',
+    '.google.protobuf.Timestamp == google.protobuf.Timestamp',
+    '.google.protobuf.NullValue.NULL_VALUE',
+    '.net.IP',
+    '.int == int',
+    'type(1) == .int',
+    '.device.driver',
+    '[1].map(x, .x)',
+    'cel.bind(x, 1, .x)',
+]
+
+
 def draforge_cases():
     exprs = []
     for a in NET_ADDRS:
@@ -548,6 +591,8 @@ def draforge_cases():
         yield ("draforge_well_known", "", f"well_known_{i}", e, None)
     for i, e in enumerate(QUANTITY_EXPRS):
         yield ("draforge_quantity", "", f"quantity_{i}", e, None)
+    for i, e in enumerate(CHECKER_EXPRS):
+        yield ("draforge_checker", "", f"checker_{i}", e, None)
 
 
 NOT_ENABLED_RX = re.compile(r"undeclared reference to '([^']*)'|unknown type|no such overload|found no matching overload for '(isURL|url|ip|cidr|isIP|isCIDR|format\.[a-z0-9]+)'")
