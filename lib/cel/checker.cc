@@ -44,8 +44,8 @@ class Checker {
     if (errors_.empty()) Finalize(*p_->parsed_.root);
     if (errors_.empty()) Validate(*p_->parsed_.root);
     if (!errors_.empty()) return absl::InvalidArgumentError(FormatErrors(p_->parsed_.source, errors_));
-    if (!undefined_type_.empty()) {
-      return absl::InvalidArgumentError(Cat("program instantiation failed: reference to undefined type: ", undefined_type_));
+    if (!instantiation_error_.empty()) {
+      return absl::InvalidArgumentError(Cat("program instantiation failed: ", instantiation_error_));
     }
     return absl::OkStatus();
   }
@@ -296,7 +296,7 @@ class Checker {
     if (auto c = ResolveMessageConstruction(name, &not_a_message); c && c->known_at_runtime) {
       // The other well-known messages check as type names, but cel-go's planner has no runtime type
       // for them: "reference to undefined type", an error of program instantiation.
-      if (undefined_type_.empty()) undefined_type_ = name;
+      if (instantiation_error_.empty()) instantiation_error_ = Cat("reference to undefined type: ", name);
       return c->type;
     }
     return std::nullopt;
@@ -617,6 +617,31 @@ class Checker {
     }
   }
 
+  // Go's regexp/syntax error for a pattern RE2 rejects: "error parsing regexp: <code>: `<fragment>`",
+  // with Go's wording of each code; the fragment is RE2's, which is Go's in the common cases.
+  static std::string GoRegexpError(const re2::RE2& re) {
+    std::string_view code;
+    std::string arg = re.error_arg();
+    switch (re.error_code()) {
+      case re2::RE2::ErrorMissingBracket: code = "missing closing ]"; break;
+      case re2::RE2::ErrorMissingParen: code = "missing closing )"; break;
+      case re2::RE2::ErrorUnexpectedParen: code = "unexpected )"; break;
+      case re2::RE2::ErrorTrailingBackslash: code = "trailing backslash at end of expression"; arg.clear(); break;
+      case re2::RE2::ErrorRepeatArgument: code = "missing argument to repetition operator"; break;
+      case re2::RE2::ErrorRepeatSize: code = "invalid repeat count"; break;
+      case re2::RE2::ErrorRepeatOp: code = "invalid nested repetition operator"; break;
+      case re2::RE2::ErrorBadPerlOp: code = "invalid or unsupported Perl syntax"; break;
+      case re2::RE2::ErrorBadUTF8: code = "invalid UTF-8"; break;
+      case re2::RE2::ErrorBadNamedCapture: code = "invalid named capture"; break;
+      case re2::RE2::ErrorBadCharClass: code = "invalid character class"; break;
+      case re2::RE2::ErrorBadCharRange: code = "invalid character class range"; break;
+      case re2::RE2::ErrorBadEscape: code = "invalid escape sequence"; break;
+      case re2::RE2::ErrorPatternTooLarge: code = "expression too large"; break;
+      default: code = "regexp/syntax: internal error"; break;
+    }
+    return Cat("error parsing regexp: ", code, ": `", arg, "`");
+  }
+
   // The homogeneous aggregate literal validator (cel-go ValidateHomogeneousAggregateLiterals):
   // runs on a literal before its elements, as cel-go visits the AST top-down.
   void ValidateAggregate(Expr& e) {
@@ -689,7 +714,14 @@ class Checker {
           opts.set_log_errors(false);
           auto re = std::make_unique<re2::RE2>(re2::StringPiece(pat.data(), pat.size()), opts);
           if (!re->ok()) {
-            Error(*e.args[idx], "invalid matches argument");
+            // cel-go's regex literal validator covers the receiver-style matches() only; the
+            // global matches() and the Kubernetes find()/findAll() precompile a constant pattern
+            // when the program is planned, and fail there with Go's regexp error.
+            if (e.name == "matches" && e.receiver_style) {
+              Error(*e.args[idx], "invalid matches argument");
+            } else if (instantiation_error_.empty()) {
+              instantiation_error_ = GoRegexpError(*re);
+            }
             return;
           }
           p_->regexes_.emplace(std::string(pat), std::move(re));
@@ -707,7 +739,9 @@ class Checker {
   int next_var_ = 0;
   int next_slot_ = 0;
   int format_depth_ = 0;  // Validate: how many format() calls enclose the current node
-  std::string undefined_type_;  // the first well-known type name the planner cannot resolve
+  // The first error of cel-go's planner (program instantiation), reported when the checker found
+  // none: a well-known type name it cannot resolve, a constant regex it cannot compile.
+  std::string instantiation_error_;
 };
 
 absl::StatusOr<std::unique_ptr<Program>> Program::Compile(std::string_view source, const Env& env) {

@@ -510,7 +510,7 @@ QUANTITY_EXPRS = [
 # overload it fits, in cel-go's declaration order (size: bytes first); a type parameter's binding
 # widens when it meets dyn, and every node typed with the parameter sees the wider type (the
 # homogeneous-literal validator then rejects `[?optional.none(), 0] + [dyn(1)]`); a leading dot
-# names the root scope.
+# names the root scope; cel-go's error for an invalid constant regex.
 CHECKER_EXPRS = [
     '[].filter(x, x.size() > 1) + [1]',
     '[].filter(x, size(x) > 1).join()',
@@ -545,6 +545,22 @@ CHECKER_EXPRS = [
     '.device.driver',
     '[1].map(x, .x)',
     'cel.bind(x, 1, .x)',
+    # Invalid constant regexes: cel-go's validator covers the receiver-style matches() only; the
+    # global matches() and find()/findAll() fail at program instantiation with Go's regexp error.
+    '"a".matches("[")',
+    'matches("a", "[")',
+    '"a".find("[")',
+    '"a".findAll("[")',
+    '"a".findAll("[", 1)',
+    '"a".find("(")',
+    '"a".find("a**")',
+    '"a".find("\\\\")',
+    '"a".find("x{2,1}")',
+    '"a".find("(?P<>a)")',
+    '"a".find("[z-a]")',
+    '"a".find("\\\\q")',
+    '"a".find(")")',
+    '"a".find("[") == "" || [1].size() > "x"',
 ]
 
 
