@@ -1,6 +1,8 @@
 // cel-go's standard library (checker/decls, interpreter/functions): operators, size, conversions,
 // string predicates, optionals.
+#include <cerrno>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -325,10 +327,8 @@ bool ParseGoInt(std::string_view s, int64_t* out, bool* range) {
 Value StringToInt(EvalContext& ctx, const Value* a) {
   int64_t v;
   bool range;
-  if (!ParseGoInt(a[0].str(), &v, &range)) {
-    return Err(ctx, Cat("strconv.ParseInt: parsing \"", a[0].str(), "\": ",
-                        range ? "value out of range" : "invalid syntax"));
-  }
+  // cel-go reports any strconv failure (syntax or range) with one text.
+  if (!ParseGoInt(a[0].str(), &v, &range)) return Err(ctx, "type conversion error from 'string' to 'int'");
   return Value::Int(v);
 }
 Value IntToUint(EvalContext& ctx, const Value* a) {
@@ -346,20 +346,54 @@ Value StringToUint(EvalContext& ctx, const Value* a) {
   uint64_t v;
   bool overflow;
   bool ok = ParseDigits(s, &v, &overflow);
-  if (!ok || overflow) {
-    return Err(ctx, Cat("strconv.ParseUint: parsing \"", s, "\": ", ok ? "value out of range" : "invalid syntax"));
-  }
+  if (!ok || overflow) return Err(ctx, "type conversion error from 'string' to 'uint'");
   return Value::Uint(v);
 }
 Value IntToDouble(EvalContext&, const Value* a) { return Value::Double(static_cast<double>(a[0].int_value())); }
 Value UintToDouble(EvalContext&, const Value* a) { return Value::Double(static_cast<double>(a[0].uint_value())); }
+bool IsDigitChar(char c) { return c >= '0' && c <= '9'; }
+
+// Go's strconv.ParseFloat(s, 64) syntax check, for what strtod would read differently: no
+// whitespace; "inf", "infinity" and "nan" in any case (with a sign except for nan), nothing like
+// "nan(...)"; a hexadecimal mantissa needs a 'p' exponent; underscores only between digits (or after
+// the 0x prefix), as in a Go literal. Returns the text without underscores, or nothing.
+std::optional<std::string> GoFloatText(std::string_view s) {
+  std::string lower;
+  for (char c : s) lower.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c));
+  std::string_view body = lower;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) body.remove_prefix(1);
+  if (body == "inf" || body == "infinity") return std::string(s);
+  if (lower == "nan") return std::string(s);
+  if (body.empty() || !(IsDigitChar(body[0]) || body[0] == '.')) return std::nullopt;
+  const bool hex = body.size() > 1 && body[0] == '0' && body[1] == 'x';
+  if (hex && body.find('p') == std::string_view::npos) return std::nullopt;
+  std::string out;
+  const auto digit = [hex](char c) { return IsDigitChar(c) || (hex && ((c >= 'a' && c <= 'f'))); };
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = lower[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') return std::nullopt;
+    if (c != '_') {
+      out.push_back(s[i]);
+      continue;
+    }
+    const bool after_prefix = i >= 2 && lower[i - 1] == 'x' && lower[i - 2] == '0';
+    if (!(i > 0 && (digit(lower[i - 1]) || after_prefix) && i + 1 < s.size() && digit(lower[i + 1]))) {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
 Value StringToDouble(EvalContext& ctx, const Value* a) {
-  std::string s(a[0].str());
+  std::optional<std::string> s = GoFloatText(a[0].str());
   char* end = nullptr;
-  double d = s.empty() ? 0 : std::strtod(s.c_str(), &end);
-  bool ok = !s.empty() && end == s.c_str() + s.size() && s.find_first_of("xXpP") == std::string::npos;
-  if (s == "Inf" || s == "+Inf" || s == "inf" || s == "-Inf" || s == "-inf" || s == "NaN" || s == "nan") ok = true;
-  if (!ok) return Err(ctx, Cat("strconv.ParseFloat: parsing \"", s, "\": invalid syntax"));
+  errno = 0;
+  const double d = s ? std::strtod(s->c_str(), &end) : 0;
+  // ParseFloat fails on syntax, and on overflow (it would return +-Inf with ErrRange); underflow
+  // to zero or a subnormal is no error. cel-go reports either failure with one text.
+  const bool overflow = errno == ERANGE && std::isinf(d);
+  if (!s || s->empty() || end != s->c_str() + s->size() || overflow) {
+    return Err(ctx, "type conversion error from 'string' to 'double'");
+  }
   return Value::Double(d);
 }
 Value IntToString(EvalContext& ctx, const Value* a) { return MakeString(*ctx.arena, std::to_string(a[0].int_value())); }
@@ -379,7 +413,7 @@ Value StringToBool(EvalContext& ctx, const Value* a) {
   std::string_view s = a[0].str();
   if (s == "1" || s == "t" || s == "T" || s == "TRUE" || s == "true" || s == "True") return Value::Bool(true);
   if (s == "0" || s == "f" || s == "F" || s == "FALSE" || s == "false" || s == "False") return Value::Bool(false);
-  return Err(ctx, Cat("strconv.ParseBool: parsing \"", s, "\": invalid syntax"));
+  return Err(ctx, "type conversion error from 'string' to 'bool'");
 }
 Value TypeOf(EvalContext&, const Value* a) { return Value::Type(TypeName(a[0])); }
 

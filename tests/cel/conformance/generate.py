@@ -561,6 +561,25 @@ CHECKER_EXPRS = [
     '"a".find("\\\\q")',
     '"a".find(")")',
     '"a".find("[") == "" || [1].size() > "x"',
+    # String conversions: Go's strconv syntax (hex floats, underscores, inf/nan spellings), overflow
+    # to +-Inf is an error, and cel-go's one text for every failure.
+    'double("1e999")',
+    'double("1e9" + "99") > 1.0',
+    'double("-1e9" + "99")',
+    'double("1e-400")',
+    'double("in" + "f")',
+    'double("-Infinity")',
+    'double("0x1p-2")',
+    'double("0x1.8" + "")',
+    'double("1_0")',
+    'double("1__0" + "")',
+    'double(" 1" + "")',
+    'double("+nan" + "")',
+    'uint("" + "")',
+    'uint("-1" + "")',
+    'int("h" + "")',
+    'int("99999999999999999999" + "")',
+    'bool("x" + "")',
 ]
 
 
