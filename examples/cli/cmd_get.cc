@@ -74,9 +74,8 @@ int RunGet(const Args& args, Io io) {
       "draforge get KIND [NAME] (-f FILE... | --kubeconfig FILE [--context NAME]) [-n NAMESPACE] [-o table|json|yaml]\n"
       "  KIND: deviceclasses, resourceclaims, resourceclaimtemplates, resourceslices, devicetaintrules,\n"
       "        resourcepoolstatusrequests, pods, nodes; or the derived views pools and devices (table only)\n"
-      "draforge get pools --availability --driver D [--pool P] [--limit N] [--partition-attribute A] (-f FILE... |\n"
-      "  --kubeconfig FILE) [-o table|json|yaml]: the status kube-controller-manager writes for such a\n"
-      "  ResourcePoolStatusRequest (KEP-5677)";
+      "  pools --availability --driver D [--pool P] [--limit N] [--partition-attribute A]: per pool, the\n"
+      "        status kube-controller-manager writes for such a ResourcePoolStatusRequest (KEP-5677)";
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, usage, io, code);
   if (!flags) return code;

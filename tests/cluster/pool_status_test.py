@@ -3,7 +3,8 @@
 
 Publishes ResourceSlices of corpus drivers (../shared/corpus/slices, as published) and of simulated
 pools (DRAForge sim goldens: NVIDIA MIG, consumable capacity; hand-made: a partitionable pool with
-one counter set, one without a declared partition attribute, tainted devices and a DeviceTaintRule,
+one counter set, one without a declared partition attribute, one with a device lacking it,
+tainted devices and a DeviceTaintRule,
 an incomplete pool), lets kube-scheduler allocate claims (consumable capacity, MIG, partitions,
 admin access), creates ResourcePoolStatusRequests and compares every status field
 kube-controller-manager writes with `draforge get pools --availability -o json` over a dump of the
@@ -95,6 +96,24 @@ spec:
   - name: a-full
     attributes: {profile: {string: full}}
     consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 40Gi}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: part-broken}
+spec:
+  driver: part.example.com
+  allNodes: true
+  pool: {name: broken, generation: 0, resourceSliceCount: 1}
+  partitionTypeAttribute: part.example.com/profile
+  sharedCounters:
+  - name: c
+    counters: {memory: {value: 8Gi}}
+  devices:
+  - name: typed
+    attributes: {profile: {string: quarter}}
+    consumesCounters: [{counterSet: c, counters: {memory: {value: 4Gi}}}]
+  - name: untyped
+    consumesCounters: [{counterSet: c, counters: {memory: {value: 4Gi}}}]
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
