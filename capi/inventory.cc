@@ -6,15 +6,19 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "analysis/change_event_json.h"
 #include "analysis/claim_state.h"
 #include "analysis/claims_json.h"
 #include "analysis/pods_json.h"
 #include "analysis/devices_json.h"
 #include "analysis/diagnostics_json.h"
+#include "analysis/pool_status.h"
 #include "analysis/pools_json.h"
 #include "analysis/snapshot_changes.h"
 #include "analysis/summary_json.h"
+#include "api/codec.h"
 #include "capi/internal.h"
 #include "graph/graph.h"
 
@@ -157,5 +161,54 @@ int draforge_inventory_changes_json(draforge_buffer* out, size_t* changes, const
     const auto list = analysis::ChangesBetween(*before->snapshot, *after->snapshot);
     if (changes != nullptr) *changes = list.size();
     return capi::ToBuffer(analysis::ChangeEventJson(*before->snapshot, *after->snapshot, list), out, error);
+  });
+}
+
+int draforge_pool_status_options_init(draforge_pool_status_options* options, unsigned int version) {
+  return draforge::capi::InitOptions(options, version, DRAFORGE_POOL_STATUS_OPTIONS_VERSION,
+                                     draforge_pool_status_options DRAFORGE_POOL_STATUS_OPTIONS_INIT);
+}
+
+int draforge_inventory_pool_status_json(draforge_buffer* out, const draforge_snapshot* snapshot,
+                                        const draforge_pool_status_options* options, draforge_error** error) {
+  return capi::Guard(error, [&]() -> int {
+    constexpr char kFn[] = "draforge_inventory_pool_status_json";
+    int rc = 0;
+    if (!Start(kFn, out, snapshot, error, rc)) return rc;
+    if (options == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError(absl::StrCat(kFn, ": options must not be NULL")), error);
+    }
+    if (auto v = capi::CheckVersion("draforge_pool_status_options", options->version,
+                                    DRAFORGE_POOL_STATUS_OPTIONS_VERSION);
+        !v.ok()) {
+      return capi::Fail(v, error);
+    }
+    if (options->driver == nullptr || *options->driver == '\0') {
+      return capi::Fail(absl::InvalidArgumentError("ResourcePoolStatusRequest spec.driver: Required value"), error);
+    }
+    if (options->limit < 0 || options->limit > analysis::kPoolStatusLimitMax) {
+      return capi::Fail(absl::InvalidArgumentError(absl::StrCat(
+                            "ResourcePoolStatusRequest spec.limit: Invalid value: ", options->limit,
+                            ": must be between 1 and ", analysis::kPoolStatusLimitMax, " (0: the default)")),
+                        error);
+    }
+    api::ResourcePoolStatusRequestSpec spec;
+    spec.driver = options->driver;
+    if (options->pool_name != nullptr && *options->pool_name != '\0') spec.pool_name = options->pool_name;
+    if (options->limit > 0) spec.limit = options->limit;
+    if (options->default_partition_type_attribute != nullptr) {
+      spec.default_partition_type_attribute = options->default_partition_type_attribute;
+    }
+    const api::Time now = options->now != nullptr
+                              ? std::string(options->now)
+                              : absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
+    api::ResourcePoolStatusRequest request;
+    request.status = analysis::ComputePoolStatus(*snapshot->snapshot, spec, now);
+    auto doc = api::EncodeObject(api::Object{.api_version = "resource.k8s.io/v1alpha3", .value = std::move(request)},
+                                 "resource.k8s.io/v1alpha3");
+    if (!doc.ok()) return capi::Fail(doc.status(), error);
+    auto status = doc->FindMember("status");
+    if (status == doc->MemberEnd()) return capi::Fail(absl::InternalError(absl::StrCat(kFn, ": no status encoded")), error);
+    return capi::ToBuffer(api::WriteJson(status->value, /*pretty=*/false), out, error);
   });
 }

@@ -318,4 +318,35 @@ draforge::Result<Table> MakeTable(const draforge::Snapshot& snapshot, const GetT
   return KindTable(snapshot, target, filter);
 }
 
+Table PoolAvailabilityTable(const rapidjson::Value& status) {
+  Table t({"DRIVER", "POOL", "NODE", "GENERATION", "SLICES", "TOTAL", "ALLOCATED", "AVAILABLE", "UNAVAILABLE",
+           "PARTITIONS", "SHAREABLE", "VALIDATION"});
+  // An unset count (an incomplete pool) prints as "-".
+  const auto count = [](const Value& p, const char* key) {
+    return JsonMember(p, key) != nullptr ? std::to_string(JsonInt(p, key)) : std::string("-");
+  };
+  for (const Value& p : JsonArray(status, "pools").GetArray()) {
+    std::vector<std::string> partitions;
+    for (const Value& s : JsonArray(p, "partitionSummary").GetArray()) {
+      partitions.push_back(JsonStr(s, "type") + " " + std::to_string(JsonInt(s, "allocatable")) + "/" +
+                           std::to_string(JsonInt(s, "total")));
+    }
+    std::string shareable;
+    if (const Value* s = JsonMember(p, "shareableSummary"); s != nullptr && s->IsObject()) {
+      shareable = std::to_string(JsonInt(*s, "fullyAvailableDevices")) + " free, " +
+                  std::to_string(JsonInt(*s, "partiallyAvailableDevices")) + " shared";
+      for (const Value& c : JsonArray(*s, "capacity").GetArray()) {
+        shareable += "; " + JsonStr(c, "name") + " " + JsonStr(c, "available") + "/" + JsonStr(c, "total");
+      }
+    }
+    std::string joined;
+    for (const std::string& part : partitions) joined += (joined.empty() ? "" : ", ") + part;
+    t.AddRow({JsonStr(p, "driver"), JsonStr(p, "poolName"), Or(JsonStr(p, "nodeName")),
+              std::to_string(JsonInt(p, "generation")), count(p, "resourceSliceCount"), count(p, "totalDevices"),
+              count(p, "allocatedDevices"), count(p, "availableDevices"), count(p, "unavailableDevices"), Or(joined),
+              Or(shareable), Or(JsonStr(p, "validationError"))});
+  }
+  return t;
+}
+
 }  // namespace draforge::cli

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "draforge/draforge.hpp"
+#include "rapidjson/document.h"
 #include "table.h"
 
 namespace draforge::cli {
@@ -31,6 +32,10 @@ struct TableFilter {
 // The table for `target`. Namespaced kinds get a NAMESPACE column. Fails only when the ABI does.
 draforge::Result<Table> MakeTable(const draforge::Snapshot& snapshot, const GetTarget& target,
                                   const TableFilter& filter);
+
+// The pools of a ResourcePoolStatusRequestStatus (draforge_inventory_pool_status_json) as a table:
+// one row per pool with its device counts, partition and shareable summaries, validation error.
+Table PoolAvailabilityTable(const rapidjson::Value& status);
 
 }  // namespace draforge::cli
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "daemon_log.h"
 #include "rapidjson/stringbuffer.h"
@@ -18,6 +19,8 @@ using daemon::Now;
 namespace {
 
 constexpr char kDraApiVersion[] = "resource.k8s.io/v1";
+constexpr char kPoolStatusApiVersion[] = "resource.k8s.io/v1alpha3";
+constexpr char kPoolStatusResource[] = "resourcepoolstatusrequests";
 
 Error Failure(std::string message) {
   Error e;
@@ -77,14 +80,16 @@ KubeRequestOptions ManagedSlices() {
 }  // namespace
 
 Controller::Controller(const KubeClient& client, const LeaderElector& elector, Metrics& metrics,
-                       const std::atomic<bool>& stop, int64_t tick_seconds, bool allocate, int64_t test_pause_ms)
+                       const std::atomic<bool>& stop, int64_t tick_seconds, bool allocate, int64_t test_pause_ms,
+                       bool serve_pool_status_requests)
     : client_(client),
       elector_(elector),
       metrics_(metrics),
       stop_(stop),
       tick_seconds_(tick_seconds),
       allocate_(allocate),
-      test_pause_ms_(test_pause_ms) {}
+      test_pause_ms_(test_pause_ms),
+      serve_pool_status_requests_(serve_pool_status_requests) {}
 
 Result<void> Controller::Round() {
   ++round_;
@@ -92,6 +97,7 @@ Result<void> Controller::Round() {
   Result<void> s = ReconcilePools();
   if (s.ok() && allocate_) s = AllocateClaims();
   if (s.ok()) s = BindingConditions();
+  if (s.ok() && serve_pool_status_requests_) s = ServePoolStatusRequests();
   return s;
 }
 
@@ -333,6 +339,83 @@ Result<bool> Controller::WriteClaimStatus(const rapidjson::Value& plan, const ch
   CountConflict(u.error(), what);
   if (!IsKubeConflict(u.error()) && !IsKubeNotFound(u.error())) return std::move(u).error();
   return false;
+}
+
+Result<void> Controller::ServePoolStatusRequests() {
+  auto requests_json = client_.List(kPoolStatusApiVersion, kPoolStatusResource);
+  if (!requests_json.ok()) return std::move(requests_json).error();
+  auto requests = Parse(*requests_json, "list resourcepoolstatusrequests");
+  if (!requests.ok()) return std::move(requests).error();
+  std::vector<rapidjson::Value*> open;
+  auto items = requests->FindMember("items");
+  if (items == requests->MemberEnd() || !items->value.IsArray()) return {};
+  for (auto& item : items->value.GetArray()) {
+    auto status = item.FindMember("status");
+    if (status == item.MemberEnd() || status->value.IsNull()) open.push_back(&item);
+  }
+  if (open.empty()) return {};
+  // Upstream counts every slice (not only the simulated ones), every claim and DeviceTaintRule.
+  auto world = Cluster::Create();
+  if (!world.ok()) return std::move(world).error();
+  for (const char* resource : {"resourceslices", "resourceclaims", "devicetaintrules"}) {
+    auto list = client_.List(kDraApiVersion, resource);
+    if (!list.ok()) return std::move(list).error();
+    auto doc = Parse(*list, std::string("list ") + resource);
+    if (!doc.ok()) return std::move(doc).error();
+    ApplyList(*world, *list, *doc);
+  }
+  auto snapshot = world->snapshot();
+  if (!snapshot.ok()) return std::move(snapshot).error();
+  for (rapidjson::Value* request : open) {
+    const std::string name = Str(Metadata(*request), "name");
+    static const rapidjson::Value kNoSpec(rapidjson::kObjectType);
+    auto spec_member = request->FindMember("spec");
+    const rapidjson::Value& spec = spec_member != request->MemberEnd() ? spec_member->value : kNoSpec;
+    inventory::PoolStatusQuery q;
+    q.driver = Str(spec, "driver");
+    q.pool_name = Str(spec, "poolName");
+    q.default_partition_type_attribute = Str(spec, "defaultPartitionTypeAttribute");
+    if (auto limit = spec.FindMember("limit"); limit != spec.MemberEnd() && limit->value.IsInt64()) {
+      q.limit = limit->value.GetInt64();
+    }
+    q.now = Now();
+    auto status_json = inventory::PoolStatusJson(*snapshot, q);
+    if (!status_json.ok()) {
+      Log("resourcepoolstatusrequest " + name + ": " + status_json.error().message);
+      continue;
+    }
+    auto status = Parse(*status_json, "status of resourcepoolstatusrequest " + name);
+    if (!status.ok()) return std::move(status).error();
+    bool incomplete = false;
+    if (auto pools = status->FindMember("pools"); pools != status->MemberEnd() && pools->value.IsArray()) {
+      for (const auto& pool : pools->value.GetArray()) {
+        incomplete = incomplete || Str(pool, "validationError").starts_with("PoolIncomplete:");
+      }
+    }
+    if (incomplete) {
+      Log("resourcepoolstatusrequest " + name + ": a pool is incomplete; waiting for its slices");
+      continue;
+    }
+    rapidjson::Document body;
+    body.CopyFrom(*request, body.GetAllocator());
+    body.AddMember("status", rapidjson::Value(*status, body.GetAllocator()), body.GetAllocator());
+    if (!body.HasMember("apiVersion")) {
+      body.AddMember("apiVersion", rapidjson::Value(kPoolStatusApiVersion, body.GetAllocator()), body.GetAllocator());
+    }
+    if (!body.HasMember("kind")) body.AddMember("kind", "ResourcePoolStatusRequest", body.GetAllocator());
+    const std::string what = "status of resourcepoolstatusrequest " + name;
+    auto options = PrepareUpdate(body, what, "status");
+    if (!options.ok()) return std::move(options).error();
+    auto u = client_.Update(kPoolStatusApiVersion, kPoolStatusResource, "", Json(body), *options);
+    if (!u.ok()) {
+      CountConflict(u.error(), what);
+      if (IsKubeConflict(u.error()) || IsKubeNotFound(u.error())) continue;
+      return std::move(u).error();
+    }
+    Log("resourcepoolstatusrequest " + name + " answered");
+    Wrote();
+  }
+  return {};
 }
 
 }  // namespace draforge::controller

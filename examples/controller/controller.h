@@ -28,7 +28,7 @@ class Controller {
  public:
   // All borrowed; they outlive the controller. `stop` ends a round's writes early.
   Controller(const KubeClient& client, const LeaderElector& elector, Metrics& metrics, const std::atomic<bool>& stop,
-             int64_t tick_seconds, bool allocate, int64_t test_pause_ms);
+             int64_t tick_seconds, bool allocate, int64_t test_pause_ms, bool serve_pool_status_requests = false);
 
   // One round; the first API error (the next round retries).
   Result<void> Round();
@@ -58,6 +58,10 @@ class Controller {
   Result<void> AllocateClaims();
   Result<bool> AllocateOne();
   Result<void> BindingConditions();
+  // Fills the status of ResourcePoolStatusRequests that have none with the library's answer
+  // (draforge_inventory_pool_status_json over every slice, claim and DeviceTaintRule), except while
+  // a pool the answer reports is incomplete: kube-controller-manager waits then too.
+  Result<void> ServePoolStatusRequests();
   // Writes a claim plan's "body" to resourceclaims/status when the plan's `flag` ("allocate",
   // "write") is set. True when written; false when the plan has nothing to write or the write lost
   // a race (a conflict or a deleted claim: the next round reads again). `what` names the write in
@@ -72,6 +76,7 @@ class Controller {
   const int64_t tick_seconds_;
   const bool allocate_;
   const int64_t test_pause_ms_;
+  const bool serve_pool_status_requests_;
   int64_t round_ = 0;
   int64_t writes_in_round_ = 0;
 };

@@ -25,6 +25,10 @@ Usage: draforge-controller [flags]     (each flag as --flag VALUE or --flag=VALU
                          the watches are reconciled at once
   --tick SECONDS         seconds per simulation tick, the clock of flap faults (default 10)
   --no-allocate          publish slices only; leave claims alone
+  --serve-pool-status-requests
+                         also fill the status of ResourcePoolStatusRequests (resource.k8s.io/v1alpha3)
+                         that have none, as kube-controller-manager's controller does (KEP-5677), for
+                         clusters where that controller is off; each round (--resync at the latest)
   --test-pause-between-writes MS
                          test only: between two writes of a round -- the next one prepared and its
                          leadership checked, not sent -- log "test-pause: after write N of round R"
@@ -120,6 +124,9 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
     } else if (a == "--no-allocate") {
       if (!no_value()) return false;
       f.allocate = false;
+    } else if (a == "--serve-pool-status-requests") {
+      if (!no_value()) return false;
+      f.serve_pool_status_requests = true;
     } else {
       std::cerr << "error: unknown flag \"" << a << "\"\n";
       return false;

@@ -15,6 +15,7 @@ struct Flags {
   int port = 8081;
   int64_t resync = 30, tick = 10, test_pause_ms = 0;
   bool allocate = true;
+  bool serve_pool_status_requests = false;
 };
 
 // Flags as --flag VALUE or --flag=VALUE (what Kubernetes manifests usually write). Returns false,

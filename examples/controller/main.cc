@@ -122,7 +122,8 @@ int Main(int argc, char** argv) {
     return 2;
   }
   Log(flags.id + ": campaigning for Lease " + flags.lease_namespace + "/" + flags.lease_name);
-  Controller controller(*client, *elector, metrics, g_stop, flags.tick, flags.allocate, flags.test_pause_ms);
+  Controller controller(*client, *elector, metrics, g_stop, flags.tick, flags.allocate, flags.test_pause_ms,
+                        flags.serve_pool_status_requests);
   // Standbys watch too, so that a new leader's first round is not the only one it can rely on.
   std::optional<KubeSource> source;
   auto next_round = std::chrono::steady_clock::time_point::max();

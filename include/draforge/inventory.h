@@ -18,6 +18,7 @@
 #define DRAFORGE_INVENTORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "draforge/cluster.h"
 #include "draforge/common.h"
@@ -104,6 +105,41 @@ DRAFORGE_API int draforge_inventory_claim_diagnosis_json(draforge_buffer *out, c
  * compare unchanged objects in O(1); snapshots of different clusters are compared by content. */
 DRAFORGE_API int draforge_inventory_changes_json(draforge_buffer *out, size_t *changes, const draforge_snapshot *before,
                                                  const draforge_snapshot *after, draforge_error **error);
+
+/* Options of draforge_inventory_pool_status_json(): the spec of a resource.k8s.io/v1alpha3
+ * ResourcePoolStatusRequest. Initialise with DRAFORGE_POOL_STATUS_OPTIONS_INIT or
+ * draforge_pool_status_options_init(). */
+typedef struct draforge_pool_status_options {
+  unsigned int version; /* DRAFORGE_POOL_STATUS_OPTIONS_VERSION */
+  const char *driver;   /* spec.driver; required */
+  const char *pool_name; /* spec.poolName; NULL or "": every pool of the driver */
+  /* spec.limit: at most this many pools in "pools" (poolCount counts all). 0: the default, 100;
+   * otherwise 1..1000. */
+  int64_t limit;
+  /* spec.defaultPartitionTypeAttribute (a fully qualified attribute name); NULL: none. */
+  const char *default_partition_type_attribute;
+  /* The condition's lastTransitionTime (RFC 3339). NULL: the current time, in seconds, UTC. */
+  const char *now;
+} draforge_pool_status_options;
+
+#define DRAFORGE_POOL_STATUS_OPTIONS_VERSION 1
+#define DRAFORGE_POOL_STATUS_OPTIONS_INIT {DRAFORGE_POOL_STATUS_OPTIONS_VERSION, NULL, NULL, 0, NULL, NULL}
+
+/* Fills `options` with the defaults of `version`. Errors: DRAFORGE_EINVALID for NULL or an unknown
+ * version. */
+DRAFORGE_API int draforge_pool_status_options_init(draforge_pool_status_options *options, unsigned int version);
+
+/* ResourcePoolStatusRequestStatus (resource.k8s.io/v1alpha3, KEP-5677): pool availability as
+ * kube-controller-manager's resourcepoolstatusrequest controller (1.37) computes it for a request
+ * with this spec: per pool generation, resourceSliceCount, totalDevices, allocatedDevices,
+ * availableDevices, unavailableDevices, nodeName, validationError, partitionSummary and
+ * shareableSummary; poolCount; the Complete condition. The JSON is the status upstream writes (no
+ * "snapshot" member). Pools with a validationError starting "PoolIncomplete:" are ones upstream
+ * would not answer yet (docs/pool-availability.md). Errors: DRAFORGE_EINVALID for NULL arguments,
+ * an unknown version, an unset driver or a limit outside 0..1000 (the message names the field). */
+DRAFORGE_API int draforge_inventory_pool_status_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                                     const draforge_pool_status_options *options,
+                                                     draforge_error **error);
 
 #ifdef __cplusplus
 }

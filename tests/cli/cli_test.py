@@ -287,6 +287,63 @@ class Get(unittest.TestCase):
         self.assertEqual(code, 2)
 
 
+class PoolAvailability(unittest.TestCase):
+    """`get pools --availability`: what kube-controller-manager writes into a ResourcePoolStatusRequest
+    (tests/cluster/pool_status_run compares with it on a real control plane)."""
+
+    def test_json_is_the_status_upstream_writes(self):
+        code, out, err = run("get", "pools", "--availability", "--driver", "nic.example.com", "-f", DEMO,
+                             "-o", "json")
+        self.assertEqual(code, 0, err)
+        status = json.loads(out)
+        self.assertEqual(status["poolCount"], 1)
+        pool = status["pools"][0]
+        self.assertEqual((pool["poolName"], pool["totalDevices"], pool["allocatedDevices"],
+                          pool["unavailableDevices"], pool["availableDevices"]), ("fabric", 2, 1, 1, 0))
+        self.assertEqual(pool["shareableSummary"]["capacity"][0]["available"], "300G")
+        self.assertEqual(status["conditions"][0]["message"], "Calculated status for 1 pools")
+
+    def test_table_filters_and_limit(self):
+        code, out, err = run("get", "pools", "--availability", "--driver", "gpu.example.com", "--limit", "2",
+                             "-f", DEMO)
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0].split()[:9], ["DRIVER", "POOL", "NODE", "GENERATION", "SLICES", "TOTAL",
+                                                "ALLOCATED", "AVAILABLE", "UNAVAILABLE"])
+        self.assertEqual([l.split()[1] for l in lines[1:]], ["node-1", "node-2"])
+        code, out, _ = run("get", "pools", "--availability", "--driver", "gpu.example.com", "--pool", "node-3",
+                           "-f", DEMO, "-o", "yaml")
+        self.assertEqual(code, 0)
+        self.assertIn("poolName: node-3", out)
+        self.assertIn("poolCount: 1", out)
+
+    def test_incomplete_pool_has_no_counts(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write(tmp, "s.yaml", SLICE_HEAD.replace("resourceSliceCount: 1", "resourceSliceCount: 3")
+                         + "  - name: gpu-0\n")
+            code, out, err = run("get", "pools", "--availability", "--driver", "gpu.example.com", "-f", path)
+        self.assertEqual(code, 0, err)
+        row = out.splitlines()[1]
+        self.assertIn("PoolIncomplete: pool gpu.example.com/node-1 is incomplete: observed 1/3 slices", row)
+        self.assertEqual(row.split()[4:9], ["-", "-", "-", "-", "-"])
+
+    def test_bad_flags_exit_2(self):
+        code, _, err = run("get", "pools", "--availability", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn("--availability needs --driver", err)
+        code, _, err = run("get", "pools", "--availability", "--driver", "d", "--limit", "0", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn('--limit: "0" is not a number from 1 to 1000', err)
+        code, _, err = run("get", "pools", "--availability", "--driver", "d", "--limit", "1001", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn("spec.limit", err)
+        code, _, err = run("get", "devices", "--availability", "--driver", "d", "-f", DEMO)
+        self.assertEqual(code, 2)
+        code, _, err = run("get", "pools", "--driver", "d", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn("go with `get pools --availability` only", err)
+
+
 class Graph(unittest.TestCase):
     def test_json_dot_text(self):
         code, out, err = run("graph", "-f", DEMO, "-o", "json")

@@ -121,3 +121,34 @@ def test_render_graph_as_the_cli_prints_it(demo):
     assert {n["id"] for n in rendered["nodes"]} == {n["id"] for n in demo.graph(node="node-1", all_devices=False).nodes}
     with pytest.raises(ValueError, match="svg"):
         demo.render_graph("svg")
+
+
+def test_pool_status_counts_as_kube_controller_manager(demo):
+    # The demo's GPUs: 4 per node, 3 allocated (2 on node-1, 1 on node-2), none tainted.
+    status = demo.inventory.pool_status("gpu.example.com", now="2026-12-02T13:00:00Z")
+    assert status["poolCount"] == 3
+    assert [p["poolName"] for p in status["pools"]] == ["node-1", "node-2", "node-3"]
+    assert sum(p["totalDevices"] for p in status["pools"]) == 12
+    assert sum(p["allocatedDevices"] for p in status["pools"]) == 3
+    assert sum(p["unavailableDevices"] for p in status["pools"]) == 0
+    for p in status["pools"]:
+        assert p["availableDevices"] == p["totalDevices"] - p["allocatedDevices"] - p["unavailableDevices"]
+        assert p["nodeName"] == p["poolName"]
+    assert status["conditions"] == [{"type": "Complete", "status": "True",
+                                     "lastTransitionTime": "2026-12-02T13:00:00Z",
+                                     "reason": "CalculationComplete", "message": "Calculated status for 3 pools"}]
+    # The fabric NICs: nic-0 shared (100G of 400G consumed), nic-1 tainted NoSchedule.
+    fabric = demo.inventory.pool_status("nic.example.com")["pools"][0]
+    assert (fabric["totalDevices"], fabric["allocatedDevices"], fabric["unavailableDevices"],
+            fabric["availableDevices"]) == (2, 1, 1, 0)
+    assert "nodeName" not in fabric
+    assert fabric["shareableSummary"] == {
+        "fullyAvailableDevices": 0, "partiallyAvailableDevices": 1,
+        "capacity": [{"name": "bandwidth", "total": "400G", "consumed": "100G", "available": "300G"}]}
+    one = demo.inventory.pool_status("gpu.example.com", limit=1, pool="node-2")
+    assert one["poolCount"] == 1 and [p["poolName"] for p in one["pools"]] == ["node-2"]
+    assert demo.inventory.pool_status("none.example.com")["poolCount"] == 0
+    with pytest.raises(draforge.InvalidInputError):
+        demo.inventory.pool_status("gpu.example.com", limit=1001)
+    with pytest.raises(draforge.InvalidInputError):
+        demo.inventory.pool_status("")

@@ -40,6 +40,17 @@ class Inventory:
         devices, utilisation and shared counters. (``Snapshot.pools()`` is the older, smaller view.)"""
         return json.loads(self._s.inventory_pools_json(driver, node))
 
+    def pool_status(self, driver: str, *, pool: Optional[str] = None, limit: int = 0,
+                    default_partition_type_attribute: Optional[str] = None,
+                    now: Optional[str] = None) -> Dict[str, Any]:
+        """ResourcePoolStatusRequestStatus (resource.k8s.io/v1alpha3, KEP-5677): pool availability
+        as kube-controller-manager computes it for a request with this spec (``limit`` 0: 100;
+        ``now``: the condition's lastTransitionTime, None: the current time). Per pool: totalDevices,
+        allocatedDevices, availableDevices, unavailableDevices, partitionSummary, shareableSummary,
+        validationError; no ``snapshot`` member (the dict is the status upstream writes; see
+        docs/pool-availability.md). InvalidInputError for an empty driver or a limit outside 0..1000."""
+        return json.loads(self._s.pool_status_json(driver, pool, limit, default_partition_type_attribute, now))
+
     def devices(self, *, driver: Optional[str] = None, pool: Optional[str] = None, node: Optional[str] = None,
                 allocated: Optional[bool] = None, offset: int = 0, limit: int = 0) -> Dict[str, Any]:
         """DeviceList: devices of the pools' current generation that match (None: any;

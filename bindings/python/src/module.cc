@@ -130,6 +130,20 @@ class Snapshot {
       return draforge_inventory_pools_json(b, s_, OrNull(driver), OrNull(node), e);
     });
   }
+  // draforge_inventory_pool_status_json; "" / 0 / nullopt: unset.
+  std::string pool_status_json(const std::string& driver, const std::optional<std::string>& pool_name, int64_t limit,
+                               const std::optional<std::string>& default_partition_type_attribute,
+                               const std::optional<std::string>& now) const {
+    draforge_pool_status_options o = DRAFORGE_POOL_STATUS_OPTIONS_INIT;
+    o.driver = driver.c_str();
+    o.pool_name = OrNull(pool_name);
+    o.limit = limit;
+    o.default_partition_type_attribute = OrNull(default_partition_type_attribute);
+    o.now = OrNull(now);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_inventory_pool_status_json(b, s_, &o, e);
+    });
+  }
   // `allocated`: DRAFORGE_INVENTORY_ANY, 0 or 1.
   std::string devices_json(const std::optional<std::string>& driver, const std::optional<std::string>& pool,
                            const std::optional<std::string>& node, int allocated, size_t offset, size_t limit) const {
@@ -610,6 +624,8 @@ PYBIND11_MODULE(_draforge, m) {
       .def_property_readonly("resource_version", &Snapshot::resource_version)
       .def("summary_json", &Snapshot::summary_json)
       .def("inventory_pools_json", &Snapshot::inventory_pools_json, py::arg("driver"), py::arg("node"))
+      .def("pool_status_json", &Snapshot::pool_status_json, py::arg("driver"), py::arg("pool_name"),
+           py::arg("limit"), py::arg("default_partition_type_attribute"), py::arg("now"))
       .def("devices_json", &Snapshot::devices_json, py::arg("driver"), py::arg("pool"), py::arg("node"),
            py::arg("allocated"), py::arg("offset"), py::arg("limit"))
       .def("claims_json", &Snapshot::claims_json, py::arg("namespace"), py::arg("state"))

@@ -4,6 +4,7 @@
 #define DRAFORGE_CPP_INVENTORY_HPP
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,15 @@ struct GraphQuery {
   bool all_devices = true;  // false: only devices that allocations name
 };
 
+// The spec of a ResourcePoolStatusRequest for PoolStatusJson(); "" means unset.
+struct PoolStatusQuery {
+  std::string driver;  // required
+  std::string pool_name;
+  int64_t limit = 0;  // 0: the default (100)
+  std::string default_partition_type_attribute;
+  std::string now;  // lastTransitionTime; "": the current time
+};
+
 // Summary: counts, utilisation per driver and pool.
 inline Result<std::string> SummaryJson(const Snapshot& snapshot) {
   return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
@@ -45,6 +55,21 @@ inline Result<std::string> PoolsJson(const Snapshot& snapshot, std::string_view 
   detail::CString d(driver), n(node);
   return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
     return draforge_inventory_pools_json(out, snapshot.c_handle(), d.or_null(), n.or_null(), e);
+  });
+}
+
+// ResourcePoolStatusRequestStatus: pool availability as kube-controller-manager computes it.
+// EINVALID for an empty driver or a limit outside 0..1000.
+inline Result<std::string> PoolStatusJson(const Snapshot& snapshot, const PoolStatusQuery& q) {
+  detail::CString d(q.driver), p(q.pool_name), a(q.default_partition_type_attribute), n(q.now);
+  draforge_pool_status_options o = DRAFORGE_POOL_STATUS_OPTIONS_INIT;
+  o.driver = d.get();
+  o.pool_name = p.or_null();
+  o.limit = q.limit;
+  o.default_partition_type_attribute = a.or_null();
+  o.now = n.or_null();
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_inventory_pool_status_json(out, snapshot.c_handle(), &o, e);
   });
 }
 
