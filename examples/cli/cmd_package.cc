@@ -253,8 +253,9 @@ int RunPackage(const Args& args, Io io) {
   }
   const std::string sub = args.front();
   const Args rest(args.begin() + 1, args.end());
-  auto specs = InputFlags();
-  specs.push_back({{"--catalog"}, true, "the package catalog (YAML or JSON)"});
+  // expand reads no cluster; inventory no catalog.
+  std::vector<FlagSpec> specs = sub == "expand" ? std::vector<FlagSpec>{} : InputFlags();
+  if (sub != "inventory") specs.push_back({{"--catalog"}, true, "the package catalog (YAML or JSON)"});
   specs.push_back({{"-o", "--output"}, true,
                    sub == "expand" ? "yaml (default) or json" : sub == "validate" ? "text (default), json or yaml"
                                                                                : "table (default), json or yaml"});
@@ -278,10 +279,6 @@ int RunPackage(const Args& args, Io io) {
                                                                : std::vector<std::string>{"table", "json", "yaml"};
   const auto format = OutputFormat(*flags, formats.front(), formats, io);
   if (!format) return kExitBadInput;
-  if (sub != "expand" && sub != "validate" && sub != "capacity" && flags->Has("--catalog")) {
-    io.err << "error: --catalog does not go with package " << sub << "\n";
-    return kExitBadInput;
-  }
   if (sub == "validate") return Validate(*flags, *format, io);
   if (sub == "expand") return Expand(*flags, *format, io);
   if (sub == "capacity") return Capacity(*flags, *format, io);
