@@ -197,13 +197,18 @@ absl::StatusOr<PackageCatalog> ParsePackageCatalog(std::string_view text) {
       std::set<std::string> ids;
       for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
         const std::string path = absl::StrCat("packages[", i, "]");
-        std::optional<Package> pkg = ReadPackage((*list)[i], path, problems);
-        if (!pkg) continue;
-        if (!ids.insert(pkg->id).second) {
-          problems.push_back(absl::StrCat(path, ".id: Duplicate value: ", Quoted(pkg->id)));
-          continue;
+        // Duplicates are found on the ids as written, also of entries with other problems.
+        const rapidjson::Value& entry = (*list)[i];
+        if (entry.IsObject()) {
+          const rapidjson::Value* id = Member(entry, "id");
+          if (id != nullptr && id->IsString() && id->GetStringLength() > 0 &&
+              !ids.insert(std::string(id->GetString(), id->GetStringLength())).second) {
+            problems.push_back(absl::StrCat(path, ".id: Duplicate value: ", Shown(*id)));
+            continue;
+          }
         }
-        catalog.packages.push_back(*std::move(pkg));
+        std::optional<Package> pkg = ReadPackage(entry, path, problems);
+        if (pkg) catalog.packages.push_back(*std::move(pkg));
       }
     }
   }

@@ -155,7 +155,8 @@ TEST(PackageCapacity, DemoScenario) {
   auto s = Demo();
   PackageCapacityOptions o;
   o.ns = "team-a";
-  auto caps = PackageCapacities(*s, ExampleCatalog(), o);
+  const PackageCatalog catalog = ExampleCatalog();  // the results point into it
+  auto caps = PackageCapacities(*s, catalog, o);
   ASSERT_TRUE(caps.ok()) << caps.status();
   std::map<std::string, std::vector<int64_t>> per_node;
   std::map<std::string, int64_t> total;
