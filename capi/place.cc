@@ -47,7 +47,7 @@ int draforge_how_many_more_json(draforge_buffer* out, const draforge_snapshot* s
           error);
     }
     *out = draforge_buffer{nullptr, 0};
-    if (kind != DRAFORGE_PROTOTYPE_CLAIM && kind != DRAFORGE_PROTOTYPE_TEMPLATE) {
+    if (kind != DRAFORGE_PROTOTYPE_CLAIM && kind != DRAFORGE_PROTOTYPE_TEMPLATE && kind != DRAFORGE_PROTOTYPE_POD) {
       return capi::Fail(absl::InvalidArgumentError(absl::StrCat("draforge_how_many_more_json: unknown kind ", kind)),
                         error);
     }
@@ -66,9 +66,19 @@ int draforge_how_many_more_json(draforge_buffer* out, const draforge_snapshot* s
     if (cap > 0) more.cap = cap;
     std::string ns, object;
     capi::SplitRef(name, "default", ns, object);
-    auto result = alloc::HowManyMore(
-        *snapshot->snapshot, kind == DRAFORGE_PROTOTYPE_CLAIM ? alloc::PrototypeKind::kClaim : alloc::PrototypeKind::kTemplate,
-        ns, object, more);
+    absl::StatusOr<alloc::HowManyMoreResult> result;
+    if (kind == DRAFORGE_PROTOTYPE_POD) {
+      const api::Pod* pod = snapshot->snapshot->GetPod(ns, object);
+      if (pod == nullptr) return capi::Fail(absl::NotFoundError(absl::StrCat("pod ", ns, "/", object, " not found")), error);
+      auto unit = alloc::PodUnit(*snapshot->snapshot, *pod);
+      if (!unit.ok()) return capi::Fail(unit.status(), error);
+      result = alloc::HowManyMore(*snapshot->snapshot, *unit, more);
+    } else {
+      result = alloc::HowManyMore(
+          *snapshot->snapshot,
+          kind == DRAFORGE_PROTOTYPE_CLAIM ? alloc::PrototypeKind::kClaim : alloc::PrototypeKind::kTemplate, ns, object,
+          more);
+    }
     if (!result.ok()) return capi::Fail(result.status(), error);
     auto json = alloc::HowManyMoreJson(*result);
     if (!json.ok()) return capi::Fail(json.status(), error);

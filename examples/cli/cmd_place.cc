@@ -6,10 +6,13 @@
 //     Exit status: 0 at least one node fits, 1 none does, 2 bad input (flags, files, unknown pod),
 //     3 no node fits and the allocator reported an error on at least one node.
 //
-//   draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] (-f FILE... | --kubeconfig FILE [--context NAME]) [...]
+//   draforge place (--claim NS/NAME | --template NS/NAME | --pod NS/NAME --count) [--count] [--cap N] (-f FILE... | --kubeconfig FILE [--context NAME]) [...]
 //     How many more claims like this one (or like the template's claim) fit, and where: copies are
 //     allocated one by one, node by node, until none fits, N are placed (--cap, default 1000) or
-//     the allocator fails. --count only spells the mode out; --claim/--template imply it.
+//     the allocator fails. --count only spells the mode out; --claim/--template imply it. With
+//     --pod, --count counts pods like it: each a copy of the pod's claims plus its requests, which
+//     must fit the node's allocatable minus the pods bound there (nodes[].limitedBy says which side
+//     stopped a node).
 //     Exit status: 0 at least one more fits, 1 none, 2 bad input, 3 the allocator stopped the count
 //     with an error.
 //
@@ -86,17 +89,6 @@ std::string DeviceList(const rapidjson::Value& allocation) {
   return Join(parts, " ");
 }
 
-// Prints the result JSON in `format`; false (after printing why) when it cannot be written.
-bool PrintJson(rapidjson::Document doc, const std::string& format, Io io) {
-  std::vector<rapidjson::Document> docs;
-  docs.push_back(std::move(doc));
-  if (auto printed = PrintDocuments(docs, format, io.out); !printed.ok()) {
-    io.err << "error: " << printed.error().message << "\n";
-    return false;
-  }
-  return true;
-}
-
 int PrintPlacement(rapidjson::Document p, const std::string& format, Io io) {
   const std::vector<std::string> fitting = JsonStrings(p, "fittingNodes");
   const rapidjson::Value& nodes = JsonArray(p, "nodes");
@@ -150,7 +142,7 @@ int PrintPlacement(rapidjson::Document p, const std::string& format, Io io) {
   }
   // "found" is for the text above; the JSON keeps its documented shape.
   for (auto& c : p["claims"].GetArray()) c.RemoveMember("found");
-  if (!PrintJson(std::move(p), format, io)) return kExitBadInput;
+  if (!PrintDocument(std::move(p), format, io.out, io.err)) return kExitBadInput;
   return exit;
 }
 
@@ -168,7 +160,9 @@ int PrintHowManyMore(rapidjson::Document r, const std::string& format, Io io) {
   const int64_t total = JsonInt(r, "total");
   const int exit = stopped_by_error ? kExitError : total > 0 ? kExitOk : kExitNoFit;
   if (format == "text") {
-    io.out << total << " more " << (total == 1 ? "claim" : "claims") << " like " << JsonStr(r, "prototype") << " "
+    const bool pods = JsonStr(r, "prototype").rfind("pod ", 0) == 0;
+    const char* noun = pods ? (total == 1 ? "pod" : "pods") : (total == 1 ? "claim" : "claims");
+    io.out << total << " more " << noun << " like " << JsonStr(r, "prototype") << " "
            << (total == 1 ? "fits" : "fit") << " (stopped: " << StopSentence(r) << ")\n";
     const rapidjson::Value& nodes = JsonArray(r, "nodes");
     if (!nodes.Empty()) {
@@ -182,7 +176,7 @@ int PrintHowManyMore(rapidjson::Document r, const std::string& format, Io io) {
     }
     return exit;
   }
-  if (!PrintJson(std::move(r), format, io)) return kExitBadInput;
+  if (!PrintDocument(std::move(r), format, io.out, io.err)) return kExitBadInput;
   return exit;
 }
 
@@ -207,16 +201,6 @@ int PrintError(const draforge::Error& e, Io io) {
   return e.code == DRAFORGE_ENOTFOUND || e.code == DRAFORGE_EINVALID ? kExitBadInput : kExitError;
 }
 
-std::optional<rapidjson::Document> Parse(const std::string& json, Io io) {
-  rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
-    io.err << "error: the placement result is not a JSON object\n";
-    return std::nullopt;
-  }
-  return doc;
-}
-
 }  // namespace
 
 int RunPlace(const Args& args, Io io) {
@@ -225,8 +209,10 @@ int RunPlace(const Args& args, Io io) {
   specs.push_back({{"--claim"}, true, "NAMESPACE/NAME of a claim: how many more claims like it fit, and where"});
   specs.push_back({{"--template"}, true,
                    "NAMESPACE/NAME of a ResourceClaimTemplate: how many more claims from it fit, and where"});
-  specs.push_back({{"--count"}, false, "with --claim/--template: count how many more fit (the default there)"});
-  specs.push_back({{"--cap"}, true, "with --claim/--template: stop after this many (default 1000)"});
+  specs.push_back({{"--count"}, false,
+                   "count how many more fit (the default with --claim/--template; with --pod: pods like it, "
+                   "their claims copied and their requests fitting each node's allocatable)"});
+  specs.push_back({{"--cap"}, true, "with --count: stop after this many (default 1000)"});
   specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
   specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
   int code = kExitOk;
@@ -256,9 +242,10 @@ int RunPlace(const Args& args, Io io) {
       return kExitBadInput;
     }
   }
-  const bool pod_mode = flags->Has("--pod");
-  if (pod_mode && (flags->Has("--count") || flags->Has("--cap"))) {
-    io.err << "error: --count and --cap go with --claim or --template, not --pod\n";
+  const bool pod_count = flags->Has("--pod") && flags->Has("--count");
+  const bool pod_mode = flags->Has("--pod") && !pod_count;
+  if (pod_mode && flags->Has("--cap")) {
+    io.err << "error: --cap goes with --count (--claim, --template or --pod --count)\n";
     return kExitBadInput;
   }
   int64_t cap = 0;
@@ -277,17 +264,19 @@ int RunPlace(const Args& args, Io io) {
   if (pod_mode) {
     auto placement = draforge::PlacePodJson(loaded->snapshot, flags->GetOr("--pod", ""), options);
     if (!placement.ok()) return PrintError(placement.error(), io);
-    auto doc = Parse(*placement, io);
+    auto doc = ParseResultObject(*placement, "placement result", io.err);
     if (!doc) return kExitError;
     return PrintPlacement(std::move(*doc), format, io);
   }
 
   const bool is_claim = flags->Has("--claim");
-  auto result = draforge::HowManyMoreJson(loaded->snapshot,
-                                          is_claim ? draforge::PrototypeKind::kClaim : draforge::PrototypeKind::kTemplate,
-                                          flags->GetOr(is_claim ? "--claim" : "--template", ""), cap, options);
+  const draforge::PrototypeKind kind = pod_count ? draforge::PrototypeKind::kPod
+                                       : is_claim ? draforge::PrototypeKind::kClaim
+                                                  : draforge::PrototypeKind::kTemplate;
+  const char* flag = pod_count ? "--pod" : is_claim ? "--claim" : "--template";
+  auto result = draforge::HowManyMoreJson(loaded->snapshot, kind, flags->GetOr(flag, ""), cap, options);
   if (!result.ok()) return PrintError(result.error(), io);
-  auto doc = Parse(*result, io);
+  auto doc = ParseResultObject(*result, "placement result", io.err);
   if (!doc) return kExitError;
   return PrintHowManyMore(std::move(*doc), format, io);
 }

@@ -32,6 +32,7 @@ int RunDemo(const Args& args, Io io);
 int RunAllocate(const Args& args, Io io);
 int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
+int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);
 int RunDump(const Args& args, Io io);

@@ -33,6 +33,10 @@ Commands:
   place       on which nodes a pod fits, or how many more claims like one fit:
                 draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] [-o text|json|yaml]
                 draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] -f FILE... [-o text|json|yaml]
+  package     package catalogs: what a platform sells (a package ID: cpu, memory, N devices of a class):
+                draforge package validate --catalog FILE [-f FILE...] | package expand ID --catalog FILE --name N --image IMG
+                draforge package capacity --catalog FILE [--namespace NS [--quota]] -f FILE... [-o table|json|yaml]
+                draforge package inventory -f FILE... [-o table|json|yaml]
   sim         simulated device pools: draforge sim expand -f FILE... [-o yaml|json] [--tick N] | sim profiles
   fault       faults of a SimulatedDevicePool: draforge fault inject|list|clear -f FILE ... [--in-place]
                 (or --kubeconfig PATH --pool NAME to edit the pool in the cluster)
@@ -73,6 +77,7 @@ int main(int argc, char** argv) {
   if (command == "allocate") return RunAllocate(args, io);
   if (command == "explain") return RunExplain(args, io);
   if (command == "place") return RunPlace(args, io);
+  if (command == "package") return RunPackage(args, io);
   if (command == "cel") return RunCel(args, io);
   if (command == "cdi") return RunCdi(args, io);
   if (command == "dump") return RunDump(args, io);

@@ -36,4 +36,24 @@ draforge::Result<void> PrintDocuments(const std::vector<rapidjson::Document>& do
   return {};
 }
 
+std::optional<rapidjson::Document> ParseResultObject(const std::string& json, const char* what, std::ostream& err) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    err << "error: the " << what << " is not a JSON object\n";
+    return std::nullopt;
+  }
+  return doc;
+}
+
+bool PrintDocument(rapidjson::Document doc, const std::string& format, std::ostream& out, std::ostream& err) {
+  std::vector<rapidjson::Document> docs;
+  docs.push_back(std::move(doc));
+  if (auto printed = PrintDocuments(docs, format, out); !printed.ok()) {
+    err << "error: " << printed.error().message << "\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace draforge::cli

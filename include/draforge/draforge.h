@@ -22,6 +22,7 @@
 #include "draforge/inventory.h"
 #include "draforge/kube.h"
 #include "draforge/objects.h"
+#include "draforge/package.h"
 #include "draforge/place.h"
 #include "draforge/reconcile.h"
 #include "draforge/sim.h"

@@ -18,6 +18,7 @@
 #include "draforge/cpp/inventory.hpp"
 #include "draforge/cpp/kube.hpp"
 #include "draforge/cpp/objects.hpp"
+#include "draforge/cpp/package.hpp"
 #include "draforge/cpp/place.hpp"
 #include "draforge/cpp/reconcile.hpp"
 #include "draforge/cpp/result.hpp"

@@ -47,7 +47,10 @@ DRAFORGE_API int draforge_place_pod_json(draforge_buffer *out, const draforge_sn
 /* What draforge_how_many_more_json copies. */
 typedef enum draforge_prototype_kind {
   DRAFORGE_PROTOTYPE_CLAIM = 0,   /* a ResourceClaim */
-  DRAFORGE_PROTOTYPE_TEMPLATE = 1 /* a ResourceClaimTemplate's claim (spec.spec) */
+  DRAFORGE_PROTOTYPE_TEMPLATE = 1, /* a ResourceClaimTemplate's claim (spec.spec) */
+  DRAFORGE_PROTOTYPE_POD = 2       /* a Pod: a copy of every claim of the pod (its templates
+                                    * instantiated) plus one pod whose requests must fit the node's
+                                    * allocatable minus the pods bound there */
 } draforge_prototype_kind;
 
 /* How many more claims like claim or template `name` ("namespace/name" or "name": namespace
@@ -58,11 +61,14 @@ typedef enum draforge_prototype_kind {
  * draforge_prototype_kind. `cap`: 0 for the default (1000), else > 0. `options` as for
  * draforge_place_pod_json (max_steps: per allocation attempt).
  * On success `*out` (free with draforge_buffer_dispose) holds:
- *   {"prototype":"resourceclaim ns/name"|"resourceclaimtemplate ns/name", "total":N, "cap":N,
+ *   {"prototype":"resourceclaim ns/name"|"resourceclaimtemplate ns/name"|"pod ns/name", "total":N, "cap":N,
  *    "stop":"exhausted"|"cap"|"error"|"no-nodes", "error":"...", "errorNode":"..." (stop "error"),
  *    "nodes":[{"node","count":N,"reasons":[why the next copy did not fit],"why":"..." (with
  *              reasons: the explain funnel's sentence)}],
  *    "copies":[{"claim":"ns/name","node","allocation":status.allocation}]}
+ * For DRAFORGE_PROTOTYPE_POD also "resourcesChecked":bool (false when the nodes come from slices,
+ * which have no allocatable) and per node "limitedBy":"devices"|"cpu"|"memory"|"pods"|...; a node
+ * stopped by its resources has "why":"cpu: 10 requested, 6 free (allocatable 64)".
  * An allocator error stops the count (stop "error"); that is not an error of this call.
  * Errors: DRAFORGE_ENOTFOUND for an unknown claim or template; DRAFORGE_EINVALID for NULL
  * arguments, an unknown kind, a negative cap, bad options or feature gates. */

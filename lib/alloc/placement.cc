@@ -11,6 +11,8 @@
 #include "absl/strings/str_join.h"
 #include "alloc/explain.h"
 #include "alloc/internal/optional_node_operations.h"
+#include "alloc/namespace_quota.h"
+#include "alloc/node_resources.h"
 #include "api/labels.h"
 #include "api/object.h"
 #include "common/status.h"
@@ -108,6 +110,8 @@ std::string_view StopReasonName(StopReason reason) {
       return "error";
     case StopReason::kNoNodes:
       return "no-nodes";
+    case StopReason::kQuota:
+      return "quota";
   }
   return "error";
 }
@@ -397,20 +401,43 @@ absl::StatusOr<PodPlacement> Place(const store::Snapshot& snapshot, const api::P
   return out;
 }
 
-absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, const api::ResourceClaim& prototype,
+absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, const UnitPrototype& unit,
                                               const HowManyMoreOptions& options) {
   if (options.cap <= 0) return absl::InvalidArgumentError(absl::StrCat("cap must be positive, got ", options.cap));
   HowManyMoreResult out;
   out.cap = options.cap;
-  out.prototype = absl::StrCat("resourceclaim ", ClaimKey(prototype));
-  const std::string ns = prototype.metadata.namespace_.value_or("default");
-  const std::string base = absl::StrCat(prototype.metadata.name.value_or("claim"), "-more-");
+  out.prototype = unit.description;
+  out.pod = unit.pod_requests.has_value();
+  const std::string& ns = unit.ns;
 
-  const std::vector<NodeInfo> nodes = PlacementNodes(snapshot);
-  for (const NodeInfo& n : nodes) out.nodes.push_back(NodeCount{n.name, 0, {}});
+  std::string node_source;
+  const std::vector<NodeInfo> nodes = PlacementNodes(snapshot, &node_source);
+  for (const NodeInfo& n : nodes) out.nodes.push_back(NodeCount{n.name, 0, {}, {}, {}});
+
+  int64_t limit = options.cap;
+  if (options.quota) {
+    ASSIGN_OR_RETURN(QuotaHeadroom headroom,
+                     NamespaceQuotaHeadroom(snapshot, ns, UnitQuotaUsage(unit.pod_requests, unit.claims)));
+    out.quota_checked = true;
+    out.quota_units = headroom.units;
+    out.quota_why = std::move(headroom.why);
+    out.quotas = std::move(headroom.quotas);
+    if (out.quota_units && *out.quota_units < limit) limit = *out.quota_units;
+  }
   if (nodes.empty()) {
     out.stop = StopReason::kNoNodes;
     return out;
+  }
+
+  // Node resources: only with Node objects (nodes named by slices have no allocatable).
+  SchedulerResources pod_requests;
+  std::vector<NodeResources> node_resources;
+  if (unit.pod_requests && node_source == "nodes") {
+    out.resources_checked = true;
+    pod_requests = ToSchedulerResources(*unit.pod_requests);
+    std::vector<const api::Node*> node_objects;
+    for (const NodeInfo& n : nodes) node_objects.push_back(snapshot.GetNode(n.name));
+    ASSIGN_OR_RETURN(node_resources, NodeResources::Of(snapshot, node_objects));
   }
 
   AllocatedState state = AllocatedStateFromSnapshot(snapshot);
@@ -421,30 +448,50 @@ absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, c
   std::shared_ptr<const store::Snapshot> borrowed(std::shared_ptr<const store::Snapshot>(), &snapshot);
   Allocator allocator(borrowed, aopts);
 
-  api::ResourceClaim copy;
-  copy.metadata.namespace_ = ns;
-  copy.metadata.labels = prototype.metadata.labels;
-  copy.metadata.annotations = prototype.metadata.annotations;
-  copy.spec = prototype.spec ? *prototype.spec : api::ResourceClaimSpec{};
+  // The next unit's claims, renamed for every unit.
+  std::vector<api::ResourceClaim> copies;
+  for (const api::ResourceClaim& prototype : unit.claims) {
+    api::ResourceClaim copy;
+    copy.metadata.namespace_ = ns;
+    copy.metadata.labels = prototype.metadata.labels;
+    copy.metadata.annotations = prototype.metadata.annotations;
+    copy.spec = prototype.spec ? *prototype.spec : api::ResourceClaimSpec{};
+    copies.push_back(std::move(copy));
+  }
   int64_t serial = 0;
-  auto fresh_name = [&] {
-    std::string name;
-    do {
-      name = absl::StrCat(base, ++serial);
-    } while (snapshot.GetResourceClaim(ns, name) != nullptr);
-    return name;
+  auto rename = [&] {
+    for (size_t c = 0; c < copies.size(); ++c) {
+      const std::string base = absl::StrCat(unit.claims[c].metadata.name.value_or("claim"), "-more-");
+      std::string name;
+      do {
+        name = absl::StrCat(base, ++serial);
+      } while (snapshot.GetResourceClaim(ns, name) != nullptr);
+      copies[c].metadata.name = std::move(name);
+    }
   };
-  copy.metadata.name = fresh_name();
+  rename();
+  std::vector<const api::ResourceClaim*> pending;
+  for (const api::ResourceClaim& c : copies) pending.push_back(&c);
   std::vector<api::ResourceClaim> placed_copies;  // with status.allocation, for explain
 
   out.stop = StopReason::kExhausted;
   for (size_t i = 0; i < nodes.size() && out.stop == StopReason::kExhausted; ++i) {
     while (true) {
-      if (out.total >= options.cap) {
-        out.stop = StopReason::kCap;
+      if (out.total >= limit) {
+        out.stop = limit < options.cap ? StopReason::kQuota : StopReason::kCap;
         break;
       }
-      AllocateResult r = allocator.Allocate({&copy}, nodes[i]);
+      if (!node_resources.empty()) {
+        if (auto shortfall = node_resources[i].Check(pod_requests)) {
+          out.nodes[i].reasons = {shortfall->reason};
+          out.nodes[i].why = shortfall->why;
+          out.nodes[i].limited_by = shortfall->resource;
+          break;
+        }
+      }
+      AllocateResult r;
+      r.outcome = Outcome::kAllocated;
+      if (!pending.empty()) r = allocator.Allocate(pending, nodes[i]);
       out.search_steps += r.search_steps;
       if (r.outcome == Outcome::kError) {
         out.stop = StopReason::kError;
@@ -454,42 +501,99 @@ absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, c
       }
       if (r.outcome == Outcome::kUnschedulable) {
         out.nodes[i].reasons = std::move(r.reasons);
+        out.nodes[i].limited_by = "devices";
         break;
       }
-      state.Add(r.allocations.front());
+      if (!node_resources.empty()) node_resources[i].Take(pod_requests);
+      for (size_t c = 0; c < copies.size(); ++c) {
+        state.Add(r.allocations[c]);
+        if (options.explain) {
+          api::ResourceClaim placed = copies[c];
+          placed.status.emplace().allocation = r.allocations[c];
+          placed_copies.push_back(std::move(placed));
+        }
+        if (options.keep_allocations) {
+          out.copies.push_back(PlacedCopy{ClaimKey(copies[c]), nodes[i].name, std::move(r.allocations[c])});
+        }
+      }
       ++out.nodes[i].count;
       ++out.total;
-      if (options.explain) {
-        api::ResourceClaim placed = copy;
-        placed.status.emplace().allocation = r.allocations.front();
-        placed_copies.push_back(std::move(placed));
-      }
-      if (options.keep_allocations) {
-        out.copies.push_back(PlacedCopy{ClaimKey(copy), nodes[i].name, std::move(r.allocations.front())});
-      }
-      copy.metadata.name = fresh_name();
+      rename();
     }
   }
 
-  // Why no more fit on the exhausted nodes: the funnel of the next copy in the final state.
+  // Why no more fit on the nodes the devices stopped: the funnel of the next unit in the final state.
   std::shared_ptr<const store::Snapshot> final_snapshot;
   for (size_t i = 0; i < nodes.size(); ++i) {
     NodeCount& n = out.nodes[i];
-    if (n.reasons.empty()) continue;
+    if (n.reasons.empty() || n.limited_by != "devices") continue;
     n.why = absl::StrJoin(n.reasons, "; ");
-    if (!options.explain || !copy.spec || !copy.spec->devices) continue;
+    if (!options.explain) continue;
     if (final_snapshot == nullptr) {
       std::vector<const api::ResourceClaim*> extra;
       for (const auto& c : placed_copies) extra.push_back(&c);
-      extra.push_back(&copy);
+      for (const auto& c : copies) extra.push_back(&c);
       final_snapshot = WithClaims(snapshot, extra);
       if (final_snapshot == nullptr) break;
     }
-    auto ex = Explain(*final_snapshot, ns, copy.metadata.name.value_or(""), &nodes[i], options.features);
-    if (!ex.ok()) continue;
-    if (std::string sentence = FirstBlockingReason(*ex); !sentence.empty()) n.why = std::move(sentence);
+    for (const api::ResourceClaim& copy : copies) {
+      if (!copy.spec || !copy.spec->devices) continue;
+      auto ex = Explain(*final_snapshot, ns, copy.metadata.name.value_or(""), &nodes[i], options.features);
+      if (!ex.ok()) continue;
+      if (std::string sentence = FirstBlockingReason(*ex); !sentence.empty()) {
+        n.why = copies.size() == 1 ? std::move(sentence) : absl::StrCat("claim ", ClaimKey(copy), ": ", sentence);
+        break;
+      }
+    }
   }
   return out;
+}
+
+absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, const api::ResourceClaim& prototype,
+                                              const HowManyMoreOptions& options) {
+  UnitPrototype unit;
+  unit.description = absl::StrCat("resourceclaim ", ClaimKey(prototype));
+  unit.ns = prototype.metadata.namespace_.value_or("default");
+  unit.claims.push_back(prototype);
+  if (!unit.claims.front().metadata.name) unit.claims.front().metadata.name = "claim";
+  return HowManyMore(snapshot, unit, options);
+}
+
+absl::StatusOr<UnitPrototype> PodUnit(const store::Snapshot& snapshot, const api::Pod& pod,
+                                      const std::vector<api::ResourceClaim>& claims) {
+  UnitPrototype unit;
+  unit.ns = PodNamespace(pod);
+  const std::string pod_name = pod.metadata.name.value_or("pod");
+  unit.description = absl::StrCat("pod ", Key(unit.ns, pod_name));
+  ASSIGN_OR_RETURN(api::ResourceList requests, api::PodRequests(pod));
+  unit.pod_requests = std::move(requests);
+  if (!pod.spec) return unit;
+  for (size_t i = 0; i < pod.spec->resource_claims.size(); ++i) {
+    const api::PodResourceClaim& pc = pod.spec->resource_claims[i];
+    const std::string field = absl::StrCat("pod ", Key(unit.ns, pod_name), ": spec.resourceClaims[", i, "]");
+    if (pc.resource_claim_name) {
+      const api::ResourceClaim* found = nullptr;
+      for (const api::ResourceClaim& c : claims) {
+        if (c.metadata.name == pc.resource_claim_name && c.metadata.namespace_.value_or(unit.ns) == unit.ns) found = &c;
+      }
+      if (found == nullptr) found = snapshot.GetResourceClaim(unit.ns, *pc.resource_claim_name);
+      if (found == nullptr) {
+        return absl::NotFoundError(
+            absl::StrCat(field, ".resourceClaimName: resourceclaim ", Key(unit.ns, *pc.resource_claim_name), " not found"));
+      }
+      unit.claims.push_back(*found);
+    } else if (pc.resource_claim_template_name) {
+      const api::ResourceClaimTemplate* t = snapshot.GetResourceClaimTemplate(unit.ns, *pc.resource_claim_template_name);
+      if (t == nullptr) {
+        return absl::NotFoundError(absl::StrCat(field, ".resourceClaimTemplateName: resourceclaimtemplate ",
+                                                Key(unit.ns, *pc.resource_claim_template_name), " not found"));
+      }
+      api::ResourceClaim c = InstantiateTemplate(pod, pc.name.value_or(""), *t);
+      c.metadata.name = absl::StrCat(pod_name, "-", pc.name.value_or("claim"));
+      unit.claims.push_back(std::move(c));
+    }
+  }
+  return unit;
 }
 
 absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, PrototypeKind kind, std::string_view ns,

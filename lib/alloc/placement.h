@@ -26,6 +26,14 @@
 // reports an error. Greedy and deterministic: devices usable from several nodes (network-attached)
 // go to the first node that takes them.
 //
+// The unit counted can also be a pod prototype (a pod, its containers' requests and its claims): each
+// unit is then a copy of every claim of the pod, allocated together on one node, and one pod whose
+// requests (api::PodRequests) must fit the node as kube-scheduler's NodeResourcesFit checks them:
+// status.allocatable minus the requests of the pods bound there (not Succeeded/Failed) and of the
+// units placed before, and one pod slot. Resources are checked before devices; when they are what
+// stops a node, NodeCount::limited_by names the resource and `why` says "cpu: 10 requested, 6 free".
+// With options.quota, the namespace's ResourceQuotas cap the total (alloc/namespace_quota.h).
+//
 // Nodes, for both: the snapshot's Node objects; when it has none, the node names that node-local
 // ResourceSlices (spec.nodeName) name. Every result is deterministic.
 #ifndef DRAFORGE_ALLOC_PLACEMENT_H_
@@ -42,6 +50,7 @@
 #include "alloc/allocator.h"
 #include "alloc/features.h"
 #include "api/pod.h"
+#include "api/pod_resources.h"
 #include "api/resource_claim.h"
 #include "api/resource_claim_template.h"
 #include "store/cluster.h"
@@ -144,6 +153,18 @@ std::vector<NodeInfo> PlacementNodes(const store::Snapshot& snapshot, std::strin
 
 enum class PrototypeKind { kClaim, kTemplate };
 
+// One unit HowManyMore counts.
+struct UnitPrototype {
+  std::string description;  // "resourceclaim ns/name", "pod ns/name", "package ID"
+  std::string ns;
+  // Copied for every unit (spec, labels, annotations; fresh names "<name>-more-<n>") and allocated
+  // together on one node. May be empty for a pod without claims.
+  std::vector<api::ResourceClaim> claims;
+  // Set for a pod prototype: the pod's requests (api::PodRequests), checked against each node's
+  // free resources. Unset: only devices count (a claim prototype).
+  std::optional<api::ResourceList> pod_requests;
+};
+
 struct HowManyMoreOptions {
   Features features;
   // Stop after this many copies (> 0).
@@ -155,6 +176,8 @@ struct HowManyMoreOptions {
   // Compute NodeCount::why with the explain funnel, once per exhausted node, against the final
   // allocated state (the snapshot plus every copy placed).
   bool explain = true;
+  // Count within the ResourceQuotas of the prototype's namespace (alloc/namespace_quota.h).
+  bool quota = false;
 };
 
 enum class StopReason {
@@ -162,8 +185,9 @@ enum class StopReason {
   kCap,        // the cap was reached
   kError,      // the allocator returned an error
   kNoNodes,    // there is no node to try
+  kQuota,      // the namespace's ResourceQuotas admit no more
 };
-// "exhausted", "cap", "error", "no-nodes".
+// "exhausted", "cap", "error", "no-nodes", "quota".
 std::string_view StopReasonName(StopReason reason);
 
 struct NodeCount {
@@ -175,11 +199,14 @@ struct NodeCount {
   // With reasons: the explain funnel's sentence for the first request that fails on the node in the
   // final state ("request gpus: 4 devices match class gpu, all 4 are allocated to claims ..."), else
   // the first claim-level conflict (alloc::FirstBlockingReason), or the reasons joined when neither.
+  // When the node's resources stopped a pod prototype: "cpu: 10 requested, 6 free (allocatable 64)".
   std::string why;
+  // "devices" or the resource ("cpu", "memory", "pods", ...) that stopped the node; "" with no reasons.
+  std::string limited_by;
 };
 
 struct PlacedCopy {
-  std::string claim;  // "namespace/name" of the copy
+  std::string claim;  // "namespace/name" of the copy (one entry per claim of a unit)
   std::string node;
   api::AllocationResult allocation;
 };
@@ -194,8 +221,29 @@ struct HowManyMoreResult {
   absl::Status error;  // kError: the allocator's error (on node error_node)
   std::string error_node;
   int64_t search_steps = 0;  // sum over every allocation attempt
+  // Pod prototypes: whether node resources were checked (false when the nodes come from slices:
+  // there is no Node and so no allocatable).
+  bool pod = false;
+  bool resources_checked = false;
+  // options.quota: the units the namespace's quotas admit (nullopt: no quota limits the unit), the
+  // binding quota in words, and the quotas read.
+  bool quota_checked = false;
+  std::optional<int64_t> quota_units;
+  std::string quota_why;
+  std::vector<std::string> quotas;
 };
 
+// How many more units like `unit` fit. Errors: InvalidArgument for cap <= 0, for a bad resource list
+// in a Node or bound Pod, or a bad ResourceQuota (with options.quota).
+absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, const UnitPrototype& unit,
+                                              const HowManyMoreOptions& options = {});
+// The unit of pod prototype `pod` (need not be stored; namespace defaults to "default"): its claims
+// by resourceClaimName from `claims` (objects that travel with the pod, as a package's do), else from
+// the snapshot; by resourceClaimTemplateName the snapshot's template, instantiated. Every claim is
+// copied per unit. Errors: NotFound for a claim or template found nowhere, InvalidArgument for a bad
+// resource list.
+absl::StatusOr<UnitPrototype> PodUnit(const store::Snapshot& snapshot, const api::Pod& pod,
+                                      const std::vector<api::ResourceClaim>& claims = {});
 // How many more copies of `prototype` (its spec; name, namespace and status are replaced) fit.
 // Errors: InvalidArgument for cap <= 0.
 absl::StatusOr<HowManyMoreResult> HowManyMore(const store::Snapshot& snapshot, const api::ResourceClaim& prototype,

@@ -93,6 +93,16 @@ absl::StatusOr<std::string> HowManyMoreJson(const HowManyMoreResult& r) {
     d.AddMember("error", JsonString(SV(r.error.message()), a), a);
     d.AddMember("errorNode", JsonString(r.error_node, a), a);
   }
+  if (r.pod) d.AddMember("resourcesChecked", rapidjson::Value(r.resources_checked), a);
+  if (r.quota_checked) {
+    rapidjson::Value quota(rapidjson::kObjectType);
+    quota.AddMember("quotas", Strings(r.quotas, a), a);
+    if (r.quota_units) {
+      quota.AddMember("units", rapidjson::Value(static_cast<int64_t>(*r.quota_units)), a);
+      quota.AddMember("why", JsonString(r.quota_why, a), a);
+    }
+    d.AddMember("quota", quota, a);
+  }
   rapidjson::Value nodes(rapidjson::kArrayType);
   for (const auto& n : r.nodes) {
     rapidjson::Value o(rapidjson::kObjectType);
@@ -100,6 +110,7 @@ absl::StatusOr<std::string> HowManyMoreJson(const HowManyMoreResult& r) {
     o.AddMember("count", rapidjson::Value(static_cast<int64_t>(n.count)), a);
     o.AddMember("reasons", Strings(n.reasons, a), a);
     if (!n.why.empty()) o.AddMember("why", JsonString(n.why, a), a);
+    if (r.pod && !n.limited_by.empty()) o.AddMember("limitedBy", JsonString(n.limited_by, a), a);
     nodes.PushBack(o, a);
   }
   d.AddMember("nodes", nodes, a);

@@ -15,7 +15,9 @@ namespace draforge::alloc {
 // Errors: Internal when an allocation cannot be encoded.
 absl::StatusOr<std::string> PodPlacementJson(const PodPlacement& placement);
 
-// {"prototype","total","cap","stop",("error","errorNode"),"nodes":[...],"copies":[...]}, compact.
+// {"prototype","total","cap","stop",("error","errorNode"),("resourcesChecked": pod prototypes),
+// ("quota":{"quotas","units","why"}: with options.quota),"nodes":[{"node","count","reasons","why",
+// ("limitedBy": pod prototypes)}],"copies":[...]}, compact.
 // Errors: Internal when a copy's allocation cannot be encoded.
 absl::StatusOr<std::string> HowManyMoreJson(const HowManyMoreResult& result);
 

@@ -679,6 +679,116 @@ class CdiFlags(unittest.TestCase):
             self.assertEqual(err, "", sub)
 
 
+class Packages(unittest.TestCase):
+    """draforge package: catalogs (examples/packages/catalog.yaml on the demo scenario)."""
+
+    CATALOG = os.path.join(ROOT, "examples", "packages", "catalog.yaml")
+    GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "packages")
+
+    def expand(self, package, name, *extra):
+        return run("package", "expand", package, "--catalog", self.CATALOG, "--name", name, "--namespace", "team-a",
+                   "--image", "registry.example/trainer:1.0", *extra)
+
+    def test_expansion_is_byte_stable(self):
+        # Golden files: tests/packages/run also sends them to an API server (server-side dry run).
+        for package, name, golden in (("gpu-a100-2x-cpu16-mem128g", "trainer-1", "expand-gpu-a100-2x.yaml"),
+                                      ("cpu-only-cpu4-mem16g", "web-1", "expand-cpu-only.yaml")):
+            code, out, err = self.expand(package, name)
+            self.assertEqual(code, 0, err)
+            self.assertEqual(out, read(os.path.join(self.GOLDEN, golden)), golden)
+
+    def test_expansion_as_json_is_a_list_with_the_same_objects(self):
+        code, out, err = self.expand("gpu-a100-2x-cpu16-mem128g", "trainer-1", "-o", "json")
+        self.assertEqual(code, 0, err)
+        doc = json.loads(out)
+        self.assertEqual(doc["kind"], "List")
+        claim, pod = doc["items"]
+        self.assertEqual((claim["kind"], claim["metadata"]["name"]), ("ResourceClaim", "trainer-1-gpu"))
+        self.assertEqual(pod["spec"]["resourceClaims"], [{"name": "gpu", "resourceClaimName": "trainer-1-gpu"}])
+        self.assertEqual(pod["spec"]["containers"][0]["resources"]["limits"], {"cpu": "16", "memory": "128Gi"})
+
+    def test_expand_bad_input(self):
+        code, _, err = self.expand("no-such-package", "x")
+        self.assertEqual((code, err), (2, "error: package no-such-package not found in the catalog\n"))
+        code, _, err = self.expand("cpu-only-cpu4-mem16g", "Not_A_Name")
+        self.assertEqual(code, 2)
+        self.assertIn('metadata.name: Invalid value: "Not_A_Name"', err)
+        code, _, err = run("package", "expand", "cpu-only-cpu4-mem16g", "--catalog", self.CATALOG, "--name", "x")
+        self.assertEqual((code, err), (2, "error: --image is required\n"))
+
+    def test_validate_names_every_problem_with_its_field(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = write(tmp, "bad.yaml", "packages:\n- {id: a, cpu: '10', memory: 40Gi, gpu: 2, allocation: "
+                        "{deviceClassName: nvidia-rtx-3080, claimRequestName: gpu, count: 3}}\n"
+                        "- {id: b, cpu: ten, memory: 40Gi, gpu: 0}\n")
+            code, out, err = run("package", "validate", "--catalog", bad)
+            self.assertEqual(code, 2, out)
+            self.assertIn("packages[0].allocation.count: Invalid value: 3: must equal gpu (2)", err)
+            self.assertIn('packages[1].cpu: Invalid value: "ten"', err)
+            unknown = write(tmp, "unknown.yaml", "packages:\n- {id: a, cpu: '10', memory: 40Gi, gpu: 2, allocation: "
+                            "{deviceClassName: nvidia-rtx-3080, claimRequestName: gpu, count: 2}}\n")
+            self.assertEqual(run("package", "validate", "--catalog", unknown)[0], 0)
+            code, out, err = run("package", "validate", "--catalog", unknown, "-f", DEMO)
+            self.assertEqual(code, 1, err)
+            self.assertIn('packages[0].allocation.deviceClassName: Not found: "nvidia-rtx-3080"', out)
+        code, out, err = run("package", "validate", "--catalog", self.CATALOG, "-f", DEMO)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out, "catalog %s: 6 packages, valid against the cluster\n" % self.CATALOG)
+
+    def test_capacity_table(self):
+        code, out, err = run("package", "capacity", "--catalog", self.CATALOG, "-f", DEMO, "--namespace", "team-a")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out, read(os.path.join(self.GOLDEN, "capacity-demo.txt")))
+
+    def test_capacity_json_per_node_adds_up(self):
+        code, out, err = run("package", "capacity", "--catalog", self.CATALOG, "-f", DEMO, "-o", "json")
+        self.assertEqual(code, 0, err)
+        for p in json.loads(out)["packages"]:
+            c = p["capacity"]
+            self.assertEqual(c["total"], sum(n["count"] for n in c["nodes"]), p["id"])
+            self.assertTrue(c["resourcesChecked"])
+
+    def test_capacity_within_quota(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            quota = write(tmp, "quota.yaml", """apiVersion: v1
+kind: ResourceQuota
+metadata: {name: gpus, namespace: team-a}
+spec:
+  hard: {a100.gpu.example.com.deviceclass.resource.k8s.io/devices: "8"}
+status:
+  hard: {a100.gpu.example.com.deviceclass.resource.k8s.io/devices: "8"}
+  used: {a100.gpu.example.com.deviceclass.resource.k8s.io/devices: "5"}
+""")
+            args = ["package", "capacity", "--catalog", self.CATALOG, "-f", DEMO, "-f", quota, "--namespace", "team-a",
+                    "--id", "gpu-a100-1x-cpu8-mem64g", "-o", "json"]
+            code, out, err = run(*args, "--quota")
+            self.assertEqual(code, 0, err)
+            c = json.loads(out)["packages"][0]["capacity"]
+            self.assertEqual((c["total"], c["stop"]), (3, "quota"))
+            self.assertEqual(c["quota"]["why"], "resourcequota team-a/gpus: a100.gpu.example.com.deviceclass.resource."
+                             "k8s.io/devices: 1 per unit, 3 left (hard 8, used 5)")
+            # Without --quota the devices bind: 5 A100 are free.
+            self.assertEqual(json.loads(run(*args)[1])["packages"][0]["capacity"]["total"], 5)
+            code, _, err = run("package", "capacity", "--catalog", self.CATALOG, "-f", DEMO, "--quota")
+            self.assertEqual((code, err), (2, "error: --quota needs --namespace NS (whose ResourceQuotas count)\n"))
+
+    def test_inventory(self):
+        code, out, err = run("package", "inventory", "-f", DEMO, "-o", "json")
+        self.assertEqual(code, 0, err)
+        inv = json.loads(out)
+        self.assertEqual((inv["draClaimCount"], inv["draAllocatedClaims"]), (5, 4))
+        self.assertEqual(inv["namespaces"]["team-a"]["draAllocatedDevices"], inv["draAllocatedDevices"])
+        code, out, err = run("package", "inventory", "-f", DEMO)
+        self.assertEqual(code, 0, err)
+        self.assertIn("totalGpuAllocatable", out)
+        self.assertIn("team-a", out)
+
+    def test_usage(self):
+        code, _, err = run("package")
+        self.assertEqual(code, 2)
+        self.assertIn("package needs a subcommand", err)
+
+
 class ClusterCredentials(unittest.TestCase):
     """What `--kubeconfig` does with a credential plugin that never answers."""
 

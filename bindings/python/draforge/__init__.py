@@ -24,7 +24,7 @@ from ._errors import (ApiError, Error, FileSystemError, InternalError, InvalidIn
                       NotFoundError, UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeGroup, NodeVerdict, Pool, RequestFunnel)
-from . import cdi, cel, kube
+from . import cdi, cel, kube, packages
 from .inventory import Inventory
 from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placement, PodClaim
 
@@ -32,7 +32,7 @@ __all__ = [
     "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
     "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
     "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim",
-    "Pool", "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube",
+    "Pool", "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "packages",
     "feature_gates", "kubernetes_version", "version",
 ]
 
@@ -215,20 +215,29 @@ class Snapshot:
         return Placement._from_json(json.loads(out))
 
     def how_many_more(self, claim: Union[None, str, Mapping[str, Any]] = None, *,
-                      template: Union[None, str, Mapping[str, Any]] = None, cap: int = 0, features: Features = None,
+                      template: Union[None, str, Mapping[str, Any]] = None,
+                      pod: Union[None, str, Mapping[str, Any]] = None, cap: int = 0, features: Features = None,
                       unlock_locked_gates: bool = False, max_steps: int = 0) -> HowManyMore:
         """How many more claims like ``claim`` (or like the claims of ResourceClaimTemplate
-        ``template``; give exactly one) fit, and where: copies are allocated one at a time, node by
-        node in name order, until no node takes another or ``cap`` (0: 1000) are placed. Greedy and
-        deterministic. ``max_steps`` bounds each allocation attempt.
+        ``template``, or units like pod ``pod``; give exactly one) fit, and where: copies are
+        allocated one at a time, node by node in name order, until no node takes another or ``cap``
+        (0: 1000) are placed. Greedy and deterministic. ``max_steps`` bounds each allocation attempt.
+        A pod unit is a copy of every claim of the pod plus the pod's requests, which must fit each
+        Node's allocatable minus the pods bound there (``nodes[i].limited_by`` says which side
+        stopped a node).
 
         Returns a HowManyMore (``.total``, ``.per_node``, ``.nodes[i].why``). NotFoundError for an
-        unknown claim or template, InvalidInputError for both or neither, a negative cap or bad
-        options."""
-        if (claim is None) == (template is None):
-            raise InvalidInputError("how_many_more: give exactly one of claim= and template=", code=-1)
-        kind = _draforge.PROTOTYPE_CLAIM if claim is not None else _draforge.PROTOTYPE_TEMPLATE
-        name = _ref(claim) if claim is not None else _ref(template, "template")
+        unknown claim, template or pod, InvalidInputError for more or fewer than one, a negative cap
+        or bad options."""
+        given = [x for x in (claim, template, pod) if x is not None]
+        if len(given) != 1:
+            raise InvalidInputError("how_many_more: give exactly one of claim=, template= and pod=", code=-1)
+        if claim is not None:
+            kind, name = _draforge.PROTOTYPE_CLAIM, _ref(claim)
+        elif template is not None:
+            kind, name = _draforge.PROTOTYPE_TEMPLATE, _ref(template, "template")
+        else:
+            kind, name = _draforge.PROTOTYPE_POD, _ref(pod, "pod")
         out = self._s.how_many_more_json(kind, name, cap, _gates(features), unlock_locked_gates, max_steps)
         return HowManyMore._from_json(json.loads(out))
 

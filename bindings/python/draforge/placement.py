@@ -5,7 +5,7 @@ resources are not. "Does not fit" is a result, never an exception."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from ._results import _pandas
 
@@ -102,6 +102,9 @@ class NodeCount:
     count: int
     reasons: List[str] = field(default_factory=list)
     why: str = ""
+    # Pod prototypes and packages: "devices", or the resource ("cpu", "memory", "pods") that stopped
+    # the node; "" otherwise.
+    limited_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,12 @@ class HowManyMore:
     copies: List[PlacedCopy]
     error: str = ""
     error_node: str = ""
+    # Pod prototypes and packages: whether node resources were checked (not when the nodes come
+    # from slices). With a quota: how many units the namespace's ResourceQuotas admit (None: no
+    # quota limits them) and the binding quota in words.
+    resources_checked: bool = False
+    quota_units: Optional[int] = None
+    quota_why: str = ""
 
     def __int__(self) -> int:
         return self.total
@@ -149,11 +158,14 @@ class HowManyMore:
     @classmethod
     def _from_json(cls, d: Dict[str, Any]) -> "HowManyMore":
         nodes = [NodeCount(node=n["node"], count=int(n["count"]), reasons=list(n.get("reasons", [])),
-                           why=n.get("why", "")) for n in d.get("nodes", [])]
+                           why=n.get("why", ""), limited_by=n.get("limitedBy", "")) for n in d.get("nodes", [])]
+        quota = d.get("quota", {})
         copies = [PlacedCopy(claim=c["claim"], node=c["node"], allocation=c.get("allocation", {}))
                   for c in d.get("copies", [])]
         return cls(prototype=d["prototype"], total=int(d["total"]), cap=int(d["cap"]), stop=d["stop"], nodes=nodes,
-                   copies=copies, error=d.get("error", ""), error_node=d.get("errorNode", ""))
+                   copies=copies, error=d.get("error", ""), error_node=d.get("errorNode", ""),
+                   resources_checked=bool(d.get("resourcesChecked", False)), quota_units=quota.get("units"),
+                   quota_why=quota.get("why", ""))
 
 
 __all__ = ["HowManyMore", "NodeCount", "NodePlacement", "PlacedCopy", "Placement", "PodClaim"]

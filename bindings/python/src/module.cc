@@ -232,6 +232,20 @@ class Snapshot {
     });
   }
 
+  // draforge_package_capacity_json: `id` and `namespace_` "" for every package / "default".
+  std::string package_capacity_json(const std::string& catalog, const std::string& id, const std::string& namespace_,
+                                    bool quota, int64_t cap, const std::string& gates, bool unlock,
+                                    int64_t max_steps) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps);
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_package_capacity_json(b, s_, catalog.data(), catalog.size(), id.c_str(), namespace_.c_str(),
+                                            quota ? 1 : 0, cap, &o, e);
+    });
+  }
+  std::string package_inventory_json() const {
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_package_inventory_json(b, s_, e); });
+  }
+
  private:
   // The options the Python keywords features=, unlock_locked_gates=, node_labels= and max_steps=
   // give; the strings are borrowed from the caller's arguments.
@@ -291,6 +305,23 @@ CdiSpecs* CdiGenerate(const Snapshot& snapshot, const std::string& node, const s
                       const std::string& max_version);
 
 // (valid, problems JSON)
+// draforge_package_validate_json; `snapshot` may be None.
+std::string PackageValidate(const std::string& catalog, const Snapshot* snapshot) {
+  return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+    return draforge_package_validate_json(b, catalog.data(), catalog.size(),
+                                          snapshot == nullptr ? nullptr : snapshot->get(), e);
+  });
+}
+
+// draforge_package_expand_json.
+std::string PackageExpand(const std::string& catalog, const std::string& id, const std::string& name,
+                          const std::string& namespace_, const std::string& image) {
+  return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+    return draforge_package_expand_json(b, catalog.data(), catalog.size(), id.c_str(), name.c_str(),
+                                        namespace_.c_str(), image.c_str(), e);
+  });
+}
+
 std::pair<bool, std::string> CdiValidate(const std::string& text, bool yaml, bool compat,
                                          const std::string& max_version) {
   draforge_cdi_options o = DRAFORGE_CDI_OPTIONS_INIT;
@@ -608,6 +639,7 @@ PYBIND11_MODULE(_draforge, m) {
   m.attr("INVENTORY_ANY") = DRAFORGE_INVENTORY_ANY;
   m.attr("PROTOTYPE_CLAIM") = static_cast<int>(DRAFORGE_PROTOTYPE_CLAIM);
   m.attr("PROTOTYPE_TEMPLATE") = static_cast<int>(DRAFORGE_PROTOTYPE_TEMPLATE);
+  m.attr("PROTOTYPE_POD") = static_cast<int>(DRAFORGE_PROTOTYPE_POD);
   m.attr("GRAPH_FORMATS") = py::dict(py::arg("json") = static_cast<int>(DRAFORGE_GRAPH_JSON),
                                      py::arg("dot") = static_cast<int>(DRAFORGE_GRAPH_DOT),
                                      py::arg("text") = static_cast<int>(DRAFORGE_GRAPH_TEXT));
@@ -643,7 +675,14 @@ PYBIND11_MODULE(_draforge, m) {
       .def("place_pod_json", &Snapshot::place_pod_json, py::arg("pod"), py::arg("gates"), py::arg("unlock"),
            py::arg("max_steps"))
       .def("how_many_more_json", &Snapshot::how_many_more_json, py::arg("kind"), py::arg("name"), py::arg("cap"),
-           py::arg("gates"), py::arg("unlock"), py::arg("max_steps"));
+           py::arg("gates"), py::arg("unlock"), py::arg("max_steps"))
+      .def("package_capacity_json", &Snapshot::package_capacity_json, py::arg("catalog"), py::arg("id"),
+           py::arg("namespace"), py::arg("quota"), py::arg("cap"), py::arg("gates"), py::arg("unlock"),
+           py::arg("max_steps"))
+      .def("package_inventory_json", &Snapshot::package_inventory_json);
+  m.def("package_validate_json", &PackageValidate, py::arg("catalog"), py::arg("snapshot").none(true));
+  m.def("package_expand_json", &PackageExpand, py::arg("catalog"), py::arg("id"), py::arg("name"),
+        py::arg("namespace"), py::arg("image"));
 
   py::class_<CdiSpecs>(m, "CdiSpecs")
       .def("count", &CdiSpecs::count)

@@ -23,7 +23,11 @@ inline Result<std::string> PlacePodJson(const Snapshot& snapshot, std::string_vi
   });
 }
 
-enum class PrototypeKind { kClaim = DRAFORGE_PROTOTYPE_CLAIM, kTemplate = DRAFORGE_PROTOTYPE_TEMPLATE };
+enum class PrototypeKind {
+  kClaim = DRAFORGE_PROTOTYPE_CLAIM,
+  kTemplate = DRAFORGE_PROTOTYPE_TEMPLATE,
+  kPod = DRAFORGE_PROTOTYPE_POD,
+};
 
 // How many more claims like claim or template `name` fit, and where (cap 0: the default, 1000), as
 // draforge_how_many_more_json's JSON.
