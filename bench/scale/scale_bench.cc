@@ -13,7 +13,7 @@
 //   placement_fresh    one new pod (claim placement/train) on every Node: a new alloc::Allocator
 //                      (what the next scheduling cycle, on a new snapshot, pays) + Allocate per node
 //   placement_warm     the same with the Allocator kept (selector results cached: same snapshot)
-//   explain            analysis::DiagnosePendingClaim on every k-th pending claim (N of them, or
+//   explain            analysis::DiagnosePendingClaim on every k-th pending claim (N of them, 0: none; or
 //                      fewer: the sample stops once it used S seconds of CPU), extrapolated to all
 //                      pending claims (explain_total_s, CPU seconds)
 // and memory: live heap bytes the store keeps for the whole cluster, and for the ResourceSlices
@@ -277,7 +277,7 @@ int Run(const Options& opt) {
   int64_t explained = 0;
   const double cpu_start = Now(CLOCK_THREAD_CPUTIME_ID);
   const Timing ex = Time([&] {
-    for (size_t i = 0; i < pending.size(); i += stride) {
+    for (size_t i = 0; i < pending.size() && explained < opt.explain_sample; i += stride) {
       analysis::PendingClaimDiagnosis d = analysis::DiagnosePendingClaim(*snap, *pending[i]);
       ++outcomes[std::string(analysis::PendingOutcomeName(d.outcome))];
       ++explained;
@@ -297,7 +297,7 @@ int Run(const Options& opt) {
 bool IntFlag(const std::string& a, const char* prefix, int* v) {
   const std::string p = prefix;
   if (a.rfind(p, 0) != 0) return false;
-  *v = std::max(1, std::atoi(a.c_str() + p.size()));
+  *v = std::max(0, std::atoi(a.c_str() + p.size()));
   return true;
 }
 
@@ -318,6 +318,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  opt.repetitions = std::max(1, opt.repetitions);
+  opt.changes = std::max(1, opt.changes);
   if (opt.scenario.empty()) {
     std::fprintf(stderr,
                  "usage: scale_bench --scenario=FILE [--repetitions=K] [--explain-sample=N] [--explain-seconds=S]\n"

@@ -61,7 +61,7 @@ with tempfile.TemporaryDirectory() as tmp:
     ok({k: info[k] for k in want} == want, "the cluster has the issue's shape", f"got {info}, want {want}")
 
     p = subprocess.run([os.path.join(build, "bench", "scale_bench"), f"--scenario={a}", "--repetitions=1",
-                        "--explain-sample=20", "--changes=5"], capture_output=True, text=True)
+                        "--explain-sample=5", "--changes=5"], capture_output=True, text=True)
     ours = json.loads(p.stdout) if p.returncode == 0 else {}
     seen = {k: ours.get(k) for k in ("nodes", "devices", "claims", "pods")}
     ok(p.returncode == 0 and seen == {k: want[k] for k in seen} and ours["pending_claims"] == 4 * N + 1,
