@@ -37,6 +37,7 @@ RACK_LABEL = "topology.example.com/rack"
 NODES_PER_RACK = 40
 NICS_PER_RACK = 16
 MIG_EVERY = 50  # every 50th node is partitioned (2%)
+PLAIN_PER_POOL = 4000
 
 # DeviceClasses as the drivers publish them (dra-driver-nvidia-gpu's chart: deviceclass-gpu.yaml,
 # deviceclass-mig.yaml; dra-example-driver: net.example.com).
@@ -61,10 +62,12 @@ def pools_template(n):
     """The SimulatedDevicePools that `draforge sim expand` turns into the cluster's slices."""
     plain = [node_name(i) for i in range(n) if i % MIG_EVERY != MIG_EVERY - 1]
     mig = [node_name(i) for i in range(n) if i % MIG_EVERY == MIG_EVERY - 1]
+    # One SimulatedDevicePool simulates at most 65,536 devices: the H100 nodes in groups of 4,000.
     pools = [{"apiVersion": "sim.draforge.io/v1alpha1", "kind": "SimulatedDevicePool",
-              "metadata": {"name": "h100"},
-              "spec": {"profile": "nvidia-gpu", "nodes": {"names": plain}, "devicesPerNode": 8,
-                       "poolGeneration": 1, "options": {"model": "H100-80GB-HBM3"}}}]
+              "metadata": {"name": f"h100-{k // PLAIN_PER_POOL}"},
+              "spec": {"profile": "nvidia-gpu", "nodes": {"names": plain[k:k + PLAIN_PER_POOL]}, "devicesPerNode": 8,
+                       "poolGeneration": 1, "options": {"model": "H100-80GB-HBM3"}}}
+             for k in range(0, len(plain), PLAIN_PER_POOL)]
     if mig:
         pools.append({"apiVersion": "sim.draforge.io/v1alpha1", "kind": "SimulatedDevicePool",
                       "metadata": {"name": "a100-mig"},

@@ -226,7 +226,9 @@ def run_size(build, oracle, n, o):
     path = os.path.join(out_dir, f"cluster-{n}.json")
     draforge = os.path.join(build, "examples", "cli", "draforge")
     g = subprocess.run([sys.executable, os.path.join(HERE, "gen_scale.py"), "--nodes", str(n), "--draforge",
-                        draforge, path], check=True, capture_output=True, text=True)
+                        draforge, path], capture_output=True, text=True)
+    if g.returncode != 0:
+        sys.exit(f"gen_scale.py --nodes {n}: exit {g.returncode}: {g.stderr.strip()}")
     gen = json.loads(g.stdout)
     p = subprocess.run([os.path.join(build, "bench", "scale_bench"), f"--scenario={path}",
                         f"--repetitions={o['reps']}", f"--explain-sample={o['explain_sample']}",
@@ -274,8 +276,11 @@ def report(n, r):
     ex = ours["explain_sample"]
     per_cpu = ex["cpu_s"] / max(1, ours["explained"])
     outcomes = ", ".join(f"{k[8:]} {v}" for k, v in ours.items() if k.startswith("explain_") and isinstance(v, int))
-    print(f"explain every pending claim ({ours['pending_claims']:,}): {ms(per_cpu * ours['pending_claims'])} CPU "
-          f"(extrapolated from {ours['explained']} claims, {per_cpu * 1e3:,.1f} ms CPU each: {outcomes})")
+    if ours["explained"] == 0:
+        print(f"explain every pending claim ({ours['pending_claims']:,}): not measured (--explain-sample 0)")
+    else:
+        print(f"explain every pending claim ({ours['pending_claims']:,}): {ms(per_cpu * ours['pending_claims'])} CPU "
+              f"(extrapolated from {ours['explained']} claims, {per_cpu * 1e3:,.1f} ms CPU each: {outcomes})")
     pf, pw = ours["placement_fresh"]["cpu_s"], ours["placement_warm"]["cpu_s"]
     up = th["cpu_ns_per_op"] * 1e-9
     up_wall = th["ns_per_op"] * 1e-9
