@@ -302,6 +302,7 @@ def report(n, r):
               f"p50 {p['p50']} p99 {p['p99']}; non-2xx {s['non2xx'] + p['non2xx']}")
         print(f"  a change over SSE (10 clients, watch-dir poll 100 ms): max delivery "
               f"{', '.join(f'{x:.3f} s' for x in srv['sse'] if x is not None)}")
+    print("listing the claims from a kube-apiserver in pages: not measured here (docs/performance.md says why)")
     sys.stdout.flush()
     return {"decode_ratio": rj["cpu_s"] / dec["cpu_s"], "per_device": per_dev, "placement_ratio": up / pf,
             "same": same,
