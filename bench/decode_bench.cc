@@ -1,37 +1,13 @@
 // Decoding throughput beside RapidJSON's own parse of the same bytes, and the store's memory per
 // device. Run through bench/run, which prints the ratios.
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 
 #include "api/codec.h"
 #include "bench_data.h"
 #include "benchmark/benchmark.h"
+#include "live_heap.h"
 #include "rapidjson/document.h"
 #include "store/cluster.h"
-
-// Counts live heap bytes so the memory benchmark can measure what the store keeps. Only this
-// binary replaces operator new; the library never does. The replacement delete frees what the
-// replacement new malloc'ed, which gcc cannot see.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-namespace {
-std::atomic<int64_t> g_live_bytes{0};
-}
-void* operator new(size_t n) {
-  void* p = std::malloc(n + 16);
-  if (p == nullptr) throw std::bad_alloc();
-  *static_cast<size_t*>(p) = n;
-  g_live_bytes.fetch_add(static_cast<int64_t>(n), std::memory_order_relaxed);
-  return static_cast<char*>(p) + 16;
-}
-void operator delete(void* p) noexcept {
-  if (p == nullptr) return;
-  char* base = static_cast<char*>(p) - 16;
-  g_live_bytes.fetch_sub(static_cast<int64_t>(*reinterpret_cast<size_t*>(base)), std::memory_order_relaxed);
-  std::free(base);
-}
-void operator delete(void* p, size_t) noexcept { operator delete(p); }
 
 namespace draforge::bench {
 namespace {
@@ -81,7 +57,7 @@ void BM_StoreMemoryPerDevice(benchmark::State& state) {
   options.max_bytes = text.size();
   double per_device = 0;
   for (auto _ : state) {
-    const int64_t before = g_live_bytes.load();
+    const int64_t before = LiveHeapBytes();
     auto decoded = api::DecodeStream(text, options);
     store::Cluster cluster;
     for (auto& d : *decoded) {
@@ -91,7 +67,7 @@ void BM_StoreMemoryPerDevice(benchmark::State& state) {
     benchmark::DoNotOptimize(snapshot.get());
     decoded->clear();
     decoded->shrink_to_fit();
-    per_device = static_cast<double>(g_live_bytes.load() - before) / kDevices;
+    per_device = static_cast<double>(LiveHeapBytes() - before) / kDevices;
   }
   state.counters["bytes_per_device"] = per_device;
 }

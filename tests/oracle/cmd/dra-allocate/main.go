@@ -65,6 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	lenient := fs.Bool("lenient", false, "accept unknown and duplicate fields in the input (default: strict, like kubectl)")
 	allocatorOnly := fs.Bool("allocator-only", false, "skip the scheduler plugin's PreFilter request/class checks and call the allocator directly")
 	verbosity := fs.Int("v", -1, "klog verbosity; logs go to stderr (default: no logs)")
+	allNodes := fs.Bool("all-nodes", false, "the scheduler's Filter for one pod over every Node of the input (by name): NewAllocator once, Allocate per node; prints {\"nodes\",\"allocated_nodes\",\"fits_on\"} instead of one node's result (replaces --node)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: dra-allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] [--stats] [--bench N] FILE...\n")
 		fs.PrintDefaults()
@@ -76,8 +77,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	setupLogging(*verbosity)
-	if *nodeName == "" {
-		return usageError(stderr, "--node is required")
+	if *nodeName == "" && !*allNodes {
+		return usageError(stderr, "--node or --all-nodes is required")
+	}
+	if *nodeName != "" && *allNodes {
+		return usageError(stderr, "--node and --all-nodes exclude each other")
 	}
 	if fs.NArg() == 0 {
 		return usageError(stderr, "no input files")
@@ -90,10 +94,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	decodeStart, decodeCPU := time.Now(), processCPUNs()
 	objs, err := input.ReadFiles(fs.Args(), input.Options{Lenient: *lenient})
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	decodeNs, decodeCPUNs := time.Since(decodeStart).Nanoseconds(), processCPUNs()-decodeCPU
 
 	// Claims to allocate.
 	var toAllocate []*resourceapi.ResourceClaim
@@ -148,6 +154,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out, st, err := r.prepare(ctx)
 	if err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	st.DecodeNs, st.DecodeCPUNs = decodeNs, decodeCPUNs
+	if *allNodes {
+		return r.runAllNodes(ctx, out, st, *stats, *bench, stdout, stderr)
 	}
 	preFiltered := out != nil
 	if !preFiltered {
@@ -242,6 +252,8 @@ type stats struct {
 	Features                  map[string]bool `json:"features"`
 	Gates                     map[string]bool `json:"gates"`
 	IgnoredKinds              map[string]int  `json:"ignored_kinds,omitempty"`
+	DecodeNs                  int64           `json:"decode_ns"`     // reading and decoding the input files
+	DecodeCPUNs               int64           `json:"decode_cpu_ns"` // the same in CPU time of every thread
 }
 
 func (r *runner) baseStats() stats {
