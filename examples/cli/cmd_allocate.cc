@@ -81,7 +81,8 @@ int RunAllocate(const Args& args, Io io) {
   int code = kExitOk;
   auto flags = ParseOrUsage(args,
                             specs,
-                            "draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] [--kubernetes-version 1.3X] "
+                            "draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] "
+                            "[--kubernetes-version 1.3X] "
                             "(-f FILE... | --kubeconfig FILE [--context NAME]) [-o json|yaml|text]",
                             io, code);
   if (!flags) return code;

@@ -232,7 +232,8 @@ int RunPlace(const Args& args, Io io) {
   specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs,
-                            "draforge place --pod NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates A=true,B=false] [--kubernetes-version 1.3X] "
+                            "draforge place --pod NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) "
+                            "[--feature-gates A=true,B=false] [--kubernetes-version 1.3X] "
                             "[-o text|json|yaml]\n"
                             "       draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] "
                             "(-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates ...] [-o text|json|yaml]",
