@@ -115,9 +115,10 @@ struct FeatureGateInfo {
 std::vector<FeatureGateInfo> KnownFeatureGates(api::KubernetesVersion version = api::kLatestKubernetesVersion);
 
 // Parses `--feature-gates` text ("DRAAdminAccess=true,DRAListTypeAttributes=false") on top of
-// `base` (default: the 1.37 defaults; its `version` decides which gates exist and which are locked). Whitespace around items is ignored; an empty string changes
-// nothing. Errors (InvalidArgument) name the item: "missing bool value for X",
-// "invalid value of X=maybe, err: ...", "unrecognized feature gate: X"; locked gates as Set.
+// `base` (default: the 1.37 defaults; its `version` decides which gates exist and which are
+// locked). Whitespace around items is ignored; an empty string changes nothing. Errors
+// (InvalidArgument) name the item: "missing bool value for X", "invalid value of X=maybe, err: ...",
+// "unrecognized feature gate: X"; locked gates as Set.
 absl::StatusOr<Features> ParseFeatureGates(std::string_view text, const Features& base = Features{},
                                            bool enforce_locks = true);
 
