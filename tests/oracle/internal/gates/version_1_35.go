@@ -33,9 +33,3 @@ func AllocatorFeatures(fts schedfeature.Features) structured.Features {
 func CELFeatures(fts schedfeature.Features) cel.Features {
 	return cel.Features{EnableConsumableCapacity: fts.EnableDRAConsumableCapacity}
 }
-
-// ConsumableCapacity is the scheduler's DRAConsumableCapacity.
-func ConsumableCapacity(fts schedfeature.Features) bool { return fts.EnableDRAConsumableCapacity }
-
-// TaintRules is kube-scheduler's EnableDeviceTaintRules (the DRADeviceTaintRules gate).
-func TaintRules() bool { return Enabled("DRADeviceTaintRules") }

@@ -37,9 +37,3 @@ func CELFeatures(fts schedfeature.Features) cel.Features {
 		EnableListTypeAttributes: fts.EnableDRAListTypeAttributes,
 	}
 }
-
-// ConsumableCapacity is the scheduler's DRAConsumableCapacity.
-func ConsumableCapacity(fts schedfeature.Features) bool { return fts.EnableDRAConsumableCapacity }
-
-// TaintRules is kube-scheduler's EnableDeviceTaintRules (the DRADeviceTaintRules gate).
-func TaintRules() bool { return Enabled("DRADeviceTaintRules") }
