@@ -189,7 +189,7 @@ func FilterStatus(ctx context.Context, nodeName string, numClaims int, results [
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return statusError(fmt.Errorf("node %s: timed out trying to allocate devices", nodeName))
-	case errors.Is(err, structured.ErrFailedAllocationOnNode):
+	case errFailedAllocationOnNode != nil && errors.Is(err, errFailedAllocationOnNode):
 		return unschedulable(err.Error())
 	case ctx.Err() != nil:
 		return unschedulable(fmt.Sprintf("asked by caller to stop allocating devices: %v", context.Cause(ctx)))
