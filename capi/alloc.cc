@@ -12,6 +12,7 @@
 #include "alloc/explanation_json.h"
 #include "alloc/features.h"
 #include "api/codec.h"
+#include "api/kubernetes_version.h"
 #include "capi/internal.h"
 #include "common/status.h"
 #include "draforge/alloc.h"
@@ -45,6 +46,8 @@ size_t OptionsSize(unsigned int version) {
   switch (version) {
     case 1:
       return offsetof(draforge_allocate_options, prune_search);
+    case 2:
+      return offsetof(draforge_allocate_options, kubernetes_version);
     default:
       return sizeof(draforge_allocate_options);
   }
@@ -79,6 +82,17 @@ rapidjson::Value Str(std::string_view s, rapidjson::Document::AllocatorType& a) 
 std::string ExplanationJson(const alloc::Explanation& ex) {
   rapidjson::Document d;
   static_cast<rapidjson::Value&>(d) = alloc::ExplanationJson(ex, d.GetAllocator());
+  return api::WriteJson(d, false);
+}
+
+// {"DRAAdminAccess":true,...}: the value of every gate of `f`'s Kubernetes version.
+std::string GatesJson(const alloc::Features& f) {
+  rapidjson::Document d(rapidjson::kObjectType);
+  for (const alloc::FeatureGateInfo& g : alloc::KnownFeatureGates(f.version)) {
+    rapidjson::Value name = Str(g.name, d.GetAllocator());
+    rapidjson::Value value(f.Get(g.name).value_or(false));
+    d.AddMember(name, value, d.GetAllocator());
+  }
   return api::WriteJson(d, false);
 }
 
@@ -136,13 +150,61 @@ int draforge_feature_gates_json(draforge_buffer* out, const char* feature_gates,
     *out = draforge_buffer{nullptr, 0};
     auto f = capi::FeaturesOf(feature_gates, unlock_locked_gates != 0);
     if (!f.ok()) return capi::Fail(f.status(), error);
-    rapidjson::Document d(rapidjson::kObjectType);
-    for (const alloc::FeatureGateInfo& g : alloc::KnownFeatureGates()) {
-      auto v = f->Get(g.name);
-      if (!v.ok()) return capi::Fail(v.status(), error);
-      rapidjson::Value name = capi::Str(g.name, d.GetAllocator());
-      rapidjson::Value value(*v);
-      d.AddMember(name, value, d.GetAllocator());
+    return capi::ToBuffer(capi::GatesJson(*f), out, error);
+  });
+}
+
+int draforge_kubernetes_feature_gates_json(draforge_buffer* out, const char* kubernetes_version,
+                                           const char* feature_gates, int unlock_locked_gates,
+                                           draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_kubernetes_feature_gates_json: out must not be NULL"),
+                        error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    auto f = capi::FeaturesOf(feature_gates, unlock_locked_gates != 0, kubernetes_version);
+    if (!f.ok()) return capi::Fail(f.status(), error);
+    return capi::ToBuffer(capi::GatesJson(*f), out, error);
+  });
+}
+
+int draforge_kubernetes_versions_json(draforge_buffer* out, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_kubernetes_versions_json: out must not be NULL"), error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    rapidjson::Document d(rapidjson::kArrayType);
+    auto& a = d.GetAllocator();
+    for (api::KubernetesVersion v : api::SupportedKubernetesVersions()) {
+      rapidjson::Value o(rapidjson::kObjectType);
+      o.AddMember("version", capi::Str(api::KubernetesVersionName(v), a), a);
+      o.AddMember("latest", v == api::kLatestKubernetesVersion, a);
+      o.AddMember("allocatorVariant", capi::Str(alloc::AllocatorVariantName(alloc::Features::Defaults(v).Variant()), a),
+                  a);
+      rapidjson::Value served(rapidjson::kObjectType);
+      for (api::Kind k : {api::Kind::kDeviceClass, api::Kind::kDeviceTaintRule, api::Kind::kResourceClaim,
+                          api::Kind::kResourceClaimTemplate, api::Kind::kResourcePoolStatusRequest,
+                          api::Kind::kResourceSlice}) {
+        rapidjson::Value list(rapidjson::kArrayType);
+        for (std::string_view gv : api::ServedVersions(k, v)) list.PushBack(capi::Str(gv, a), a);
+        served.AddMember(capi::Str(api::KindName(k), a), list, a);
+      }
+      o.AddMember("servedVersions", served, a);
+      rapidjson::Value gates(rapidjson::kArrayType);
+      for (const alloc::FeatureGateInfo& g : alloc::KnownFeatureGates(v)) {
+        rapidjson::Value gate(rapidjson::kObjectType);
+        gate.AddMember("name", capi::Str(g.name, a), a);
+        gate.AddMember("default", g.default_value, a);
+        gate.AddMember("locked", g.locked, a);
+        gate.AddMember("maturity", capi::Str(g.maturity, a), a);
+        gates.PushBack(gate, a);
+      }
+      o.AddMember("featureGates", gates, a);
+      d.PushBack(o, a);
     }
     return capi::ToBuffer(api::WriteJson(d, false), out, error);
   });
@@ -166,7 +228,7 @@ int draforge_allocate(draforge_allocation_result** out, const draforge_snapshot*
     if (node == nullptr || *node == '\0') {
       return capi::Fail(absl::InvalidArgumentError("draforge_allocate: node must not be empty"), error);
     }
-    auto features = capi::FeaturesOf(o.feature_gates, o.unlock_locked_gates != 0);
+    auto features = capi::FeaturesOf(o.feature_gates, o.unlock_locked_gates != 0, o.kubernetes_version);
     if (!features.ok()) return capi::Fail(features.status(), error);
     const store::Snapshot& snap = *snapshot->snapshot;
     std::vector<const api::ResourceClaim*> selected;
@@ -302,7 +364,7 @@ int draforge_explain(draforge_explanation** out, const draforge_snapshot* snapsh
     auto effective = capi::EffectiveOptions(options);
     if (!effective.ok()) return capi::Fail(effective.status(), error);
     const draforge_allocate_options& o = *effective;
-    auto features = capi::FeaturesOf(o.feature_gates, o.unlock_locked_gates != 0);
+    auto features = capi::FeaturesOf(o.feature_gates, o.unlock_locked_gates != 0, o.kubernetes_version);
     if (!features.ok()) return capi::Fail(features.status(), error);
     const store::Snapshot& snap = *snapshot->snapshot;
     std::string ns, name;

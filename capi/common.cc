@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "api/kubernetes_version.h"
 #include "capi/internal.h"
 #include "common/status.h"
 #include "kube/api_status.h"
@@ -117,8 +118,14 @@ void SplitRef(std::string_view ref, std::string_view default_ns, std::string& ns
   }
 }
 
-absl::StatusOr<alloc::Features> FeaturesOf(const char* gates, bool unlock_locked) {
-  auto f = alloc::ParseFeatureGates(gates ? gates : "", alloc::Features{}, !unlock_locked);
+absl::StatusOr<alloc::Features> FeaturesOf(const char* gates, bool unlock_locked, const char* kubernetes_version) {
+  api::KubernetesVersion version = api::kLatestKubernetesVersion;
+  if (kubernetes_version != nullptr && *kubernetes_version != '\0') {
+    auto v = api::ParseKubernetesVersion(kubernetes_version);
+    if (!v.ok()) return absl::Status(v.status().code(), absl::StrCat("kubernetes_version: ", v.status().message()));
+    version = *v;
+  }
+  auto f = alloc::ParseFeatureGates(gates ? gates : "", alloc::Features::Defaults(version), !unlock_locked);
   if (!f.ok()) return absl::Status(f.status().code(), absl::StrCat("feature_gates: ", f.status().message()));
   return f;
 }

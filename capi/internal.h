@@ -74,8 +74,10 @@ int ToBuffer(std::string_view s, draforge_buffer* out, draforge_error** error);
 // "ns/name" or "name" (namespace `default_ns`) split into its parts.
 void SplitRef(std::string_view ref, std::string_view default_ns, std::string& ns, std::string& name);
 
-// The features of an options struct's gate text (empty: 1.37 defaults).
-absl::StatusOr<alloc::Features> FeaturesOf(const char* gates, bool unlock_locked);
+// The features of an options struct's gate text on top of the defaults of `kubernetes_version`
+// (NULL or "": 1.37). Errors name the option: "feature_gates: ...", "kubernetes_version: ...".
+absl::StatusOr<alloc::Features> FeaturesOf(const char* gates, bool unlock_locked,
+                                           const char* kubernetes_version = nullptr);
 
 // The caller's allocate options (NULL: the defaults) as a complete struct of the current version:
 // the fields its version has are the caller's, the later ones keep their defaults. Errors: an

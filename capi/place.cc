@@ -22,7 +22,7 @@ int draforge_place_pod_json(draforge_buffer* out, const draforge_snapshot* snaps
     *out = draforge_buffer{nullptr, 0};
     auto effective = capi::EffectiveOptions(options);
     if (!effective.ok()) return capi::Fail(effective.status(), error);
-    auto features = capi::FeaturesOf(effective->feature_gates, effective->unlock_locked_gates != 0);
+    auto features = capi::FeaturesOf(effective->feature_gates, effective->unlock_locked_gates != 0, effective->kubernetes_version);
     if (!features.ok()) return capi::Fail(features.status(), error);
     alloc::PlaceOptions place;
     place.features = *features;
@@ -58,7 +58,7 @@ int draforge_how_many_more_json(draforge_buffer* out, const draforge_snapshot* s
     }
     auto effective = capi::EffectiveOptions(options);
     if (!effective.ok()) return capi::Fail(effective.status(), error);
-    auto features = capi::FeaturesOf(effective->feature_gates, effective->unlock_locked_gates != 0);
+    auto features = capi::FeaturesOf(effective->feature_gates, effective->unlock_locked_gates != 0, effective->kubernetes_version);
     if (!features.ok()) return capi::Fail(features.status(), error);
     alloc::HowManyMoreOptions more;
     more.features = *features;

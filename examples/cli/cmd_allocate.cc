@@ -75,12 +75,14 @@ int RunAllocate(const Args& args, Io io) {
   specs.push_back({{"--node"}, true, "the node to allocate for (its labels come from a Node in the input, if any)"});
   specs.push_back({{"--claim"}, true, "NAMESPACE/NAME of a claim to allocate; repeatable; default: every claim "
                                       "without status.allocation, allocated together"});
-  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
+  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
+  specs.push_back(KubernetesVersionFlag());
   specs.push_back({{"-o", "--output"}, true, "json (default), yaml or text"});
   int code = kExitOk;
   auto flags = ParseOrUsage(args,
                             specs,
                             "draforge allocate --node NODE [--claim NS/NAME]... [--feature-gates A=true,B=false] "
+                            "[--kubernetes-version 1.3X] "
                             "(-f FILE... | --kubeconfig FILE [--context NAME]) [-o json|yaml|text]",
                             io, code);
   if (!flags) return code;
@@ -98,9 +100,13 @@ int RunAllocate(const Args& args, Io io) {
   }
   draforge::AllocateOptions options;
   options.feature_gates = flags->GetOr("--feature-gates", "");
-  if (!CheckFeatureGates(options.feature_gates, io)) return kExitBadInput;
+  options.kubernetes_version = flags->GetOr("--kubernetes-version", "");
+  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return kExitBadInput;
   auto loaded = LoadCluster(*flags, io);
   if (!loaded) return kExitBadInput;
+  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
+    return kExitBadInput;
+  }
   std::vector<std::string> claims;
   if (!SelectClaims(*flags, *loaded, io, claims)) return kExitBadInput;
   // No claim to allocate (every claim of the input already has one): nothing to search, allocated.

@@ -55,7 +55,8 @@ int RunExplain(const Args& args, Io io) {
   specs.push_back({{"--node"}, true,
                    "the node to explain for (default: every node, at most 1000: on which ones the claim fits, and "
                    "why not on the others; the funnel then skips the node step)"});
-  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
+  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
+  specs.push_back(KubernetesVersionFlag());
   specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs, "draforge explain --claim NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--node NODE] [-o text|json|yaml]",
@@ -71,9 +72,13 @@ int RunExplain(const Args& args, Io io) {
   }
   draforge::AllocateOptions options;
   options.feature_gates = flags->GetOr("--feature-gates", "");
-  if (!CheckFeatureGates(options.feature_gates, io)) return kExitBadInput;
+  options.kubernetes_version = flags->GetOr("--kubernetes-version", "");
+  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return kExitBadInput;
   auto loaded = LoadCluster(*flags, io);
   if (!loaded) return kExitBadInput;
+  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
+    return kExitBadInput;
+  }
   auto ex = draforge::Explain(loaded->snapshot, ref, flags->GetOr("--node", ""), options);
   if (!ex.ok()) {
     io.err << "error: " << ex.error().message << "\n";

@@ -213,11 +213,13 @@ int RunPlace(const Args& args, Io io) {
                    "count how many more fit (the default with --claim/--template; with --pod: pods like it, "
                    "their claims copied and their requests fitting each node's allocatable)"});
   specs.push_back({{"--cap"}, true, "with --count: stop after this many (default 1000)"});
-  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
+  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
+  specs.push_back(KubernetesVersionFlag());
   specs.push_back({{"-o", "--output"}, true, "text (default), json or yaml"});
   int code = kExitOk;
   auto flags = ParseOrUsage(args, specs,
-                            "draforge place --pod NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates A=true,B=false] "
+                            "draforge place --pod NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) "
+                            "[--feature-gates A=true,B=false] [--kubernetes-version 1.3X] "
                             "[-o text|json|yaml]\n"
                             "       draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] "
                             "(-f FILE... | --kubeconfig FILE [--context NAME]) [--feature-gates ...] [-o text|json|yaml]",
@@ -257,9 +259,13 @@ int RunPlace(const Args& args, Io io) {
   }
   draforge::AllocateOptions options;
   options.feature_gates = flags->GetOr("--feature-gates", "");
-  if (!CheckFeatureGates(options.feature_gates, io)) return kExitBadInput;
+  options.kubernetes_version = flags->GetOr("--kubernetes-version", "");
+  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return kExitBadInput;
   auto loaded = LoadCluster(*flags, io);
   if (!loaded) return kExitBadInput;
+  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
+    return kExitBadInput;
+  }
 
   if (pod_mode) {
     auto placement = draforge::PlacePodJson(loaded->snapshot, flags->GetOr("--pod", ""), options);

@@ -63,7 +63,16 @@ std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io);
 
 // Checks the --feature-gates text `gates` through the C ABI; prints "error: --feature-gates: ..."
 // (without the ABI's "feature_gates: " field prefix) and returns false when it is invalid.
-bool CheckFeatureGates(const std::string& gates, Io io);
+// Also checks --kubernetes-version ("" : 1.37), whose gates --feature-gates are checked against.
+bool CheckFeatureGates(const std::string& gates, Io io, const std::string& kubernetes_version = "");
+// The --kubernetes-version flag spec of the commands that take --feature-gates.
+FlagSpec KubernetesVersionFlag();
+// Without --kubernetes-version (`kubernetes_version` empty), objects read from a cluster make the
+// cluster's version (its /version gitVersion) the one to reproduce, when DRAForge supports it (else
+// a warning and the default); --feature-gates is checked again against it. False (printed) when the
+// gates are invalid for that version.
+bool ResolveKubernetesVersion(const Inputs& inputs, const std::string& gates, std::string& kubernetes_version,
+                              Io io);
 
 // A client of the cluster --kubeconfig/--context name, by client-go's rules (kube.h: --kubeconfig,
 // $KUBECONFIG merged, ~/.kube/config, in-cluster) with this process's environment. Prints the problem

@@ -171,7 +171,13 @@ std::optional<Inputs> ObjectsFromCluster(const Flags& flags, Io io, bool* none_f
   auto state = ListClusterState(*client, "", source, io);
   if (!state) return std::nullopt;
   for (const std::string& s : state->skipped) io.err << "warning: " << source << ": skipped " << s << "\n";
-  return Inputs{std::move(state->objects), source};
+  Inputs inputs{std::move(state->objects), source, ""};
+  if (auto version = client->ServerVersionJson(); version.ok()) {
+    if (auto doc = ParseAbiJson(*version, "GET /version"); doc.ok() && doc->IsObject()) {
+      inputs.server_git_version = JsonStr(*doc, "gitVersion");
+    }
+  }
+  return inputs;
 }
 
 std::optional<Inputs> LoadObjectsImpl(const Flags& flags, Io io, bool strict, bool keep_failed,
@@ -205,13 +211,37 @@ std::optional<Inputs> LoadObjects(const Flags& flags, Io io, bool strict, bool k
   return LoadObjectsImpl(flags, io, strict, keep_failed, /*implicit_cluster=*/false);
 }
 
-bool CheckFeatureGates(const std::string& gates, Io io) {
-  auto checked = draforge::FeatureGatesJson(gates);
+FlagSpec KubernetesVersionFlag() {
+  return {{"--kubernetes-version"}, true,
+          "the Kubernetes version to reproduce (1.34, 1.35, 1.36, 1.37; default 1.37): its gate defaults, "
+          "locks and allocator; `draforge version --kubernetes` lists them"};
+}
+
+bool ResolveKubernetesVersion(const Inputs& inputs, const std::string& gates, std::string& kubernetes_version,
+                              Io io) {
+  if (!kubernetes_version.empty() || inputs.server_git_version.empty()) return true;
+  if (!draforge::KubernetesFeatureGatesJson(inputs.server_git_version, "").ok()) {
+    io.err << "warning: " << inputs.cluster << " runs Kubernetes " << inputs.server_git_version
+           << ", which DRAForge does not reproduce; using its default (give --kubernetes-version)\n";
+    return true;
+  }
+  kubernetes_version = inputs.server_git_version;
+  return CheckFeatureGates(gates, io, kubernetes_version);
+}
+
+bool CheckFeatureGates(const std::string& gates, Io io, const std::string& kubernetes_version) {
+  auto checked = draforge::KubernetesFeatureGatesJson(kubernetes_version, gates);
   if (checked.ok()) return true;
   std::string_view message = checked.error().message;
-  constexpr std::string_view kPrefix = "feature_gates: ";
-  if (message.substr(0, kPrefix.size()) == kPrefix) message.remove_prefix(kPrefix.size());
-  io.err << "error: --feature-gates: " << message << "\n";
+  std::string_view flag = "--feature-gates";
+  for (auto [prefix, name] : {std::pair<std::string_view, std::string_view>{"feature_gates: ", "--feature-gates"},
+                              {"kubernetes_version: ", "--kubernetes-version"}}) {
+    if (message.substr(0, prefix.size()) == prefix) {
+      message.remove_prefix(prefix.size());
+      flag = name;
+    }
+  }
+  io.err << "error: " << flag << ": " << message << "\n";
   return false;
 }
 

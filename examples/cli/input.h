@@ -13,6 +13,7 @@ namespace draforge::cli {
 struct Inputs {
   draforge::Objects objects;
   std::string cluster;  // "cluster <server>" when read from a cluster; "" when read from files
+  std::string server_git_version;  // the cluster's /version gitVersion ("v1.36.3"); "" for files
 
   // "file.yaml: " for the first object of a source, else "file.yaml (object 3, line 40): " (a
   // cluster is one source).

@@ -46,10 +46,16 @@ typedef struct draforge_allocate_options {
    * equals upstream's count (to compare work with upstream, or to bound the search exactly as
    * kube-scheduler would). */
   int prune_search;
+  /* Since version 3. The Kubernetes version whose kube-scheduler to reproduce ("1.34" to "1.37";
+   * "v1.35.2" and a server's gitVersion are accepted, only the minor counts): its feature gates,
+   * their defaults and locks (feature_gates is applied on top of that version's defaults), and the
+   * allocator variant it runs for them. NULL or "" (and version 1 and 2 callers): 1.37.
+   * draforge_kubernetes_versions_json() lists the supported versions. */
+  const char *kubernetes_version;
 } draforge_allocate_options;
 
-#define DRAFORGE_ALLOCATE_OPTIONS_VERSION 2
-#define DRAFORGE_ALLOCATE_OPTIONS_INIT {DRAFORGE_ALLOCATE_OPTIONS_VERSION, NULL, 0, NULL, 0, 1}
+#define DRAFORGE_ALLOCATE_OPTIONS_VERSION 3
+#define DRAFORGE_ALLOCATE_OPTIONS_INIT {DRAFORGE_ALLOCATE_OPTIONS_VERSION, NULL, 0, NULL, 0, 1, NULL}
 
 /* Fills `options` with the defaults of `version` (the same values as DRAFORGE_ALLOCATE_OPTIONS_INIT
  * for the current version). Writes only the fields that `version` has, so a caller built against
@@ -63,6 +69,21 @@ DRAFORGE_API int draforge_allocate_options_init(draforge_allocate_options *optio
  * unless `unlock_locked_gates`). */
 DRAFORGE_API int draforge_feature_gates_json(draforge_buffer *out, const char *feature_gates, int unlock_locked_gates,
                                              draforge_error **error);
+
+/* As draforge_feature_gates_json(), for the gates of `kubernetes_version` ("1.34" to "1.37"; NULL or
+ * "": 1.37): a gate that version does not have is "unrecognized feature gate: X", as its
+ * kube-scheduler says. Errors also: DRAFORGE_EINVALID "kubernetes_version: unsupported Kubernetes
+ * version X (supported: ...)". */
+DRAFORGE_API int draforge_kubernetes_feature_gates_json(draforge_buffer *out, const char *kubernetes_version,
+                                                        const char *feature_gates, int unlock_locked_gates,
+                                                        draforge_error **error);
+
+/* The Kubernetes versions DRAForge reproduces, oldest first, as a JSON array in `*out`:
+ * [{"version":"1.34","latest":false,"allocatorVariant":"experimental",
+ *   "servedVersions":{"ResourceSlice":["v1","v1beta2","v1beta1"],...},
+ *   "featureGates":[{"name":"DRAAdminAccess","default":true,"locked":false,"maturity":"BETA"},...]},...]
+ * (allocatorVariant: the variant that version's defaults run). Errors: DRAFORGE_EINVALID for NULL. */
+DRAFORGE_API int draforge_kubernetes_versions_json(draforge_buffer *out, draforge_error **error);
 
 /* The outcome of an allocation. */
 typedef enum draforge_outcome {

@@ -1,5 +1,6 @@
 // alloc::Features: the Kubernetes feature gates that change what the DRA allocator does, with the
-// names and defaults of Kubernetes 1.37 (pkg/features/kube_features.go, versioned specs at 1.37).
+// names, defaults and locks of each supported Kubernetes version (pkg/features/kube_features.go of
+// k8s.io/kubernetes v1.34.4, v1.35.4, v1.36.3 and v1.37.2: the versioned specs at that version).
 #ifndef DRAFORGE_ALLOC_FEATURES_H_
 #define DRAFORGE_ALLOC_FEATURES_H_
 
@@ -8,12 +9,24 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "api/kubernetes_version.h"
 
 namespace draforge::alloc {
 
-// One field per gate; a default-constructed Features is Kubernetes 1.37's default configuration.
-// (Maturity at 1.37 in the comments; "locked" = LockToDefault, kube-scheduler refuses to change it.)
+// The allocator variant kube-scheduler's structured.NewAllocator picks (structured/allocator.go: the
+// first of stable, incubating, experimental whose supported features cover every enabled one).
+enum class AllocatorVariant { kStable, kIncubating, kExperimental };
+std::string_view AllocatorVariantName(AllocatorVariant variant);  // "stable", "incubating", "experimental"
+
+// One field per gate; a default-constructed Features is Kubernetes 1.37's default configuration, and
+// Defaults(version) another version's. (Maturity at 1.37 in the comments; "locked" = LockToDefault,
+// kube-scheduler refuses to change it.) A gate that does not exist at `version` keeps the value
+// that version behaves as (e.g. DRAListTypeAttributes false at 1.34; DRADeviceTaintRules, which 1.34
+// does not have, follows DRADeviceTaints there, as 1.34's scheduler applies DeviceTaintRules with
+// DRADeviceTaints).
 struct Features {
+  // The Kubernetes version whose gate table, locks and allocator variants apply.
+  api::KubernetesVersion version = api::kLatestKubernetesVersion;
   bool dynamic_resource_allocation = true;  // DynamicResourceAllocation: GA 1.34, locked
   bool prioritized_list = true;             // DRAPrioritizedList: GA 1.36, locked in 1.37
   bool admin_access = true;                 // DRAAdminAccess: GA 1.36, locked
@@ -39,56 +52,73 @@ struct Features {
   // DeviceBindingAndStatus needs both DRADeviceBindingConditions and DRAResourceClaimDeviceStatus.
   bool DeviceBindingAndStatus() const { return device_binding_conditions && resource_claim_device_status; }
 
-  // Whether kube-scheduler 1.37 runs its "experimental" allocator variant (structured/allocator.go
-  // picks the first variant supporting every enabled feature): it does when a gate only that variant
+  // The variant kube-scheduler of `version` runs for these gates. 1.34 and 1.35: stable supports no
+  // feature, incubating admin access, prioritized list, partitionable devices and device taints,
+  // experimental also binding conditions + device status (1.34: either of them) and consumable
+  // capacity, so 1.34's defaults (DRAResourceClaimDeviceStatus on) run the experimental variant.
+  // 1.36: stable supports those four, incubating also binding conditions and consumable capacity;
+  // the scheduler never asks for list-type attributes (CEL only), so experimental is never chosen.
+  // 1.37: stable as 1.36, incubating also fractional capacity range, experimental the alpha gates.
+  AllocatorVariant Variant() const;
+
+  // Whether the chosen variant is 1.37's experimental one: it does when a gate only that variant
   // supports is on. The variants differ beyond those gates: only the experimental one looks at a
   // slice's skipNodeOperations (refusing its devices unless DRAOptionalNodeOperations is on and the
   // node declares it, and copying the list into results); the others allocate such devices as
   // plain ones. DRAForge follows that, so that results equal the scheduler's for the same gates.
+  // Older versions have no skipNodeOperations: false for them.
   bool ExperimentalAllocator() const {
-    return list_type_attributes || optional_node_operations || derived_attributes || device_compatibility_groups;
+    return version == api::KubernetesVersion::k1_37 && Variant() == AllocatorVariant::kExperimental;
   }
 
-  // Whether kube-scheduler 1.37 runs its "stable" allocator variant: the first variant whose
-  // supported features (admin access, prioritized list, partitionable devices, device taints) cover
-  // every enabled one, i.e. consumable capacity, binding conditions with device status, fractional
-  // capacity range and every alpha gate are off. That variant predates consumable capacity and
-  // distinctAttribute: it ignores capacity requests (no error, nothing checked or consumed),
-  // evaluates `device.allowMultipleAllocations` as false, rejects distinctAttribute constraints,
-  // and takes a slice with shared counters into its pool whatever node it targets. DRAForge follows
-  // that, so that results equal the scheduler's for the same gates.
+  // Whether the chosen variant predates consumable capacity and distinctAttribute (1.37 and 1.36:
+  // the stable variant, chosen when consumable capacity, binding conditions with device status,
+  // fractional capacity range and every alpha gate are off; 1.34 and 1.35: stable or incubating).
+  // It ignores capacity requests (no error, nothing checked or consumed), evaluates
+  // `device.allowMultipleAllocations` as false, rejects distinctAttribute constraints, and takes a
+  // slice with shared counters into its pool whatever node it targets. DRAForge follows that, so
+  // that results equal the scheduler's for the same gates.
   bool StableAllocator() const {
-    return !ExperimentalAllocator() && !consumable_capacity && !DeviceBindingAndStatus() && !fractional_capacity_range;
+    const AllocatorVariant v = Variant();
+    if (version <= api::KubernetesVersion::k1_35) return v != AllocatorVariant::kExperimental;
+    return v == AllocatorVariant::kStable;
   }
 
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
+  // The defaults of `version`'s kube-scheduler (its binary version's defaults).
+  static Features Defaults(api::KubernetesVersion version);
 
-  // Sets gate `name` (exact Kubernetes spelling, e.g. "DRAAdminAccess"). Errors: InvalidArgument
-  // "unrecognized feature gate: X"; with `enforce_locks`, InvalidArgument "cannot set feature gate
-  // X to false, feature is locked to true" as kube-scheduler reports it.
+  // Sets gate `name` (exact Kubernetes spelling, e.g. "DRAAdminAccess") as `version`'s scheduler
+  // does. Errors: InvalidArgument "unrecognized feature gate: X" (also for a gate `version` does not
+  // have yet); with `enforce_locks`, InvalidArgument "cannot set feature gate X to false, feature is
+  // locked to true" as kube-scheduler reports it.
   absl::Status Set(std::string_view name, bool value, bool enforce_locks = false);
   // The value of gate `name`, or NotFound.
   absl::StatusOr<bool> Get(std::string_view name) const;
 
-  // "A=true,B=false" in gate-name order as written; values as Go's strconv.ParseBool accepts them.
+  // "A=true,B=false" for the gates of `version`, in name order.
   std::string ToString() const;
 
   friend bool operator==(const Features&, const Features&) = default;
 };
 
-// Every gate Features knows, in alphabetical order, with its 1.37 default and lock.
+// A gate Features knows, with its default and lock at one version.
 struct FeatureGateInfo {
   std::string_view name;
   bool default_value;
   bool locked;
+  std::string_view maturity;  // "ALPHA", "BETA", "GA" as kube_features.go's PreRelease
 };
-const std::vector<FeatureGateInfo>& KnownFeatureGates();
+// The gates of `version` (default: 1.37) in alphabetical order; gates that version does not have
+// are absent.
+std::vector<FeatureGateInfo> KnownFeatureGates(api::KubernetesVersion version = api::kLatestKubernetesVersion);
 
 // Parses `--feature-gates` text ("DRAAdminAccess=true,DRAListTypeAttributes=false") on top of
-// `base` (default: the 1.37 defaults). Whitespace around items is ignored; an empty string changes
-// nothing. Errors (InvalidArgument) name the item: "missing bool value for X",
-// "invalid value of X=maybe, err: ...", "unrecognized feature gate: X"; locked gates as Set.
+// `base` (default: the 1.37 defaults; its `version` decides which gates exist and which are
+// locked). Whitespace around items is ignored; an empty string changes nothing. Errors
+// (InvalidArgument) name the item: "missing bool value for X", "invalid value of X=maybe, err: ...",
+// "unrecognized feature gate: X"; locked gates as Set.
 absl::StatusOr<Features> ParseFeatureGates(std::string_view text, const Features& base = Features{},
                                            bool enforce_locks = true);
 

@@ -117,6 +117,32 @@ TEST(CApiOptions, BadFeatureGatesAreErrors) {
   EXPECT_THAT(Take(b), HasSubstr("\"DRAPrioritizedList\":false"));
 }
 
+// Another Kubernetes version's gates: 1.34 has no DRADeviceTaintRules and consumable capacity off.
+TEST(CApiOptions, KubernetesVersionGates) {
+  draforge_buffer b = {nullptr, 0};
+  draforge_error* e = nullptr;
+  ASSERT_EQ(draforge_kubernetes_feature_gates_json(&b, "1.34", nullptr, 0, nullptr), DRAFORGE_OK);
+  const std::string json = Take(b);
+  EXPECT_THAT(json, HasSubstr("\"DRAConsumableCapacity\":false"));
+  EXPECT_THAT(json, ::testing::Not(HasSubstr("DRADeviceTaintRules")));
+  ASSERT_EQ(draforge_kubernetes_feature_gates_json(&b, "1.34", "DRADeviceTaintRules=true", 0, &e), DRAFORGE_EINVALID);
+  EXPECT_THAT(draforge_error_message(e), HasSubstr("unrecognized feature gate: DRADeviceTaintRules"));
+  draforge_error_destroy(e);
+  e = nullptr;
+  ASSERT_EQ(draforge_kubernetes_feature_gates_json(&b, "1.33", nullptr, 0, &e), DRAFORGE_EINVALID);
+  EXPECT_THAT(draforge_error_message(e), HasSubstr("kubernetes_version: unsupported Kubernetes version 1.33"));
+  draforge_error_destroy(e);
+  ASSERT_EQ(draforge_kubernetes_versions_json(&b, nullptr), DRAFORGE_OK);
+  const std::string versions = Take(b);
+  EXPECT_THAT(versions, HasSubstr("{\"version\":\"1.34\",\"latest\":false,\"allocatorVariant\":\"experimental\""));
+  EXPECT_THAT(versions, HasSubstr("\"DeviceTaintRule\":[\"v1beta2\",\"v1alpha3\"]"));
+  // A version 2 caller's struct ends before kubernetes_version: the library must not read it.
+  draforge_allocate_options o;
+  ASSERT_EQ(draforge_allocate_options_init(&o, 2), DRAFORGE_OK);
+  ASSERT_EQ(draforge_allocate_options_init(&o, 3), DRAFORGE_OK);
+  EXPECT_EQ(o.kubernetes_version, nullptr);
+}
+
 TEST(CApiErrors, DestroyNullIsANoOp) {
   draforge_error_destroy(nullptr);
   draforge_objects_destroy(nullptr);

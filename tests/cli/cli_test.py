@@ -381,6 +381,29 @@ class Allocate(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("DRANoSuchGate", err)
 
+    def test_kubernetes_version_selects_its_gates(self):
+        # 1.34 has no DRADeviceTaintRules gate (its scheduler applies rules with DRADeviceTaints).
+        code, _, err = run("allocate", "--node", "node-3", "--kubernetes-version", "1.34", "--feature-gates",
+                           "DRADeviceTaintRules=true", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn("error: --feature-gates: unrecognized feature gate: DRADeviceTaintRules", err)
+        code, _, err = run("allocate", "--node", "node-3", "--kubernetes-version", "1.33", "-f", DEMO)
+        self.assertEqual(code, 2)
+        self.assertIn("error: --kubernetes-version: unsupported Kubernetes version 1.33 (supported: 1.34, 1.35, "
+                      "1.36, 1.37)", err)
+        code, out, err = run("allocate", "--node", "node-3", "--kubernetes-version", "1.34", "-f", DEMO, "-o", "json")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(json.loads(out)["outcome"], "allocated")
+
+    def test_version_lists_kubernetes_versions(self):
+        code, out, _ = run("version", "--kubernetes", "-o", "json")
+        self.assertEqual(code, 0)
+        versions = json.loads(out)
+        self.assertEqual([v["version"] for v in versions], ["1.34", "1.35", "1.36", "1.37"])
+        self.assertEqual([v["latest"] for v in versions], [False, False, False, True])
+        code, out, _ = run("version", "--kubernetes")
+        self.assertIn("Kubernetes 1.37 (default): default allocator incubating", out)
+
     def test_place_and_explain_say_why(self):
         code, out, _ = run("place", "--pod", "team-a/finetune-0", "-f", DEMO)
         self.assertEqual(code, 0)

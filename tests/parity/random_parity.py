@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 
@@ -42,6 +43,16 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_ORACLE = os.path.join(REPO, ".cache", "oracle", "bin", "dra-allocate")
+# --kubernetes-version: the Kubernetes version both tools reproduce (None: 1.37, the oracle's and
+# DRAForge's default). Set by main() from `draforge version --kubernetes -o json`: VERSION_GATES maps
+# every gate of that version to (default, locked).
+KVERSION = None
+VERSION_GATES = None
+
+
+def kv():
+    """The Kubernetes version as a comparable (major, minor) tuple."""
+    return tuple(int(x) for x in (KVERSION or "1.37").split("."))
 RV1 = "resource.k8s.io/v1"
 # Upstream's Filter timeout for our runs (the scheduler's default is 10s). A scenario whose exhaustive
 # search takes longer is skipped (reported, not compared): its outcome would depend on machine speed.
@@ -95,18 +106,52 @@ MIX_DEPENDS = {"DRADeviceTaintRules": "DRADeviceTaints", "DRAFractionalCapacityR
                "DRADeviceCompatibilityGroups": "DRAPartitionableDevices"}
 
 
+def version_default(name, default_137):
+    """A gate's default at KVERSION (None: the gate does not exist there), or its 1.37 default."""
+    if VERSION_GATES is None:
+        return default_137
+    return VERSION_GATES[name][0] if name in VERSION_GATES else None
+
+
 def mix_gates(rng):
-    """A random gate set (see MIX): "A=false,B=true" with only the gates that differ from 1.37."""
-    value = {name: (not default if rng.random() < 0.3 else default) for name, default in MIX_GATES}
+    """A random gate set (see MIX): "A=false,B=true" with only the gates that differ from the defaults
+    of KVERSION (gates that version lacks are drawn too, so that a seed's scenario stays the same)."""
+    value = {}
+    for name, default in MIX_GATES:
+        flip = rng.random() < 0.3
+        d = version_default(name, default)
+        if d is not None and not (VERSION_GATES or {}).get(name, (0, False))[1]:
+            value[name] = not d if flip else d
     for gate, needs in MIX_DEPENDS.items():
-        if not value[needs]:
+        if gate in value and not value.get(needs, True):
             value[gate] = False
-    return ",".join(f"{name}={str(value[name]).lower()}" for name, default in MIX_GATES if value[name] != default)
+    return ",".join(f"{name}={str(value[name]).lower()}" for name, default in MIX_GATES
+                    if name in value and value[name] != version_default(name, default))
+
+
+def for_version(gates):
+    """`gates` ("A=true,B=false", written for 1.37: each item flips a gate from 1.37's default) as a
+    variant of KVERSION's defaults: each gate KVERSION has and does not lock is flipped from *its*
+    default (so 1.34's alpha gates get turned on where 1.37's betas get turned off), the others are
+    dropped; a gate on whose dependency (MIX_DEPENDS) is off turns the dependency on."""
+    if VERSION_GATES is None or not gates:
+        return gates
+    value = {}
+    for item in filter(None, gates.split(",")):
+        name = item.partition("=")[0].strip()
+        if name in VERSION_GATES and not VERSION_GATES[name][1]:
+            value[name] = not VERSION_GATES[name][0]
+    for gate, needs in MIX_DEPENDS.items():
+        if value.get(gate) and needs in VERSION_GATES and not value.get(needs, VERSION_GATES[needs][0]):
+            value[needs] = True
+    return ",".join(f"{name}={str(v).lower()}" for name, v in value.items() if v != VERSION_GATES[name][0])
 
 
 def gate_values(gates):
-    """The gates of the 1.37 defaults with `gates` ("A=true,B=false") applied, for MIX_GATES."""
-    value = dict(MIX_GATES)
+    """The gates of KVERSION's defaults with `gates` ("A=true,B=false") applied: MIX_GATES and the
+    other gates the variant choice reads (absent gates are off)."""
+    value = {name: bool(version_default(name, default)) for name, default in
+             MIX_GATES + [("DRAAdminAccess", True), ("DRAPrioritizedList", True), ("DRAResourceClaimDeviceStatus", True)]}
     for item in filter(None, (gates or "").split(",")):
         name, _, v = item.partition("=")
         value[name.strip()] = v.strip().lower() in ("true", "1", "t")
@@ -119,6 +164,13 @@ def selects_stable(gates):
     conditions, fractional capacity range and the alpha features). Its pool order is Go map
     iteration order, random from run to run, so its answer is one of several (see compare)."""
     v = gate_values(gates)
+    if kv() <= (1, 35):
+        # 1.34 and 1.35: the variants below experimental lack consumable capacity (lib/alloc/features.h).
+        binding = (v["DRADeviceBindingConditions"] or v["DRAResourceClaimDeviceStatus"]) if kv() == (1, 34) else \
+            (v["DRADeviceBindingConditions"] and v["DRAResourceClaimDeviceStatus"])
+        return not (binding or v["DRAConsumableCapacity"])
+    if kv() == (1, 36):
+        return not (v["DRAConsumableCapacity"] or (v["DRADeviceBindingConditions"] and v["DRAResourceClaimDeviceStatus"]))
     return not any(v[g] for g in ("DRAConsumableCapacity", "DRADeviceBindingConditions", "DRAFractionalCapacityRange",
                                   "DRAListTypeAttributes", "DRADeviceCompatibilityGroups", "DRADerivedAttributes",
                                   "DRAOptionalNodeOperations"))
@@ -656,7 +708,10 @@ class Gen:
                 sel = {"device": rng.choice(["gpu-0", "nic-1", "fpga-0", "gpu-shared-1"])}
             taint = self.taints()[0]
             taint.pop("timeAdded", None)
-            rule = {"apiVersion": RV1, "kind": "DeviceTaintRule", "metadata": {"name": f"rule-{i}"},
+            # DeviceTaintRule is served as v1 from 1.37, v1beta2 from 1.36, v1alpha3 before.
+            rule_version = RV1 if kv() >= (1, 37) else "resource.k8s.io/v1beta2" if kv() == (1, 36) else \
+                "resource.k8s.io/v1alpha3"
+            rule = {"apiVersion": rule_version, "kind": "DeviceTaintRule", "metadata": {"name": f"rule-{i}"},
                     "spec": {"taint": taint}}
             if sel:
                 rule["spec"]["deviceSelector"] = sel
@@ -1027,6 +1082,7 @@ class Gen:
             self.tags["gates:random mix"] += 1
         if FORCED_GATES is not None:
             self.gates = FORCED_GATES
+        self.gates = for_version(self.gates)
         g = self.gates
         # A gate's content mostly stays with the gate off (objects written while it was on, or by a
         # newer client): upstream ignores, refuses or errors on it, and so must DRAForge.
@@ -1035,13 +1091,14 @@ class Gen:
         for flag, gate in ((self.consumable, "DRAConsumableCapacity"), (self.partitionable, "DRAPartitionableDevices")):
             if flag and f"{gate}=false" in g:
                 self.tags[f"content-with-gate-off:{gate}"] += 1
-        self.list_attrs = "DRAListTypeAttributes=true" in g or rng.random() < 0.02
+        self.list_attrs = ("DRAListTypeAttributes=true" in g or rng.random() < 0.02) and kv() >= (1, 36)
         # The alpha fields of 1.37, mostly with their gate on; rarely with it off, where upstream
         # ignores grouped slices (pool incomplete), refuses derived attributes (error) and, in the
         # experimental variant only, skipNodeOperations devices.
-        self.compat = "DRADeviceCompatibilityGroups=true" in g or rng.random() < 0.02
-        self.derived = "DRADerivedAttributes=true" in g or rng.random() < 0.01
-        self.skip_ops = "DRAOptionalNodeOperations=true" in g or rng.random() < 0.03
+        # Versions before 1.37 have none of these fields (nor list-type attributes before 1.36).
+        self.compat = ("DRADeviceCompatibilityGroups=true" in g or rng.random() < 0.02) and kv() >= (1, 37)
+        self.derived = ("DRADerivedAttributes=true" in g or rng.random() < 0.01) and kv() >= (1, 37)
+        self.skip_ops = ("DRAOptionalNodeOperations=true" in g or rng.random() < 0.03) and kv() >= (1, 37)
         for flag, gate in ((self.compat, "DRADeviceCompatibilityGroups"), (self.derived, "DRADerivedAttributes"),
                            (self.skip_ops, "DRAOptionalNodeOperations")):
             if flag and f"{gate}=true" not in g:
@@ -1117,15 +1174,54 @@ def run_json(cmd, timeout=120):
     return p.returncode, out, p.stderr
 
 
+class OracleBatch:
+    """One `dra-allocate --batch` process per thread: it serves every oracle run of that thread (one
+    JSON request line in, one response line out), so the oracle's start-up (about 30 ms: Go package
+    init registering every Kubernetes type and gate) is paid once per thread, not per run."""
+    _local = threading.local()
+
+    @classmethod
+    def run(cls, oracle, args):
+        procs = getattr(cls._local, "procs", None)
+        if procs is None:
+            procs = cls._local.procs = {}
+        p = procs.get(oracle)
+        if p is None or p.poll() is not None:
+            p = procs[oracle] = subprocess.Popen([oracle, "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                 stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            with _ALL_LOCK:
+                _ALL_BATCHES.append(p)
+        p.stdin.write(json.dumps({"args": args}) + "\n")
+        p.stdin.flush()
+        line = p.stdout.readline()
+        if not line:
+            procs.pop(oracle, None)
+            return -1, None, "oracle --batch exited"
+        r = json.loads(line)
+        try:
+            out = json.loads(r["stdout"]) if r["stdout"].strip() else None
+        except json.JSONDecodeError:
+            out = None
+        return r["exit"], out, r["stderr"]
+
+
+_ALL_BATCHES = []
+_ALL_LOCK = threading.Lock()
+# --no-batch: one oracle process per run, as before batching (to measure what batching saves).
+BATCH = True
+
+
 def run_oracle(oracle, docs, node, claims, gates, tmpdir):
     path = os.path.join(tmpdir, "in.yaml")
     write_docs(path, docs)
-    args = [oracle, "--allocator-only", "--filter-timeout", ORACLE_TIMEOUT, "--node", node]
+    args = ["--allocator-only", "--filter-timeout", ORACLE_TIMEOUT, "--node", node]
     for c in claims:
         args += ["--claim", c]
     if gates:
         args += ["--feature-gates", gates]
-    return run_json(args + [path])
+    if BATCH:
+        return OracleBatch.run(oracle, args + [path])
+    return run_json([oracle] + args + [path])
 
 
 def run_draforge(draforge, docs, node, claims, gates, tmpdir):
@@ -1136,6 +1232,8 @@ def run_draforge(draforge, docs, node, claims, gates, tmpdir):
         args += ["--claim", c]
     if gates:
         args += ["--feature-gates", gates]
+    if KVERSION:
+        args += ["--kubernetes-version", KVERSION]
     return run_json(args + ["-o", "json", "-f", path])
 
 
@@ -1609,10 +1707,26 @@ def main():
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     ap.add_argument("--gates", metavar="A=true,B=false",
                     help="use these feature gates in every scenario (e.g. DRAListTypeAttributes=true)")
+    ap.add_argument("--kubernetes-version", metavar="1.3x",
+                    help="reproduce this Kubernetes version (draforge --kubernetes-version; the oracle defaults "
+                         "to .cache/oracle/bin/1.3x/dra-allocate, built by tests/oracle/build 1.3x)")
+    ap.add_argument("--no-batch", action="store_true", help="one oracle process per run instead of one per thread")
     args = ap.parse_args()
-    global FORCED_GATES
+    global FORCED_GATES, KVERSION, VERSION_GATES, BATCH
     if args.gates is not None:
         FORCED_GATES = args.gates
+    BATCH = not args.no_batch
+    if args.kubernetes_version and args.kubernetes_version != "1.37":
+        KVERSION = args.kubernetes_version
+        if args.oracle == DEFAULT_ORACLE:
+            args.oracle = os.path.join(os.path.dirname(DEFAULT_ORACLE), KVERSION, "dra-allocate")
+        listing = subprocess.run([args.draforge, "version", "--kubernetes", "-o", "json"], capture_output=True,
+                                 text=True, check=True)
+        entry = [v for v in json.loads(listing.stdout) if v["version"] == KVERSION]
+        if not entry:
+            print(f"draforge does not support Kubernetes {KVERSION}", file=sys.stderr)
+            return 2
+        VERSION_GATES = {g["name"]: (g["default"], g["locked"]) for g in entry[0]["featureGates"]}
 
     for exe in (args.draforge, args.oracle):
         if not os.access(exe, os.X_OK):
@@ -1663,6 +1777,8 @@ def main():
                 kinds[failure_kind(theirs, ours, detail) if theirs else detail.split(":")[0]].append(seed)
                 gates = f" --feature-gates {sc.gates}" if sc.gates else ""
                 forced = f" --gates {args.gates}" if args.gates is not None else ""
+                if KVERSION:
+                    forced += f" --kubernetes-version {KVERSION}"
                 print(f"FAIL seed={seed} (reproduce: {sys.argv[0]} {args.draforge} --seed {seed} --count 1{forced}): {detail}")
                 print(f"  node {sc.node}, claims {' '.join(sc.claims)}{gates}")
                 if detail == "allocations":
@@ -1705,11 +1821,14 @@ def main():
         print("coverage (scenarios using each feature):")
         for k, v in sorted(coverage.items()):
             print(f"  {k}: {v}")
-    print(f"seeds {args.seed}..{args.seed + args.count - 1}, {elapsed:.1f}s, "
+    print(f"Kubernetes {KVERSION or '1.37'}, seeds {args.seed}..{args.seed + args.count - 1}, {elapsed:.1f}s, "
           f"{args.count / elapsed if elapsed else 0:.1f} scenarios/s"
           + (f", {skipped} skipped" if skipped else ""))
     if known:
         print(f"{known} known divergences (tests/parity/known-divergences), not counted as failures")
+    for p in _ALL_BATCHES:
+        p.stdin.close()
+        p.wait()
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -33,7 +33,7 @@ __all__ = [
     "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
     "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim",
     "Pool", "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "packages",
-    "feature_gates", "kubernetes_version", "version",
+    "feature_gates", "kubernetes_version", "kubernetes_versions", "version",
 ]
 
 __version__: str = _draforge.version()
@@ -51,8 +51,16 @@ def version() -> str:
 
 
 def kubernetes_version() -> str:
-    """The Kubernetes release whose API and feature-gate defaults DRAForge targets ("1.37")."""
+    """The Kubernetes release whose API and feature-gate defaults DRAForge targets by default ("1.37")."""
     return _draforge.kubernetes_version()
+
+
+def kubernetes_versions() -> List[Dict[str, Any]]:
+    """The Kubernetes versions DRAForge reproduces (``kubernetes_version=`` of allocate, explain, place,
+    how_many_more and feature_gates), oldest first: [{"version": "1.34", "latest": False,
+    "allocatorVariant": ..., "servedVersions": {kind: [apiVersion, ...]}, "featureGates": [{"name",
+    "default", "locked", "maturity"}, ...]}, ...] (draforge_kubernetes_versions_json)."""
+    return json.loads(_draforge.kubernetes_versions_json())
 
 
 def _gates(features: Features) -> str:
@@ -69,13 +77,14 @@ def _gates(features: Features) -> str:
                             f"{type(features).__name__}", code=-1)
 
 
-def feature_gates(features: Features = None, *, unlock_locked_gates: bool = False) -> Dict[str, bool]:
+def feature_gates(features: Features = None, *, unlock_locked_gates: bool = False,
+                  kubernetes_version: Optional[str] = None) -> Dict[str, bool]:
     """The effective feature gates: Kubernetes 1.37's defaults with ``features`` applied
     (``{"DRAListTypeAttributes": True}`` or ``"DRAListTypeAttributes=true"``).
 
     Raises InvalidInputError for an unknown gate, a bad value, or a locked gate changed without
     ``unlock_locked_gates``."""
-    return json.loads(_draforge.feature_gates_json(_gates(features), unlock_locked_gates))
+    return json.loads(_draforge.feature_gates_json(_gates(features), unlock_locked_gates, kubernetes_version or ""))
 
 
 _REF_KINDS = {"claim": "ResourceClaim", "pod": "Pod", "template": "ResourceClaimTemplate"}
@@ -170,11 +179,12 @@ class Snapshot:
     def allocate(self, claims: Union[str, Mapping[str, Any], Sequence[Union[str, Mapping[str, Any]]]], node: str, *,
                  features: Features = None, node_labels: Optional[Mapping[str, str]] = None,
                  unlock_locked_gates: bool = False, max_steps: int = 0,
-                 prune_search: bool = True) -> AllocationResult:
+                 prune_search: bool = True, kubernetes_version: Optional[str] = None) -> AllocationResult:
         """Allocates ``claims`` ("ns/name", a name in "default", or claim dicts already in the
         cluster), all or none, on ``node`` as kube-scheduler does.
 
-        ``features``: gates on top of 1.37's defaults. ``node_labels``: the node's labels (default:
+        ``features``: gates on top of the defaults of ``kubernetes_version`` ("1.34" to "1.37";
+        None: 1.37), whose kube-scheduler is reproduced (docs/versions.md). ``node_labels``: the node's labels (default:
         those of the Node object of that name, if stored). ``max_steps``: abort with LimitError after
         this many search steps (0: no limit). ``prune_search``: True (the default) skips the parts of
         the search that provably cannot succeed; False runs kube-scheduler's search step for step, so
@@ -188,20 +198,22 @@ class Snapshot:
             claims = [claims]
         refs = [_ref(c) for c in claims]
         out = self._s.allocate(refs, node, _gates(features), unlock_locked_gates, _labels(node_labels), max_steps,
-                               prune_search)
+                               prune_search, kubernetes_version or "")
         return AllocationResult._from_json(json.loads(out))
 
     def explain(self, claim: Union[str, Mapping[str, Any]], node: Optional[str] = None, *, features: Features = None,
-                node_labels: Optional[Mapping[str, str]] = None, unlock_locked_gates: bool = False) -> Explanation:
+                node_labels: Optional[Mapping[str, str]] = None, unlock_locked_gates: bool = False,
+                kubernetes_version: Optional[str] = None) -> Explanation:
         """Why ``claim`` is pending: per request, the funnel from every published device to those
         usable on ``node`` (None: the node step is skipped), and a sentence. Without a node, also the
         verdict on every node (``Explanation.nodes``: where it fits, and why not elsewhere).
         NotFoundError for an unknown claim."""
-        out, groups = self._s.explain(_ref(claim), node, _gates(features), unlock_locked_gates, _labels(node_labels))
+        out, groups = self._s.explain(_ref(claim), node, _gates(features), unlock_locked_gates, _labels(node_labels),
+                                      kubernetes_version or "")
         return Explanation._from_json(json.loads(out), json.loads(groups))
 
     def place(self, pod: Union[str, Mapping[str, Any]], *, features: Features = None, unlock_locked_gates: bool = False,
-              max_steps: int = 0) -> Placement:
+              max_steps: int = 0, kubernetes_version: Optional[str] = None) -> Placement:
         """On which nodes pod ``pod`` ("ns/name", a name in "default", or a pod dict) fits: its claims
         are resolved as kube-scheduler's DRA PreFilter does (a template's claim not created yet is
         built in memory) and allocated together on every node against the snapshot's allocated state;
@@ -211,13 +223,15 @@ class Snapshot:
         Returns a Placement (``.fitting_nodes``, ``.node(name).why``): a pod that fits nowhere is a
         result, not an error. NotFoundError for a pod not in the snapshot, InvalidInputError for bad
         options."""
-        out = self._s.place_pod_json(_ref(pod, "pod"), _gates(features), unlock_locked_gates, max_steps)
+        out = self._s.place_pod_json(_ref(pod, "pod"), _gates(features), unlock_locked_gates, max_steps,
+                                     kubernetes_version or "")
         return Placement._from_json(json.loads(out))
 
     def how_many_more(self, claim: Union[None, str, Mapping[str, Any]] = None, *,
                       template: Union[None, str, Mapping[str, Any]] = None,
                       pod: Union[None, str, Mapping[str, Any]] = None, cap: int = 0, features: Features = None,
-                      unlock_locked_gates: bool = False, max_steps: int = 0) -> HowManyMore:
+                      unlock_locked_gates: bool = False, max_steps: int = 0,
+                      kubernetes_version: Optional[str] = None) -> HowManyMore:
         """How many more claims like ``claim`` (or like the claims of ResourceClaimTemplate
         ``template``, or units like pod ``pod``; give exactly one) fit, and where: copies are
         allocated one at a time, node by node in name order, until no node takes another or ``cap``
@@ -238,7 +252,8 @@ class Snapshot:
             kind, name = _draforge.PROTOTYPE_TEMPLATE, _ref(template, "template")
         else:
             kind, name = _draforge.PROTOTYPE_POD, _ref(pod, "pod")
-        out = self._s.how_many_more_json(kind, name, cap, _gates(features), unlock_locked_gates, max_steps)
+        out = self._s.how_many_more_json(kind, name, cap, _gates(features), unlock_locked_gates, max_steps,
+                                         kubernetes_version or "")
         return HowManyMore._from_json(json.loads(out))
 
 

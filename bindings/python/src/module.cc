@@ -95,10 +95,10 @@ class Snapshot {
   // The whole result as JSON (draforge_allocation_result_json).
   std::string allocate(const std::vector<std::string>& claims, const std::string& node, const std::string& gates,
                        bool unlock, const std::optional<std::string>& labels_json, int64_t max_steps,
-                       bool prune_search) const {
+                       bool prune_search, const std::string& kubernetes_version) const {
     std::vector<const char*> ptrs;
     for (const auto& c : claims) ptrs.push_back(c.c_str());
-    draforge_allocate_options o = AllocateOptions(gates, unlock, labels_json, max_steps);
+    draforge_allocate_options o = AllocateOptions(gates, unlock, labels_json, max_steps, kubernetes_version);
     o.prune_search = prune_search ? 1 : 0;
     draforge_allocation_result* r = nullptr;
     draforge_error* e = nullptr;
@@ -196,8 +196,9 @@ class Snapshot {
   // (explanation JSON, node groups JSON): draforge_explanation_json and _node_groups_json of one explain.
   std::pair<std::string, std::string> explain(const std::string& claim, const std::optional<std::string>& node,
                                               const std::string& gates, bool unlock,
-                                              const std::optional<std::string>& labels_json) const {
-    const draforge_allocate_options o = AllocateOptions(gates, unlock, labels_json, 0);
+                                              const std::optional<std::string>& labels_json,
+                                              const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, labels_json, 0, kubernetes_version);
     draforge_explanation* x = nullptr;
     draforge_error* e = nullptr;
     draforge_buffer b = {nullptr, 0};
@@ -217,16 +218,17 @@ class Snapshot {
   }
 
   // draforge_place_pod_json (place.h): on which nodes pod "ns/name" fits.
-  std::string place_pod_json(const std::string& pod, const std::string& gates, bool unlock, int64_t max_steps) const {
-    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps);
+  std::string place_pod_json(const std::string& pod, const std::string& gates, bool unlock, int64_t max_steps,
+                             const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, kubernetes_version);
     return BufferCall([&](draforge_buffer* b, draforge_error** e) {
       return draforge_place_pod_json(b, s_, pod.c_str(), &o, e);
     });
   }
   // draforge_how_many_more_json: `kind` a draforge_prototype_kind, `cap` 0 for the default.
   std::string how_many_more_json(int kind, const std::string& name, int64_t cap, const std::string& gates, bool unlock,
-                                 int64_t max_steps) const {
-    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps);
+                                 int64_t max_steps, const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, kubernetes_version);
     return BufferCall([&](draforge_buffer* b, draforge_error** e) {
       return draforge_how_many_more_json(b, s_, kind, name.c_str(), cap, &o, e);
     });
@@ -236,7 +238,7 @@ class Snapshot {
   std::string package_capacity_json(const std::string& catalog, const std::string& id, const std::string& namespace_,
                                     bool quota, int64_t cap, const std::string& gates, bool unlock,
                                     int64_t max_steps) const {
-    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps);
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, std::string());
     return BufferCall([&](draforge_buffer* b, draforge_error** e) {
       return draforge_package_capacity_json(b, s_, catalog.data(), catalog.size(), id.c_str(), namespace_.c_str(),
                                             quota ? 1 : 0, cap, &o, e);
@@ -247,11 +249,13 @@ class Snapshot {
   }
 
  private:
-  // The options the Python keywords features=, unlock_locked_gates=, node_labels= and max_steps=
-  // give; the strings are borrowed from the caller's arguments.
+  // The options the Python keywords features=, unlock_locked_gates=, node_labels=, max_steps= and
+  // kubernetes_version= give; the strings are borrowed from the caller's arguments.
   static draforge_allocate_options AllocateOptions(const std::string& gates, bool unlock,
-                                                   const std::optional<std::string>& labels_json, int64_t max_steps) {
+                                                   const std::optional<std::string>& labels_json, int64_t max_steps,
+                                                   const std::string& kubernetes_version) {
     draforge_allocate_options o = DRAFORGE_ALLOCATE_OPTIONS_INIT;
+    o.kubernetes_version = kubernetes_version.empty() ? nullptr : kubernetes_version.c_str();
     o.feature_gates = gates.c_str();
     o.unlock_locked_gates = unlock ? 1 : 0;
     o.node_labels_json = OrNull(labels_json);
@@ -470,10 +474,18 @@ std::string CelEvaluate(const std::string& expression, const std::string& gates,
   return Take(b);
 }
 
-std::string FeatureGatesJson(const std::string& gates, bool unlock) {
+std::string FeatureGatesJson(const std::string& gates, bool unlock, const std::string& kubernetes_version) {
   draforge_buffer b = {nullptr, 0};
   draforge_error* e = nullptr;
-  const int rc = draforge_feature_gates_json(&b, gates.c_str(), unlock ? 1 : 0, &e);
+  const int rc = draforge_kubernetes_feature_gates_json(&b, kubernetes_version.c_str(), gates.c_str(), unlock ? 1 : 0, &e);
+  Check(rc, e);
+  return Take(b);
+}
+
+std::string KubernetesVersionsJson() {
+  draforge_buffer b = {nullptr, 0};
+  draforge_error* e = nullptr;
+  const int rc = draforge_kubernetes_versions_json(&b, &e);
   Check(rc, e);
   return Take(b);
 }
@@ -643,7 +655,8 @@ PYBIND11_MODULE(_draforge, m) {
   m.attr("GRAPH_FORMATS") = py::dict(py::arg("json") = static_cast<int>(DRAFORGE_GRAPH_JSON),
                                      py::arg("dot") = static_cast<int>(DRAFORGE_GRAPH_DOT),
                                      py::arg("text") = static_cast<int>(DRAFORGE_GRAPH_TEXT));
-  m.def("feature_gates_json", &FeatureGatesJson, py::arg("gates"), py::arg("unlock"));
+  m.def("feature_gates_json", &FeatureGatesJson, py::arg("gates"), py::arg("unlock"), py::arg("kubernetes_version"));
+  m.def("kubernetes_versions_json", &KubernetesVersionsJson);
   m.def("cel_evaluate", &CelEvaluate, py::arg("expression"), py::arg("gates"), py::arg("cost_limit"));
 
   py::class_<Snapshot>(m, "Snapshot")
@@ -669,13 +682,13 @@ PYBIND11_MODULE(_draforge, m) {
       .def("claim_diagnosis_json", &Snapshot::claim_diagnosis_json, py::arg("claim"))
       .def("changes_json", &Snapshot::changes_json, py::arg("before"))
       .def("allocate", &Snapshot::allocate, py::arg("claims"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
-           py::arg("labels_json"), py::arg("max_steps"), py::arg("prune_search"))
+           py::arg("labels_json"), py::arg("max_steps"), py::arg("prune_search"), py::arg("kubernetes_version"))
       .def("explain", &Snapshot::explain, py::arg("claim"), py::arg("node"), py::arg("gates"), py::arg("unlock"),
-           py::arg("labels_json"))
+           py::arg("labels_json"), py::arg("kubernetes_version"))
       .def("place_pod_json", &Snapshot::place_pod_json, py::arg("pod"), py::arg("gates"), py::arg("unlock"),
-           py::arg("max_steps"))
+           py::arg("max_steps"), py::arg("kubernetes_version"))
       .def("how_many_more_json", &Snapshot::how_many_more_json, py::arg("kind"), py::arg("name"), py::arg("cap"),
-           py::arg("gates"), py::arg("unlock"), py::arg("max_steps"))
+           py::arg("gates"), py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
       .def("package_capacity_json", &Snapshot::package_capacity_json, py::arg("catalog"), py::arg("id"),
            py::arg("namespace"), py::arg("quota"), py::arg("cap"), py::arg("gates"), py::arg("unlock"),
            py::arg("max_steps"))

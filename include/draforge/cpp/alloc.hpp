@@ -21,6 +21,7 @@ struct AllocateOptions {
   std::string node_labels_json;  // "": the Node object's labels from the snapshot
   int64_t max_steps = 0;         // 0: no limit
   bool prune_search = true;
+  std::string kubernetes_version;  // "1.34".."1.37"; "": 1.37
 };
 
 namespace detail {
@@ -32,6 +33,7 @@ inline draforge_allocate_options COptions(const AllocateOptions& o) {
   c.node_labels_json = o.node_labels_json.empty() ? nullptr : o.node_labels_json.c_str();
   c.max_steps = o.max_steps;
   c.prune_search = o.prune_search ? 1 : 0;
+  c.kubernetes_version = o.kubernetes_version.empty() ? nullptr : o.kubernetes_version.c_str();
   return c;
 }
 }  // namespace detail
@@ -42,6 +44,21 @@ inline Result<std::string> FeatureGatesJson(std::string_view gates, bool unlock_
   return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
     return draforge_feature_gates_json(out, g.or_null(), unlock_locked_gates ? 1 : 0, e);
   });
+}
+
+// The effective feature gates of `kubernetes_version` ("": 1.37) as JSON.
+inline Result<std::string> KubernetesFeatureGatesJson(std::string_view kubernetes_version, std::string_view gates,
+                                                      bool unlock_locked_gates = false) {
+  detail::CString v(kubernetes_version);
+  detail::CString g(gates);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_kubernetes_feature_gates_json(out, v.or_null(), g.or_null(), unlock_locked_gates ? 1 : 0, e);
+  });
+}
+
+// The supported Kubernetes versions as JSON (draforge_kubernetes_versions_json).
+inline Result<std::string> KubernetesVersionsJson() {
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) { return draforge_kubernetes_versions_json(out, e); });
 }
 
 // The result of Allocate(): allocated or unschedulable (not an error). Immutable.

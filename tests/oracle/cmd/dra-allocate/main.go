@@ -44,6 +44,9 @@ type output struct {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "--batch" {
+		os.Exit(runBatch(os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -58,7 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	nodeName := fs.String("node", "", "name of the node to allocate for (required)")
 	claimNames := fs.StringArray("claim", nil, "NS/NAME of a claim to allocate (repeatable, in this order); default: all claims without status.allocation, sorted by namespace/name")
 	var gateFlag gates.Flag
-	fs.Var(&gateFlag, "feature-gates", "Kubernetes 1.37 feature gates, A=true,B=false (repeatable)")
+	fs.Var(&gateFlag, "feature-gates", "Kubernetes feature gates of the oracle's version, A=true,B=false (repeatable)")
 	stats := fs.Bool("stats", false, "print timing and allocator counters as one JSON line on stderr")
 	bench := fs.Int("bench", 0, "run NewAllocator+Allocate N more times and print {\"ns_per_op\",\"ops\"} on stderr")
 	filterTimeout := fs.Duration("filter-timeout", 10*time.Second, "DynamicResourcesArgs.filterTimeout (0 disables; only used when DRASchedulerFilterTimeout is enabled)")
@@ -293,9 +296,9 @@ func (r *runner) prepare(ctx context.Context) (*output, stats, error) {
 	}
 	r.allocatedState = sched.AllocatedState(r.objs.Claims, r.fts)
 	start := time.Now()
-	r.slices, err = sched.PatchedSlices(ctx, r.objs.Slices, r.objs.TaintRules, r.fts,
+	r.slices, err = sched.PatchedSlices(ctx, r.objs.Slices, r.objs.TaintRules, r.objs.Classes, r.fts,
 		// kube-scheduler: EnableDeviceTaintRules = DRADeviceTaintRules gate.
-		gates.Enabled("DRADeviceTaintRules"))
+		gates.TaintRules())
 	if err != nil {
 		return nil, stats{}, err
 	}

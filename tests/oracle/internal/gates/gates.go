@@ -1,5 +1,9 @@
 // Package gates turns a --feature-gates string into the feature values the
-// Kubernetes 1.37 scheduler derives from its own feature gates.
+// Kubernetes scheduler derives from its own feature gates. What differs
+// between Kubernetes versions (the scheduler's feature struct, the
+// allocator's and CEL's) is in version_1_3x.go, one file per version chosen
+// by build tag (k8s134, k8s135, k8s136; none: 1.37), each built against its
+// own go.mod (versions/1.3x/go.mod, tests/oracle/build).
 //
 // The gate table, the defaults at the 1.37 emulation version (minimum
 // compatibility version 1.36), the lock-to-default rules and the gate
@@ -16,8 +20,6 @@ import (
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
-	"k8s.io/dynamic-resource-allocation/cel"
-	"k8s.io/dynamic-resource-allocation/structured"
 	_ "k8s.io/kubernetes/pkg/features" // registers all Kubernetes feature gates
 	schedfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
@@ -46,35 +48,6 @@ func (f *Flag) Apply() (schedfeature.Features, error) {
 		}
 	}
 	return schedfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate), nil
-}
-
-// AllocatorFeatures is a copy of AllocatorFeatures in
-// k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources
-// (v1.37.2, dynamicresources.go). It is copied rather than imported because
-// that package pulls in the whole scheduler framework.
-func AllocatorFeatures(fts schedfeature.Features) structured.Features {
-	return structured.Features{
-		AdminAccess:             fts.EnableDRAAdminAccess,
-		PrioritizedList:         fts.EnableDRAPrioritizedList,
-		PartitionableDevices:    fts.EnableDRAPartitionableDevices,
-		DeviceTaints:            fts.EnableDRADeviceTaints,
-		DeviceBindingAndStatus:  fts.EnableDRADeviceBindingConditions && fts.EnableDRAResourceClaimDeviceStatus,
-		ConsumableCapacity:      fts.EnableDRAConsumableCapacity,
-		FractionalCapacityRange: fts.EnableDRAFractionalCapacityRange,
-		ListTypeAttributes:      fts.EnableDRAListTypeAttributes,
-		OptionalNodeOperations:  fts.EnableDRAOptionalNodeOperations,
-		DerivedAttributes:       fts.EnableDRADerivedAttributes,
-		CompatibilityGroups:     fts.EnableDRADeviceCompatibilityGroups,
-	}
-}
-
-// CELFeatures mirrors how the 1.37 DynamicResources plugin constructs its
-// CEL cache (dynamicresources.go, New).
-func CELFeatures(fts schedfeature.Features) cel.Features {
-	return cel.Features{
-		EnableConsumableCapacity: fts.EnableDRAConsumableCapacity,
-		EnableListTypeAttributes: fts.EnableDRAListTypeAttributes,
-	}
 }
 
 // DRAGates lists the effective values of all gates whose name starts with

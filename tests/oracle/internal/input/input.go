@@ -30,6 +30,8 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	resourceinstall "k8s.io/kubernetes/pkg/apis/resource/install"
 	"sigs.k8s.io/yaml"
+
+	"draforge.dev/oracle/internal/taintapi"
 )
 
 // Objects holds everything found in the input files.
@@ -37,7 +39,7 @@ type Objects struct {
 	Claims      []*resourceapi.ResourceClaim
 	Slices      []*resourceapi.ResourceSlice
 	Classes     []*resourceapi.DeviceClass
-	TaintRules  []*resourceapi.DeviceTaintRule
+	TaintRules  []*taintapi.DeviceTaintRule
 	Nodes       []*corev1.Node
 	IgnoredKind map[string]int // "apiVersion/kind" -> count
 
@@ -179,7 +181,12 @@ func (o *Objects) addResource(data []byte, src string, opts Options) error {
 		}
 		return fmt.Errorf("%s: %w", src, err)
 	}
-	external, err := scheme.ConvertToVersion(internal, resourceapi.SchemeGroupVersion)
+	target := resourceapi.SchemeGroupVersion
+	if gvk != nil && (gvk.Kind == "DeviceTaintRule" || gvk.Kind == "DeviceTaintRuleList") {
+		// The version the scheduler's tracker reads DeviceTaintRules in (v1 from 1.37).
+		target = taintapi.SchemeGroupVersion
+	}
+	external, err := scheme.ConvertToVersion(internal, target)
 	if err != nil {
 		if runtime.IsNotRegisteredError(err) {
 			// A kind that has no v1 version.
@@ -208,7 +215,7 @@ func (o *Objects) addResource(data []byte, src string, opts Options) error {
 				return err
 			}
 		}
-	case *resourceapi.DeviceTaintRuleList:
+	case *taintapi.DeviceTaintRuleList:
 		for i := range obj.Items {
 			if err := o.addObject(&obj.Items[i], fmt.Sprintf("%s, item %d", src, i)); err != nil {
 				return err
@@ -233,7 +240,7 @@ func (o *Objects) addObject(obj runtime.Object, src string) error {
 		kind, meta = "ResourceSlice", &obj.ObjectMeta
 	case *resourceapi.DeviceClass:
 		kind, meta = "DeviceClass", &obj.ObjectMeta
-	case *resourceapi.DeviceTaintRule:
+	case *taintapi.DeviceTaintRule:
 		kind, meta = "DeviceTaintRule", &obj.ObjectMeta
 	case *corev1.Node:
 		kind, meta = "Node", &obj.ObjectMeta
@@ -264,7 +271,7 @@ func (o *Objects) addObject(obj runtime.Object, src string) error {
 		o.Slices = append(o.Slices, obj)
 	case *resourceapi.DeviceClass:
 		o.Classes = append(o.Classes, obj)
-	case *resourceapi.DeviceTaintRule:
+	case *taintapi.DeviceTaintRule:
 		o.TaintRules = append(o.TaintRules, obj)
 	case *corev1.Node:
 		o.Nodes = append(o.Nodes, obj)

@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -26,14 +25,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/watch"
-	resourceinformers "k8s.io/client-go/informers/resource/v1"
 	resourcelisters "k8s.io/client-go/listers/resource/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/klog/v2"
 	schedfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/utils/ptr"
+
+	"draforge.dev/oracle/internal/gates"
 )
 
 // foreachAllocatedDevice is a copy of the function of the same name in
@@ -74,7 +73,7 @@ func foreachAllocatedDevice(claim *resourceapi.ResourceClaim,
 // ListAllAllocatedDevices (off). Results with adminAccess are skipped.
 // With DRAConsumableCapacity off, shared results count as dedicated.
 func AllocatedState(claims []*resourceapi.ResourceClaim, fts schedfeature.Features) structured.AllocatedState {
-	enabledCC := fts.EnableDRAConsumableCapacity
+	enabledCC := gates.ConsumableCapacity(fts)
 	state := structured.AllocatedState{
 		AllocatedDevices:         sets.New[structured.DeviceID](),
 		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
@@ -106,75 +105,6 @@ func (s *staticLW) Watch(metav1.ListOptions) (watch.Interface, error) {
 
 // IsWatchListSemanticsUnSupported makes the reflector use plain list+watch.
 func (s *staticLW) IsWatchListSemanticsUnSupported() bool { return true }
-
-type sliceInformer struct{ inf cache.SharedIndexInformer }
-
-func (s sliceInformer) Informer() cache.SharedIndexInformer { return s.inf }
-func (s sliceInformer) TypedInformer() resourceinformers.ResourceSliceIndexInformer {
-	return resourceinformers.ToResourceSliceIndexInformer(s.inf)
-}
-func (s sliceInformer) Lister() resourcelisters.ResourceSliceLister {
-	return resourcelisters.NewResourceSliceLister(s.inf.GetIndexer())
-}
-
-type taintInformer struct{ inf cache.SharedIndexInformer }
-
-func (s taintInformer) Informer() cache.SharedIndexInformer { return s.inf }
-func (s taintInformer) TypedInformer() resourceinformers.DeviceTaintRuleIndexInformer {
-	return resourceinformers.ToDeviceTaintRuleIndexInformer(s.inf)
-}
-func (s taintInformer) Lister() resourcelisters.DeviceTaintRuleLister {
-	return resourcelisters.NewDeviceTaintRuleLister(s.inf.GetIndexer())
-}
-
-// PatchedSlices returns the ResourceSlices as the scheduler's DRA manager
-// lists them (ResourceSlices().ListWithDeviceTaintRules(), i.e.
-// tracker.ListPatchedResourceSlices): with DRADeviceTaintRules on, the
-// upstream tracker applies the taints of matching DeviceTaintRules to the
-// devices; with it off, the slices are listed unmodified and rules are not
-// even watched. The tracker options are those of pkg/scheduler/scheduler.go.
-func PatchedSlices(ctx context.Context, slices []*resourceapi.ResourceSlice, rules []*resourceapi.DeviceTaintRule, fts schedfeature.Features, enableDeviceTaintRules bool) ([]*resourceapi.ResourceSlice, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	sliceList := &resourceapi.ResourceSliceList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}
-	for _, s := range slices {
-		sliceList.Items = append(sliceList.Items, *s)
-	}
-	sliceInf := cache.NewSharedIndexInformer(&staticLW{list: sliceList}, &resourceapi.ResourceSlice{}, 0, cache.Indexers{})
-	opts := tracker.Options{
-		EnableDeviceTaintRules:   enableDeviceTaintRules,
-		EnableConsumableCapacity: fts.EnableDRAConsumableCapacity,
-		SliceInformer:            sliceInformer{sliceInf},
-	}
-	informers := []cache.SharedIndexInformer{sliceInf}
-	if enableDeviceTaintRules {
-		ruleList := &resourceapi.DeviceTaintRuleList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}
-		for _, r := range rules {
-			ruleList.Items = append(ruleList.Items, *r)
-		}
-		ruleInf := cache.NewSharedIndexInformer(&staticLW{list: ruleList}, &resourceapi.DeviceTaintRule{}, 0, cache.Indexers{})
-		opts.TaintInformer = taintInformer{ruleInf}
-		informers = append(informers, ruleInf)
-	}
-	t, err := tracker.StartTracker(ctx, opts)
-	if err != nil {
-		return nil, fmt.Errorf("start ResourceSlice tracker: %w", err)
-	}
-	defer t.Stop()
-	for _, inf := range informers {
-		go inf.Run(ctx.Done())
-	}
-	// The tracker is synced once its own event handlers on the informers
-	// are synced (or, without DeviceTaintRules, once the slice informer is).
-	// Waiting on the channel avoids WaitForCacheSync's 100ms polling.
-	select {
-	case <-t.HasSyncedChecker().Done():
-	case <-time.After(time.Minute):
-		return nil, errors.New("ResourceSlice tracker did not sync")
-	}
-	return t.ListPatchedResourceSlices()
-}
 
 // ClassLister mirrors the DRA manager's deviceClassLister (an informer
 // lister), including its NotFound errors.
@@ -259,7 +189,7 @@ func FilterStatus(ctx context.Context, nodeName string, numClaims int, results [
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return statusError(fmt.Errorf("node %s: timed out trying to allocate devices", nodeName))
-	case errors.Is(err, structured.ErrFailedAllocationOnNode):
+	case errFailedAllocationOnNode != nil && errors.Is(err, errFailedAllocationOnNode):
 		return unschedulable(err.Error())
 	case ctx.Err() != nil:
 		return unschedulable(fmt.Sprintf("asked by caller to stop allocating devices: %v", context.Cause(ctx)))
