@@ -4,6 +4,8 @@
 //
 //   node bench/dashboard/measure.mjs --server BIN --static-dir DIR[,DIR2] --label NAME[,NAME2]
 //        [--sizes 1000,10000] [--views overview,pools,...] [--chromium PATH]
+//   node bench/dashboard/measure.mjs --url http://HOST:PORT --label NAME --sizes NODES
+//        (measures a server already running; --sizes then only labels the lines)
 //
 // For each size it writes bench/server/gen_scenario.py's scenario of SIZE nodes x 8 devices,
 // 2 x SIZE claims (20 pending) and pods, serves it with each static dir in turn and prints one TSV
@@ -31,7 +33,6 @@ async function measureView(browser, url, view) {
   const p = await ctx.newPage();
   const inflight = new Set();
   let lastActivity = Date.now();
-  let apiBytes = 0;
   let apiRequests = 0;
   const isApi = (r) => r.url().includes('/api/v1/') && !r.url().includes('/api/v1/events');
   p.on('request', (r) => {
@@ -45,14 +46,6 @@ async function measureView(browser, url, view) {
   };
   p.on('requestfinished', done);
   p.on('requestfailed', done);
-  p.on('response', async (res) => {
-    if (!isApi(res.request())) return;
-    try {
-      apiBytes += (await res.body()).length;
-    } catch {
-      // Aborted (a newer request replaced it).
-    }
-  });
   const cdp = await ctx.newCDPSession(p);
   await cdp.send('Performance.enable');
 
@@ -70,6 +63,10 @@ async function measureView(browser, url, view) {
   }
   const firstRender = Date.now() - start - 300;
   const elements = await p.evaluate(() => document.querySelectorAll('*').length);
+  // Decoded JSON bytes of every API answer so far (the browser's own resource timing).
+  const apiBytes = await p.evaluate(() => performance.getEntriesByType('resource')
+    .filter((e) => e.name.includes('/api/v1/') && !e.name.includes('/api/v1/events'))
+    .reduce((n, e) => n + e.decodedBodySize, 0));
   const fps = await scrollFps(p, view);
   const metrics = (await cdp.send('Performance.getMetrics')).metrics;
   const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
@@ -120,31 +117,38 @@ async function scrollFps(p, view) {
   }));
 }
 
+const url = arg('url', '');
+
+async function measureServer(browser, serverUrl, nodes, name) {
+  // Warm the server's per-generation answer cache, so the figures are the page's own.
+  for (const v of views) await measureView(browser, serverUrl, v).catch(() => {});
+  for (const view of views) {
+    try {
+      const m = await measureView(browser, serverUrl, view);
+      console.log([nodes, name, view, m.firstRender, m.elements, m.fps.toFixed(0), (m.heap / 1048576).toFixed(1), (m.apiBytes / 1048576).toFixed(2), m.apiRequests].join('\t'));
+    } catch (e) {
+      console.log([nodes, name, view, `error: ${String(e.message ?? e).split('\n')[0]}`].join('\t'));
+    }
+  }
+}
+
 const work = mkdtempSync(path.join(os.tmpdir(), 'dashboard-bench-'));
 const browser = await launchBrowser(chromium);
 console.log(['nodes', 'dashboard', 'view', 'first render ms', 'DOM elements', 'scroll fps', 'JS heap MB', 'API MB', 'API requests'].join('\t'));
 try {
-  for (const nodes of sizes) {
+  for (const nodes of url ? [] : sizes) {
     const scenario = path.join(work, `${nodes}.yaml`);
     writeFileSync(scenario, execFileSync('python3', [path.join(repo, 'bench/server/gen_scenario.py'), String(nodes), '8', String(2 * nodes), '--pending', '20', '--pods'], { maxBuffer: 1 << 30 }));
     for (const [i, dir] of staticDirs.entries()) {
       const server = await startServer(serverBin, ['--scenario', scenario, '--static-dir', dir, '--rate-limit', '100000'], { timeoutMs: 300000 });
       try {
-        // Warm the server's per-generation answer cache, so the figures are the page's own.
-        for (const v of views) await measureView(browser, server.url, v).catch(() => {});
-        for (const view of views) {
-          try {
-            const m = await measureView(browser, server.url, view);
-            console.log([nodes, labels[i], view, m.firstRender, m.elements, m.fps.toFixed(0), (m.heap / 1048576).toFixed(1), (m.apiBytes / 1048576).toFixed(2), m.apiRequests].join('\t'));
-          } catch (e) {
-            console.log([nodes, labels[i], view, `error: ${String(e.message ?? e).split('\n')[0]}`].join('\t'));
-          }
-        }
+        await measureServer(browser, server.url, nodes, labels[i]);
       } finally {
         await server.stop();
       }
     }
   }
+  if (url) await measureServer(browser, url, sizes[0], labels[0]);
 } finally {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
