@@ -633,7 +633,7 @@ test('10,000 nodes: every view stays under the DOM bound, and a searched node, p
     await p.locator('g[data-node-id="group:Node:gpu.bench.example.com"]').click();
     assert((await text(p, '[data-testid="group-members"]')).includes('of 10,000'), 'node group lists its members');
     await shot(p, 'graph-10000-light');
-    const nodeBox = p.getByRole('searchbox', { name: 'Node' });
+    const nodeBox = p.getByRole('combobox', { name: 'Node' }); // a search box with suggestions (list=)
     await nodeBox.fill('node-4321');
     await nodeBox.press('Enter');
     await p.locator('g[data-node-id="Node/node-4321"]').waitFor({ timeout: kBigTimeout });
