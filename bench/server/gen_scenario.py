@@ -1,13 +1,28 @@
 #!/usr/bin/env python3
-"""Writes a large scenario for draforge-server benchmarks: NODES nodes, each with one GPU slice of
-DEVICES devices, a DeviceClass, and CLAIMS claims (a third allocated and reserved, a third
-allocated only, a third pending).
+"""Writes a large scenario for draforge-server and dashboard benchmarks: NODES nodes, each with one
+GPU slice of DEVICES devices, a DeviceClass, and CLAIMS claims (a third allocated and reserved, a
+third allocated only, a third pending).
 
-Usage: gen_scenario.py NODES DEVICES CLAIMS > big.yaml
+Usage: gen_scenario.py NODES DEVICES CLAIMS [--pending N] [--pods] > big.yaml
+
+--pending N  at most N claims stay pending (default: every third claim); the others of the third
+             that would be pending are allocated without a reservation instead. Each pending claim
+             costs the server's /api/v1/diagnostics one allocation per node, so a 10,000-node
+             scenario keeps this small.
+--pods       writes a running Pod for every reserved claim (pod-C on the claim's node, using it).
 """
+import argparse
 import sys
 
-nodes, devices, claims = (int(a) for a in sys.argv[1:4])
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("nodes", type=int)
+parser.add_argument("devices", type=int)
+parser.add_argument("claims", type=int)
+parser.add_argument("--pending", type=int, default=None)
+parser.add_argument("--pods", action="store_true")
+args = parser.parse_args()
+nodes, devices, claims = args.nodes, args.devices, args.claims
+
 out = []
 out.append("""apiVersion: resource.k8s.io/v1
 kind: DeviceClass
@@ -39,10 +54,14 @@ spec:
   pool: {name: node-%d, generation: 1, resourceSliceCount: 1}
   devices:
 %s""" % (n, n, n, devs))
+pending = 0
 for c in range(claims):
     node, dev = c % nodes, c // nodes
     status = ""
-    if c % 3 != 2 and dev < devices:
+    stays_pending = c % 3 == 2 and (args.pending is None or pending < args.pending)
+    if stays_pending:
+        pending += 1
+    if not stays_pending and dev < devices:
         status = """status:
   allocation:
     devices:
@@ -64,4 +83,22 @@ spec:
     - name: gpu
       exactly: {deviceClassName: gpu.bench.example.com}
 %s""" % (c, status))
+    if args.pods and status and c % 3 == 0:
+        out.append("""apiVersion: v1
+kind: Pod
+metadata: {name: pod-%d, namespace: bench}
+spec:
+  nodeName: node-%d
+  containers:
+  - name: main
+    image: registry.example/job:1.0
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: claim-%d
+status:
+  phase: Running
+""" % (c, node, c))
 sys.stdout.write("---\n".join(out))

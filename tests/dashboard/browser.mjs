@@ -10,6 +10,7 @@
 // --screenshots (default <repo>/build/dashboard-screenshots). The same views against a real
 // control plane: cluster.mjs.
 
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -559,6 +560,90 @@ test('5,000 devices: the list stays virtualised, search finds one device, the gr
     await p.waitForFunction((n) => document.querySelector('main .view-head p')?.textContent?.includes(`${n.toLocaleString()} objects`), g.nodes.length, { timeout: kBigTimeout });
     const drawn = await p.locator('g[data-node-id]').count();
     assert(drawn > 0 && drawn < g.nodes.length / 4, `graph draws ${drawn} of ${g.nodes.length} objects (off-screen ones culled)`);
+    await ctx.close();
+  } finally {
+    await big.stop();
+  }
+});
+
+// The bound on what a view puts in the DOM at any cluster size: the views aggregate (pool groups,
+// graph groups) and window their lists, so 10,000 nodes render about as much as 10.
+const kMaxElements = 2000;
+const domElements = (p) => p.evaluate(() => document.querySelectorAll('*').length);
+async function assertBounded(p, view) {
+  const n = await domElements(p);
+  assert(n < kMaxElements, `${view}: ${n} DOM elements at 10,000 nodes (bound ${kMaxElements})`);
+}
+
+test('10,000 nodes: every view stays under the DOM bound, and a searched node, pool, device and claim are reachable', async () => {
+  const file = path.join(work, 'nodes-10000.yaml');
+  writeFileSync(file, execFileSync('python3', [path.join(repo, 'bench/server/gen_scenario.py'), '10000', '8', '2000', '--pending', '5', '--pods'], { maxBuffer: 1 << 30 }));
+  // Reading 14 MB of YAML takes the server seconds on a quiet machine and minutes on a loaded one:
+  // this wait bounds a hang only.
+  const big = await startServer(serverBin, ['--scenario', file, '--static-dir', staticDir, '--rate-limit', '1000'], { timeoutMs: 600000 });
+  try {
+    const summary = await api(big.url, 'summary');
+    assertEq([summary.counts.nodes, summary.counts.pools, summary.counts.devices], [10000, 10000, 80000], 'scenario served');
+    const { ctx, p } = await newPage('light');
+    failPage = p;
+
+    // Overview: the pools aggregated into groups (one here: 10,000 node-local pools of 8 devices).
+    await p.goto(`${big.url}/#/overview`);
+    await p.locator('[data-testid="overview-groups"] tbody tr').first().waitFor({ timeout: kBigTimeout });
+    const groupRow = await text(p, '[data-testid="overview-groups"] tbody tr');
+    assert(groupRow.includes('node-local, 8 devices each') && groupRow.includes('10,000'), `overview group row: ${groupRow}`);
+    assert(groupRow.includes(`${summary.counts.allocatedDevices}/80000`), `group utilisation from the API (${summary.counts.allocatedDevices} allocated): ${groupRow}`);
+    await assertBounded(p, 'overview');
+
+    // Pools: the list is windowed, a search finds one node's pool, its 8 devices load.
+    await p.goto(`${big.url}/#/pools`);
+    await p.waitForFunction(() => document.querySelector('[data-testid="device-count"]')?.textContent === '80,000 shown', null, { timeout: kBigTimeout });
+    await assertBounded(p, 'pools');
+    const entries = await p.locator('[data-testid="pool-list"] li .pool-name').count();
+    assert(entries > 5 && entries < 60, `pool list renders ${entries} entries of 10,000`);
+    // All devices load page by page: the row at 50,000 (scrolled to) is the API's device there.
+    const at = (await api(big.url, 'devices?offset=50000&limit=1')).items[0];
+    await p.evaluate(() => { document.querySelector('[role="listbox"][aria-label="Devices"]').scrollTop = 50000 * 36; });
+    await p.locator('[role="option"]', { hasText: `${at.pool}` }).filter({ hasText: at.name }).first().waitFor({ timeout: kBigTimeout });
+    assert(await p.locator('[role="option"]').count() < 100, 'device rows stay windowed');
+    await p.getByRole('searchbox', { name: 'Find pools' }).fill('node-9876');
+    await p.waitForFunction(() => document.querySelector('[data-testid="pool-count"]')?.textContent === '1 of 10,000 pools', null, { timeout: kBigTimeout });
+    await p.locator('[data-testid="pool-list"] li button', { hasText: 'node-9876' }).click();
+    await p.waitForFunction(() => document.querySelector('[data-testid="device-count"]')?.textContent === '8 shown', null, { timeout: kBigTimeout });
+    await p.getByRole('searchbox', { name: 'Search devices' }).fill('gpu-7');
+    await p.waitForFunction(() => document.querySelector('[data-testid="device-count"]')?.textContent === '1 shown', null, { timeout: kBigTimeout });
+    await assertBounded(p, 'pools (one pool)');
+    await shot(p, 'pools-10000-light');
+
+    // Claims: every claim is in the (windowed) table; a search reaches the last one.
+    await p.goto(`${big.url}/#/claims`);
+    await p.locator('[data-testid="claims-table"] tbody tr', { hasText: 'bench/claim-0' }).first().waitFor({ timeout: kBigTimeout });
+    await assertBounded(p, 'claims');
+    await p.getByRole('searchbox', { name: 'Search claims' }).fill('claim-1999');
+    await p.locator('[data-testid="claims-table"] tbody tr', { hasText: 'bench/claim-1999' }).waitFor({ timeout: kBigTimeout });
+    await p.locator('[data-testid="claims-table"] tbody tr button', { hasText: 'claim-1999' }).click();
+    await p.locator('[data-testid="claim-detail"]').waitFor({ timeout: kBigTimeout });
+
+    // Graph: drawn as groups; the node search opens the detailed graph around one node.
+    await p.goto(`${big.url}/#/graph`);
+    await p.locator('[data-testid="graph-grouped"]').waitFor({ timeout: kBigTimeout });
+    await assertBounded(p, 'graph');
+    const groupsDrawn = await p.locator('g[data-node-id]').count();
+    assert(groupsDrawn > 3 && groupsDrawn < 40, `graph draws ${groupsDrawn} groups`);
+    await p.locator('g[data-node-id="group:Node:gpu.bench.example.com"]').click();
+    assert((await text(p, '[data-testid="group-members"]')).includes('of 10,000'), 'node group lists its members');
+    await shot(p, 'graph-10000-light');
+    const nodeBox = p.getByRole('combobox', { name: 'Node' }); // a search box with suggestions (list=)
+    await nodeBox.fill('node-4321');
+    await nodeBox.press('Enter');
+    await p.locator('g[data-node-id="Node/node-4321"]').waitFor({ timeout: kBigTimeout });
+    await p.locator('g[data-node-id="Pool/gpu.bench.example.com/node-4321"]').waitFor();
+    await assertBounded(p, 'graph (one node)');
+
+    // Diagnostics: the pending claims' explanations and the anomalies, bounded.
+    await p.goto(`${big.url}/#/diagnostics`);
+    await p.locator('[data-testid="pending-list"]').waitFor({ timeout: kBigTimeout });
+    await assertBounded(p, 'diagnostics');
     await ctx.close();
   } finally {
     await big.stop();

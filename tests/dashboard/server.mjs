@@ -40,7 +40,11 @@ async function startOnce(binary, args, { port, timeoutMs, waitReady }) {
     if (stderr.length > 20000) stderr = stderr.slice(-20000);
   });
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`draforge-server printed no address within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+    // A server that gave no address in time is stopped, not left running after the test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`draforge-server printed no address within ${timeoutMs} ms; stderr:\n${stderr}`));
+    }, timeoutMs);
     child.stdout.on('data', (d) => {
       stdout += d;
       const m = /listening on (http:\/\/\S+)/.exec(stdout);
@@ -64,7 +68,10 @@ async function startOnce(binary, args, { port, timeoutMs, waitReady }) {
     } catch {
       // Not accepting yet.
     }
-    if (Date.now() > deadline) throw new Error(`draforge-server at ${url} not ready within ${timeoutMs} ms; stderr:\n${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`draforge-server at ${url} not ready within ${timeoutMs} ms; stderr:\n${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

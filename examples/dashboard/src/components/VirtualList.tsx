@@ -3,7 +3,8 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { visibleRange } from './virtual';
 
 export interface VirtualListProps<T> {
-  items: readonly T[];
+  /** The rows; `undefined` is a row not loaded yet (a server page still on its way). */
+  items: readonly (T | undefined)[];
   rowHeight: number;
   height: number;
   /** CSS grid-template-columns shared by the header and the rows. */
@@ -14,6 +15,8 @@ export interface VirtualListProps<T> {
   selectedKey?: string;
   onSelect?: (item: T) => void;
   label: string;
+  /** Told the rows [first, last) that are rendered, whenever they change (to load them). */
+  onRange?: (first: number, last: number) => void;
 }
 
 /**
@@ -22,11 +25,15 @@ export interface VirtualListProps<T> {
  * into view; Enter or a click selects.
  */
 export function VirtualList<T>(props: VirtualListProps<T>) {
-  const { items, rowHeight, height, columns, header, renderRow, rowKey, selectedKey, onSelect, label } = props;
+  const { items, rowHeight, height, columns, header, renderRow, rowKey, selectedKey, onSelect, label, onRange } = props;
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [active, setActive] = useState(0);
   const { first, last } = visibleRange(scrollTop, height, rowHeight, items.length, 8);
+
+  useEffect(() => {
+    onRange?.(first, last);
+  }, [onRange, first, last]);
 
   useEffect(() => {
     if (active >= items.length) setActive(Math.max(0, items.length - 1));
@@ -66,7 +73,15 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
 
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {
-    const item = items[i] as T;
+    const item = items[i];
+    if (item === undefined) {
+      rows.push(
+        <div key={`row-${i}`} id={`vrow-${i}`} role="option" aria-selected={false} aria-busy="true" className="vrow" style={{ top: i * rowHeight, height: rowHeight, gridTemplateColumns: columns }}>
+          <span className="muted">loading…</span>
+        </div>,
+      );
+      continue;
+    }
     const key = rowKey(item);
     rows.push(
       <div

@@ -3,10 +3,13 @@ import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { Claim, ClaimList, ClaimRequest, Diagnostics, PendingClaim } from '../api/types';
 import { ClaimStateBadge, ErrorNote, Loading } from '../components/common';
+import { useRowWindow } from '../components/useWindow';
 import { routeHref, setRouteParams } from '../router';
 import { FunnelTable } from './Diagnostics';
 
-const kMaxRows = 500;
+/** Height of a claim row once the table is windowed (rows are kept to one line then). */
+const kClaimRow = 41;
+const kClaimTableHeight = 640;
 
 function requestText(r: ClaimRequest): string {
   if (r.firstAvailable.length > 0) return `${r.name}: first of ${r.firstAvailable.map((s) => `${s.name} (${s.deviceClassName})`).join(' | ')}`;
@@ -143,6 +146,10 @@ export function Claims({ params }: { params: URLSearchParams }) {
   );
   const counts = { pending: 0, allocated: 0, reserved: 0 };
   for (const c of all) counts[c.state]++;
+  // Past kWindowAbove matches only the rows in view are rendered, one line each, and the open
+  // claim's details move above the table (a row of variable height would break the window).
+  const win = useRowWindow(shown.length, kClaimRow, kClaimTableHeight);
+  const openClaim = win.windowed && open ? all.find((c) => `${c.namespace}/${c.name}` === open) : undefined;
 
   return (
     <>
@@ -174,13 +181,28 @@ export function Claims({ params }: { params: URLSearchParams }) {
         </label>
         <input type="search" placeholder="Search claim, pod, class, device…" aria-label="Search claims" value={q} onChange={(e) => nav({ q: e.target.value || undefined })} />
       </div>
+      {openClaim && (
+        <section className="panel" aria-label={`Claim ${open}`} style={{ marginBottom: 12 }}>
+          <div className="panel-head">
+            <h2>
+              {open} <ClaimStateBadge state={openClaim.state} deleting={openClaim.deleting} />
+            </h2>
+            <span className="spacer" />
+            <button type="button" onClick={() => nav({ claim: undefined })} aria-label="Close claim details">
+              ×
+            </button>
+          </div>
+          <ClaimDetail claim={openClaim} why={why.get(open)} />
+        </section>
+      )}
       <section className="panel">
         {!claims.data ? (
           <Loading what="claims" />
         ) : shown.length === 0 ? (
           <p className="empty">No claim matches.</p>
         ) : (
-          <table data-testid="claims-table">
+          <div className={win.windowed ? 'table-window' : undefined} onScroll={win.onScroll} data-testid="claims-scroll">
+          <table data-testid="claims-table" className={win.windowed ? 'one-line' : undefined}>
             <thead>
               <tr>
                 <th scope="col">Claim</th>
@@ -192,13 +214,14 @@ export function Claims({ params }: { params: URLSearchParams }) {
               </tr>
             </thead>
             <tbody>
-              {shown.slice(0, kMaxRows).map((c) => {
+              {win.padTop > 0 && <tr aria-hidden="true" style={{ height: win.padTop }} />}
+              {shown.slice(win.first, win.last).map((c) => {
                 const key = `${c.namespace}/${c.name}`;
                 const expanded = key === open;
                 const w = why.get(key);
                 return (
                   <Fragment key={key}>
-                    <tr aria-selected={expanded}>
+                    <tr aria-selected={expanded} style={win.windowed ? { height: kClaimRow } : undefined}>
                       <td>
                         <button
                           type="button"
@@ -212,7 +235,7 @@ export function Claims({ params }: { params: URLSearchParams }) {
                       </td>
                       <td>
                         <ClaimStateBadge state={c.state} deleting={c.deleting} />
-                        {c.state === 'pending' && w && (
+                        {c.state === 'pending' && w && !win.windowed && (
                           <div className="muted" style={{ fontSize: 12.5, maxWidth: 360 }}>
                             {w.summary || w.outcomeDetail}
                           </div>
@@ -236,7 +259,7 @@ export function Claims({ params }: { params: URLSearchParams }) {
                       <td>{c.allocation?.node || <span className="muted">—</span>}</td>
                       <td>{c.pods.length > 0 ? c.pods.join(', ') : <span className="muted">—</span>}</td>
                     </tr>
-                    {expanded && (
+                    {expanded && !win.windowed && (
                       <tr>
                         <td colSpan={6} style={{ padding: 0 }}>
                           <ClaimDetail claim={c} why={w} />
@@ -246,13 +269,10 @@ export function Claims({ params }: { params: URLSearchParams }) {
                   </Fragment>
                 );
               })}
+              {win.padBottom > 0 && <tr aria-hidden="true" style={{ height: win.padBottom }} />}
             </tbody>
           </table>
-        )}
-        {shown.length > kMaxRows && (
-          <p className="muted" style={{ padding: '8px 16px' }}>
-            Showing the first {kMaxRows} of {shown.length}; narrow the list with the filters.
-          </p>
+          </div>
         )}
       </section>
     </>

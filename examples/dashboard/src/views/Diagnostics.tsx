@@ -1,8 +1,16 @@
+import { useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { Diagnostics, RequestFunnel } from '../api/types';
 import { Badge, ErrorNote, Loading } from '../components/common';
+import { useRowWindow } from '../components/useWindow';
 import { routeHref } from '../router';
+
+/** Pending claims whose explanation is shown at first, and how many more each click shows. */
+const kPendingStep = 50;
+/** Height of an anomaly row once the table is windowed. */
+const kAnomalyRow = 41;
+const kAnomalyTableHeight = 640;
 
 /** The sentence without a leading "request <name>: ", which the heading already says. */
 function sentenceOf(funnel: RequestFunnel): string {
@@ -97,6 +105,8 @@ function objectLink(id: string) {
 
 export function DiagnosticsView() {
   const { data, error } = useResource('diagnostics', (signal) => getJson<Diagnostics>(apiUrl('diagnostics'), signal));
+  const [pendingShown, setPendingShown] = useState(kPendingStep);
+  const win = useRowWindow(data?.anomalies.length ?? 0, kAnomalyRow, kAnomalyTableHeight);
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="diagnostics" />;
   const errors = data.anomalies.filter((a) => a.severity === 'error').length;
   return (
@@ -118,7 +128,7 @@ export function DiagnosticsView() {
             <p className="empty">Every claim is allocated.</p>
           ) : (
             <div data-testid="pending-list">
-              {data.pending.map((p) => (
+              {data.pending.slice(0, pendingShown).map((p) => (
                 <article key={`${p.namespace}/${p.name}`} className="panel-body" style={{ borderBottom: '1px solid var(--border)' }}>
                   <h3>
                     <a href={routeHref('claims', { claim: `${p.namespace}/${p.name}` })}>
@@ -134,6 +144,13 @@ export function DiagnosticsView() {
                   ))}
                 </article>
               ))}
+              {data.pending.length > pendingShown && (
+                <p className="panel-body">
+                  <button type="button" onClick={() => setPendingShown((n) => n + kPendingStep)}>
+                    Show {Math.min(kPendingStep, data.pending.length - pendingShown)} more of {(data.pending.length - pendingShown).toLocaleString()} not shown
+                  </button>
+                </p>
+              )}
             </div>
           )}
         </section>
@@ -144,7 +161,8 @@ export function DiagnosticsView() {
           {data.anomalies.length === 0 ? (
             <p className="empty">No anomalies found.</p>
           ) : (
-            <table data-testid="anomalies-table">
+            <div className={win.windowed ? 'table-window' : undefined} onScroll={win.onScroll}>
+            <table data-testid="anomalies-table" className={win.windowed ? 'one-line' : undefined}>
               <thead>
                 <tr>
                   <th scope="col">Severity</th>
@@ -154,18 +172,21 @@ export function DiagnosticsView() {
                 </tr>
               </thead>
               <tbody>
-                {data.anomalies.map((a, i) => (
-                  <tr key={`${a.kind}/${a.object}/${i}`}>
+                {win.padTop > 0 && <tr aria-hidden="true" style={{ height: win.padTop }} />}
+                {data.anomalies.slice(win.first, win.last).map((a, j) => (
+                  <tr key={`${a.kind}/${a.object}/${win.first + j}`} style={win.windowed ? { height: kAnomalyRow } : undefined}>
                     <td>
                       <Badge tone={a.severity === 'error' ? 'bad' : 'warn'}>{a.severity}</Badge>
                     </td>
                     <td>{a.kind}</td>
                     <td className="mono">{objectLink(a.object)}</td>
-                    <td>{a.message}</td>
+                    <td title={win.windowed ? a.message : undefined}>{a.message}</td>
                   </tr>
                 ))}
+                {win.padBottom > 0 && <tr aria-hidden="true" style={{ height: win.padBottom }} />}
               </tbody>
             </table>
+            </div>
           )}
         </section>
       </div>

@@ -6,7 +6,9 @@ import type { ClaimList, Graph, GraphNode, PoolList, Summary } from '../api/type
 import { ErrorNote, Loading } from '../components/common';
 import { edgePath, kNodeHeight, kNodeWidth, kTop, layoutGraph, neighbourhood } from '../graph/layout';
 import type { PlacedNode } from '../graph/layout';
+import { aggregateGraph, kDetailAbove } from '../graph/aggregate';
 import { centreOn, fitView, visibleWorld, zoomAt } from '../graph/viewport';
+import { kWindowAbove } from '../components/useWindow';
 import type { View } from '../graph/viewport';
 import { setRouteParams } from '../router';
 
@@ -37,6 +39,60 @@ function nodeLabel(n: GraphNode): string {
   return n.namespace ? `${n.namespace}/${n.name}` : n.name;
 }
 
+/** Members of a group listed when it is selected (the filters reach the others). */
+const kMembersListed = 40;
+/** Node names offered under the node search box. */
+const kNodeSuggestions = 30;
+
+/**
+ * The node filter: a drop-down of every node, or past kWindowAbove nodes a search box that
+ * suggests matching names and applies one when Enter is pressed or a suggestion is picked.
+ */
+function NodeFilter({ nodes, node, onChange }: { nodes: string[]; node: string; onChange: (node: string | undefined) => void }) {
+  const [text, setText] = useState(node);
+  useEffect(() => setText(node), [node]);
+  if (nodes.length <= kWindowAbove) {
+    return (
+      <select aria-label="Node" value={node} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">All</option>
+        {nodes.map((n) => (
+          <option key={n}>{n}</option>
+        ))}
+      </select>
+    );
+  }
+  const needle = text.trim().toLowerCase();
+  const suggestions: string[] = [];
+  for (const n of nodes) {
+    if (suggestions.length >= kNodeSuggestions) break;
+    if (n.toLowerCase().includes(needle)) suggestions.push(n);
+  }
+  return (
+    <>
+      <input
+        type="search"
+        aria-label="Node"
+        list="graph-node-names"
+        placeholder={`one of ${nodes.length.toLocaleString()} nodes`}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value === '') onChange(undefined);
+          else if (nodes.includes(e.target.value)) onChange(e.target.value);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') onChange(text.trim() || undefined);
+        }}
+      />
+      <datalist id="graph-node-names">
+        {suggestions.map((n) => (
+          <option key={n} value={n} />
+        ))}
+      </datalist>
+    </>
+  );
+}
+
 /** Devices in use and allocated claims are tinted, so the busy part of a cluster stands out. */
 function busy(n: GraphNode): boolean {
   return (n.kind === 'Device' && n.inUse === true) || (n.kind === 'ResourceClaim' && n.allocated === true);
@@ -61,8 +117,28 @@ function qualifier(n: GraphNode): string {
 
 function extraFields(n: GraphNode): [string, string][] {
   return Object.entries(n)
-    .filter(([k]) => !['id', 'kind', 'name', 'namespace', 'missing'].includes(k))
+    .filter(([k]) => !['id', 'kind', 'name', 'namespace', 'missing', 'group'].includes(k))
     .map(([k, v]) => [k, String(v)]);
+}
+
+/** A selected group's members: the first kMembersListed, each opening the graph around it. */
+function GroupMembers({ members, onPick }: { members: GraphNode[]; onPick: (m: GraphNode) => void }) {
+  return (
+    <div data-testid="group-members">
+      <h3 style={{ fontSize: 13, margin: '10px 0 4px' }} className="muted">
+        {members.length > kMembersListed ? `First ${kMembersListed} of ${members.length.toLocaleString()} (the filters reach the others)` : `Members (${members.length})`}
+      </h3>
+      <ul className="reasons" style={{ paddingLeft: 0, listStyle: 'none' }}>
+        {members.slice(0, kMembersListed).map((m) => (
+          <li key={m.id}>
+            <button type="button" onClick={() => onPick(m)} style={{ border: 0, background: 'transparent', padding: 0, color: 'var(--accent)', textAlign: 'left' }}>
+              {truncate(nodeLabel(m), 40)}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }
 
 export function GraphView({ params }: { params: URLSearchParams }) {
@@ -71,8 +147,9 @@ export function GraphView({ params }: { params: URLSearchParams }) {
   const driver = params.get('driver') ?? '';
   const allDevicesParam = params.get('allDevices');
   const focus = params.get('focus') ?? '';
+  const detail = params.get('detail') ?? '';
   const nav = (patch: Record<string, string | undefined>) =>
-    setRouteParams('graph', { namespace, node, driver, allDevices: allDevicesParam ?? undefined, focus, ...patch });
+    setRouteParams('graph', { namespace, node, driver, allDevices: allDevicesParam ?? undefined, focus, detail: detail || undefined, ...patch });
 
   const filters = { namespace: namespace || undefined, node: node || undefined, driver: driver || undefined };
   const graphKey = `graph?${JSON.stringify(filters)}&all=${allDevicesParam ?? ''}`;
@@ -98,7 +175,15 @@ export function GraphView({ params }: { params: URLSearchParams }) {
     return [...s].sort();
   }, [pools.data, graph.data]);
 
-  const layout = useMemo(() => layoutGraph(graph.data?.nodes ?? [], graph.data?.edges ?? []), [graph.data]);
+  // Level of detail: a graph of more than kDetailAbove objects is drawn as groups unless the user
+  // asked for every object (detail=all); a filter (namespace, node, driver) narrows it first.
+  const rawCount = graph.data?.nodes.length ?? 0;
+  const grouped = rawCount > kDetailAbove && detail !== 'all';
+  const agg = useMemo(() => (grouped && graph.data ? aggregateGraph(graph.data.nodes, graph.data.edges) : undefined), [grouped, graph.data]);
+  const layout = useMemo(
+    () => (agg ? layoutGraph(agg.nodes, agg.edges) : layoutGraph(graph.data?.nodes ?? [], graph.data?.edges ?? [])),
+    [agg, graph.data],
+  );
 
   const wrapRef = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ w: 800, h: 600 });
@@ -125,14 +210,15 @@ export function GraphView({ params }: { params: URLSearchParams }) {
   useEffect(() => {
     if (!graph.data || graph.dataKey !== graphKey || fitted.current === graphKey || size.w === 0) return;
     fitted.current = graphKey;
-    const target = focus ? layout.nodes.get(focus) : undefined;
+    const focusId = focus && agg ? agg.groupOf.get(focus) ?? focus : focus;
+    const target = focusId ? layout.nodes.get(focusId) : undefined;
     if (target) {
       setView(centreOn({ x: 0, y: 0, k: 1 }, target.x + kNodeWidth / 2, target.y + kNodeHeight / 2, size.w, size.h));
-      setSelected(focus);
+      setSelected(focusId);
     } else {
       fit();
     }
-  }, [graph.data, graph.dataKey, graphKey, layout, size, focus, fit]);
+  }, [graph.data, graph.dataKey, graphKey, layout, size, focus, fit, agg]);
 
   const drag = useRef<{ px: number; py: number; vx: number; vy: number; moved: boolean } | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -223,7 +309,27 @@ export function GraphView({ params }: { params: URLSearchParams }) {
       <div className="view-head">
         <h1 style={{ fontSize: 22 }}>Relationship graph</h1>
         <p>
-          Pod → claim → class → slice → device → pool → node · {layout.nodes.size.toLocaleString()} objects, {layout.edges.length.toLocaleString()} links
+          Pod → claim → class → slice → device → pool → node ·{' '}
+          {agg ? (
+            <span data-testid="graph-grouped">
+              {rawCount.toLocaleString()} objects in {layout.nodes.size.toLocaleString()} groups (pick a group, a namespace, a node or a driver to see its objects){' '}
+              <button type="button" onClick={() => nav({ detail: 'all' })}>
+                Draw every object
+              </button>
+            </span>
+          ) : (
+            <>
+              {layout.nodes.size.toLocaleString()} objects, {layout.edges.length.toLocaleString()} links
+              {detail === 'all' && rawCount > kDetailAbove && (
+                <>
+                  {' '}
+                  <button type="button" onClick={() => nav({ detail: undefined })}>
+                    Group them
+                  </button>
+                </>
+              )}
+            </>
+          )}
         </p>
       </div>
       <div className="toolbar">
@@ -238,12 +344,7 @@ export function GraphView({ params }: { params: URLSearchParams }) {
         </label>
         <label>
           Node
-          <select aria-label="Node" value={node} onChange={(e) => nav({ node: e.target.value || undefined, focus: undefined })}>
-            <option value="">All</option>
-            {nodes.map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
+          <NodeFilter nodes={nodes} node={node} onChange={(n) => nav({ node: n, focus: undefined })} />
         </label>
         <label>
           Driver
@@ -384,6 +485,12 @@ export function GraphView({ params }: { params: URLSearchParams }) {
                 </button>
               </div>
               {sel.node.missing && <p className="badge badge-bad">referenced but missing</p>}
+              {agg && agg.members.has(sel.node.id) && (
+                <GroupMembers
+                  members={agg.members.get(sel.node.id)!}
+                  onPick={(m) => nav(m.kind === 'Pod' || m.kind === 'ResourceClaim' || m.kind === 'ResourceClaimTemplate' ? { namespace: m.namespace, focus: m.id } : m.kind === 'DeviceClass' ? { detail: 'all', focus: m.id } : { node: m.kind === 'Node' ? m.name : typeof m.node === 'string' && m.node ? m.node : undefined, focus: m.id, detail: typeof m.node === 'string' && m.node || m.kind === 'Node' ? undefined : 'all' })}
+                />
+              )}
               <dl className="kv" style={{ marginTop: 8 }}>
                 {extraFields(sel.node).map(([k, v]) => (
                   <div key={k} style={{ display: 'contents' }}>

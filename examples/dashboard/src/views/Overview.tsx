@@ -4,6 +4,8 @@ import type { ChangeEvent, Summary } from '../api/types';
 import type { LiveEvent } from '../api/live';
 import { ErrorNote, Loading } from '../components/common';
 import { UtilBar } from '../components/UtilBar';
+import { groupPools, poolGroupShape } from '../components/groups';
+import type { PoolGroup } from '../components/groups';
 import { routeHref } from '../router';
 
 const kTopPools = 15;
@@ -53,11 +55,52 @@ function RecentChanges() {
   );
 }
 
+/** Pools (and the nodes they sit on) aggregated by driver and shape, each a link to its pools. */
+function PoolGroupsPanel({ groups }: { groups: PoolGroup[] }) {
+  return (
+    <section className="panel" aria-labelledby="groups-h">
+      <div className="panel-head">
+        <h2 id="groups-h">Pool groups</h2>
+        <span className="muted">
+          pools of one driver and shape{groups.length > kTopPools ? ` · ${kTopPools} of ${groups.length}` : ''}
+        </span>
+      </div>
+      <table data-testid="overview-groups">
+        <thead>
+          <tr>
+            <th scope="col">Driver</th>
+            <th scope="col">Shape</th>
+            <th scope="col" className="num">Pools</th>
+            <th scope="col" className="num">Nodes</th>
+            <th scope="col">Allocated devices</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.slice(0, kTopPools).map((g) => (
+            <tr key={g.key}>
+              <td>
+                <a href={routeHref('pools', { driver: g.driver, group: g.key })}>{g.driver}</a>
+              </td>
+              <td>{poolGroupShape(g)}</td>
+              <td className="num">{g.pools.toLocaleString()}</td>
+              <td className="num">{g.nodes.toLocaleString()}</td>
+              <td>
+                <UtilBar used={g.allocatedDevices} total={g.devices} label={`${g.driver} ${poolGroupShape(g)} utilisation`} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 export function Overview() {
   const { data, error } = useResource('summary', (signal) => getJson<Summary>(apiUrl('summary'), signal));
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="summary" />;
   const c = data.counts;
   const devicePct = c.devices > 0 ? ` ${Math.round((c.allocatedDevices / c.devices) * 100)}%` : '';
+  const groups = data.pools.length > kTopPools ? groupPools(data.pools) : [];
   const pools = [...data.pools].sort((a, b) => b.utilisation - a.utilisation || a.driver.localeCompare(b.driver) || a.pool.localeCompare(b.pool));
 
   return (
@@ -116,6 +159,7 @@ export function Overview() {
               </table>
             )}
           </section>
+          {groups.length > 0 && <PoolGroupsPanel groups={groups} />}
           <RecentChanges />
         </div>
         <section className="panel" aria-labelledby="pools-h">

@@ -1,15 +1,23 @@
 import { useMemo, useState } from 'react';
-import { apiUrl, getAllDevices, getJson } from '../api/client';
+import type { ReactNode } from 'react';
+import { apiUrl, getAllDevices, getJson, kDevicePage } from '../api/client';
+import { useDevicePages } from '../api/devicePages';
 import { useResource } from '../api/hooks';
 import type { Device, Pool, PoolList } from '../api/types';
 import { Badge, ErrorNote, Loading, attributeText, capacityText } from '../components/common';
 import { quantityRatio } from '../components/quantity';
 import { UtilBar } from '../components/UtilBar';
 import { VirtualList } from '../components/VirtualList';
+import { groupPools, poolGroupKey, poolGroupShape } from '../components/groups';
+import type { PoolGroup } from '../components/groups';
+import { kWindowAbove, useRowWindow } from '../components/useWindow';
 import { routeHref, setRouteParams } from '../router';
 
 type DeviceFilter = 'all' | 'free' | 'allocated' | 'tainted';
 const kRow = 36;
+/** Height of a pool entry when the pool list is windowed, and of the list's scroll box. */
+const kPoolRow = 74;
+const kPoolListHeight = 592;
 
 function poolKey(p: { driver: string; pool: string }): string {
   return `${p.driver}/${p.pool}`;
@@ -52,6 +60,71 @@ function HolderText({ d }: { d: Device }) {
         </span>
       ))}
     </span>
+  );
+}
+
+/** Pools aggregated by driver and shape; a group narrows the pool list to its pools. */
+function PoolGroups({ groups, selected, onSelect }: { groups: PoolGroup[]; selected: string; onSelect: (key: string | undefined) => void }) {
+  return (
+    <ul className="pool-groups" data-testid="pool-groups" aria-label="Pool groups">
+      {groups.map((g) => (
+        <li key={g.key}>
+          <button type="button" aria-pressed={g.key === selected} onClick={() => onSelect(g.key === selected ? undefined : g.key)}>
+            <span className="pool-name">
+              {g.pools.toLocaleString()} pool{g.pools === 1 ? '' : 's'}
+              {g.nodeLocal ? ` on ${g.nodes.toLocaleString()} node${g.nodes === 1 ? '' : 's'}` : ''}
+            </span>
+            <div className="pool-meta">
+              {g.driver} · {poolGroupShape(g)}
+            </div>
+            <UtilBar used={g.allocatedDevices} total={g.devices} label={`${g.driver} ${poolGroupShape(g)} utilisation`} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PoolEntry({ p, selected, onSelect, height }: { p: Pool; selected: boolean; onSelect: () => void; height?: number }) {
+  return (
+    <li style={height ? { height, overflow: 'hidden' } : undefined}>
+      <button type="button" aria-pressed={selected} onClick={onSelect}>
+        <span className="pool-name">{p.pool}</span>{' '}
+        {p.invalid ? <Badge tone="bad">invalid</Badge> : !p.complete ? <Badge tone="warn">incomplete</Badge> : null}{' '}
+        {p.taintedDevices > 0 ? <Badge tone="warn">{p.taintedDevices} tainted</Badge> : null}
+        <div className="pool-meta">
+          {p.driver}
+          {p.node ? ` · ${p.node}` : ' · network-attached'}
+        </div>
+        <UtilBar used={p.allocatedDevices} total={p.devices} label={`${p.pool} utilisation`} />
+      </button>
+    </li>
+  );
+}
+
+/**
+ * The pools as a list; past kWindowAbove pools only the entries in view are in the DOM (a
+ * 10,000-node cluster has 10,000 pools per driver), between spacers that keep the scrollbar right.
+ */
+function PoolList({ pools, driver, pool, nav }: { pools: Pool[]; driver: string; pool: string; nav: (patch: Record<string, string | undefined>) => void }) {
+  const win = useRowWindow(pools.length, kPoolRow, kPoolListHeight);
+  const entries: ReactNode[] = [];
+  for (let i = win.first; i < win.last; i++) {
+    const p = pools[i]!;
+    entries.push(<PoolEntry key={poolKey(p)} p={p} selected={p.pool === pool} onSelect={() => nav({ driver: p.driver, pool: p.pool })} height={win.windowed ? kPoolRow : undefined} />);
+  }
+  return (
+    <ul className="pool-list" data-testid="pool-list" onScroll={win.onScroll} style={win.windowed ? { maxHeight: kPoolListHeight } : undefined}>
+      <li>
+        <button type="button" aria-pressed={!pool} onClick={() => nav({ pool: undefined })}>
+          <span className="pool-name">All pools</span>
+          <div className="pool-meta">{driver || 'every driver'}</div>
+        </button>
+      </li>
+      {win.padTop > 0 && <li role="presentation" aria-hidden="true" style={{ height: win.padTop }} />}
+      {entries}
+      {win.padBottom > 0 && <li role="presentation" aria-hidden="true" style={{ height: win.padBottom }} />}
+    </ul>
   );
 }
 
@@ -220,29 +293,50 @@ export function Pools({ params }: { params: URLSearchParams }) {
   const pool = params.get('pool') ?? '';
   const q = params.get('q') ?? '';
   const filter = (params.get('show') ?? 'all') as DeviceFilter;
+  const group = params.get('group') ?? '';
+  const pq = params.get('pq') ?? '';
   const [selectedDevice, setSelectedDevice] = useState<string | undefined>(undefined);
   const nav = (patch: Record<string, string | undefined>) =>
-    setRouteParams('pools', { driver, pool, q, show: filter === 'all' ? undefined : filter, ...patch });
+    setRouteParams('pools', { driver, pool, q, show: filter === 'all' ? undefined : filter, group: group || undefined, pq: pq || undefined, ...patch });
 
   const pools = useResource('pools', (signal) => getJson<PoolList>(apiUrl('pools'), signal));
-  const devKey = `devices?driver=${driver}&pool=${pool}`;
-  const devices = useResource(devKey, (signal) => getAllDevices({ driver: driver || undefined, pool: pool || undefined }, signal), (d) => d.generation);
-
   const allPools = pools.data?.items ?? [];
   const drivers = useMemo(() => [...new Set(allPools.map((p) => p.driver))].sort(), [allPools]);
-  const shownPools = allPools.filter((p) => !driver || p.driver === driver);
+  const byDriver = useMemo(() => allPools.filter((p) => !driver || p.driver === driver), [allPools, driver]);
+  const groups = useMemo(() => groupPools(byDriver), [byDriver]);
+  const many = byDriver.length > kWindowAbove;
+  const shownPools = useMemo(() => {
+    const needle = pq.trim().toLowerCase();
+    return byDriver.filter((p) => (!group || poolGroupKey(p) === group) && (!needle || `${p.pool} ${p.node}`.toLowerCase().includes(needle)));
+  }, [byDriver, group, pq]);
   const selectedPool = allPools.find((p) => p.pool === pool && (!driver || p.driver === driver));
+
+  // Every device of the selection is fetched (and searched here) while they are at most one
+  // server page; past that (all pools of a large cluster) the list loads the pages in view only,
+  // the free/allocated filter goes to the server and the search needs a pool.
+  const selectionDevices = selectedPool ? selectedPool.devices : byDriver.reduce((n, p) => n + p.devices, 0);
+  const paged = pools.data !== undefined && selectionDevices > kDevicePage;
+  const devKey = `devices?driver=${driver}&pool=${pool}`;
+  const devices = useResource(
+    paged || !pools.data ? 'devices:paged' : devKey,
+    (signal) => (paged || !pools.data ? Promise.resolve(undefined) : getAllDevices({ driver: driver || undefined, pool: pool || undefined }, signal)),
+    (d) => d?.generation,
+  );
+  const serverQuery = { driver: driver || undefined, pool: pool || undefined, allocated: filter === 'free' ? 'false' : filter === 'allocated' ? 'true' : undefined };
+  const pages = useDevicePages(serverQuery, paged);
 
   const shownDevices = useMemo(() => {
     const needle = q.trim().toLowerCase();
+    if (paged) return pages.items;
     return (devices.data?.items ?? []).filter((d) => {
       if (filter === 'free' && d.allocated) return false;
       if (filter === 'allocated' && !d.allocated) return false;
       if (filter === 'tainted' && d.taints.length === 0) return false;
       return !needle || deviceHaystack(d).includes(needle);
     });
-  }, [devices.data, q, filter]);
-  const device = shownDevices.find((d) => d.id === selectedDevice);
+  }, [devices.data, q, filter, paged, pages.items]);
+  const device = selectedDevice === undefined ? undefined : shownDevices.find((d) => d?.id === selectedDevice);
+  const devicesLoaded = paged ? pages.total !== undefined : devices.data !== undefined;
 
   const columns = 'minmax(120px,1.2fr) minmax(120px,1.2fr) minmax(90px,0.8fr) minmax(140px,1.4fr) minmax(70px,0.6fr) minmax(140px,1.4fr)';
 
@@ -255,7 +349,7 @@ export function Pools({ params }: { params: URLSearchParams }) {
           {allPools.reduce((n, p) => n + p.allocatedDevices, 0).toLocaleString()} allocated
         </p>
       </div>
-      <ErrorNote error={pools.error ?? devices.error} />
+      <ErrorNote error={pools.error ?? devices.error ?? pages.error} />
       <div className="split">
         <section className="panel" aria-labelledby="pool-list-h">
           <div className="panel-head">
@@ -276,28 +370,27 @@ export function Pools({ params }: { params: URLSearchParams }) {
           {!pools.data ? (
             <Loading what="pools" />
           ) : (
-            <ul className="pool-list" data-testid="pool-list">
-              <li>
-                <button type="button" aria-pressed={!pool} onClick={() => nav({ pool: undefined })}>
-                  <span className="pool-name">All pools</span>
-                  <div className="pool-meta">{driver || 'every driver'}</div>
-                </button>
-              </li>
-              {shownPools.map((p) => (
-                <li key={poolKey(p)}>
-                  <button type="button" aria-pressed={p.pool === pool} onClick={() => nav({ driver: p.driver, pool: p.pool })}>
-                    <span className="pool-name">{p.pool}</span>{' '}
-                    {p.invalid ? <Badge tone="bad">invalid</Badge> : !p.complete ? <Badge tone="warn">incomplete</Badge> : null}{' '}
-                    {p.taintedDevices > 0 ? <Badge tone="warn">{p.taintedDevices} tainted</Badge> : null}
-                    <div className="pool-meta">
-                      {p.driver}
-                      {p.node ? ` · ${p.node}` : ' · network-attached'}
+            <>
+              {many && (
+                <>
+                  <PoolGroups groups={groups} selected={group} onSelect={(key) => nav({ group: key })} />
+                  <div className="panel-body" style={{ padding: '8px 14px' }}>
+                    <input
+                      type="search"
+                      placeholder="Find a pool or node…"
+                      aria-label="Find pools"
+                      value={pq}
+                      onChange={(e) => nav({ pq: e.target.value || undefined })}
+                      style={{ width: '100%' }}
+                    />
+                    <div className="muted" style={{ fontSize: 12.5, marginTop: 4 }} data-testid="pool-count">
+                      {shownPools.length.toLocaleString()} of {byDriver.length.toLocaleString()} pools
                     </div>
-                    <UtilBar used={p.allocatedDevices} total={p.devices} label={`${p.pool} utilisation`} />
-                  </button>
-                </li>
-              ))}
-            </ul>
+                  </div>
+                </>
+              )}
+              <PoolList pools={shownPools} driver={driver} pool={pool} nav={nav} />
+            </>
           )}
         </section>
         <section className="panel" aria-labelledby="devices-h">
@@ -309,13 +402,14 @@ export function Pools({ params }: { params: URLSearchParams }) {
             <span className="spacer" />
             <input
               type="search"
-              placeholder="Search name, attribute, claim…"
+              placeholder={paged ? 'Choose a pool to search its devices' : 'Search name, attribute, claim…'}
               aria-label="Search devices"
-              value={q}
+              value={paged ? '' : q}
+              disabled={paged}
               onChange={(e) => nav({ q: e.target.value || undefined })}
             />
             <div role="group" aria-label="Show devices">
-              {(['all', 'free', 'allocated', 'tainted'] as DeviceFilter[]).map((f) => (
+              {((paged ? ['all', 'free', 'allocated'] : ['all', 'free', 'allocated', 'tainted']) as DeviceFilter[]).map((f) => (
                 <button key={f} type="button" aria-pressed={filter === f} onClick={() => nav({ show: f === 'all' ? undefined : f })} style={{ marginLeft: 4 }}>
                   {f}
                 </button>
@@ -323,7 +417,7 @@ export function Pools({ params }: { params: URLSearchParams }) {
             </div>
           </div>
           {selectedPool && <PoolDetail pool={selectedPool} />}
-          {!devices.data ? (
+          {!devicesLoaded ? (
             <Loading what="devices" />
           ) : shownDevices.length === 0 ? (
             <p className="empty">No device matches.</p>
@@ -334,6 +428,7 @@ export function Pools({ params }: { params: URLSearchParams }) {
               height={Math.min(520, Math.max(kRow, shownDevices.length * kRow))}
               columns={columns}
               label="Devices"
+              onRange={paged ? pages.need : undefined}
               rowKey={(d) => d.id}
               selectedKey={selectedDevice}
               onSelect={(d) => setSelectedDevice(d.id)}
