@@ -41,24 +41,34 @@ CORPUS_FILES = [
     "dra-example-driver-readme-resourceslice-list.yaml",
     "dra-driver-cpu-docs-grouped-mode.yaml",
     "dra-driver-google-tpu-readme-resourceslice-list.yaml",
-    "kep-4815-dra-partitionable-devices-L791-923.yaml",
-    "kep-5941-dra-shared-consumable-capacity-L210-235.yaml",
-    "kep-5963-device-compatibility-groups-L661-726.yaml",
+    "dra-driver-cpu-kind-ci-grouped-numa.yaml",
+    "kep-4815-dra-partitionable-devices-L682-754.yaml",
+    "kep-5491-dra-list-types-for-attributes-L311-367.yaml",
+    "kep-5941-dra-shared-consumable-capacity-L184-204.yaml",
+    "kep-5963-device-compatibility-groups-L316-370.yaml",
 ]
 MIN_CORPUS = 4
 
 HAND_MADE = """
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
+metadata: {name: part-node-2-counters}
+spec:
+  driver: part.example.com
+  nodeName: node-2
+  pool: {name: node-2, generation: 1, resourceSliceCount: 2}
+  sharedCounters:
+  - name: gpu-0
+    counters: {memory: {value: 40Gi}, sm: {value: "8"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
 metadata: {name: part-node-2}
 spec:
   driver: part.example.com
   nodeName: node-2
-  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+  pool: {name: node-2, generation: 1, resourceSliceCount: 2}
   partitionTypeAttribute: part.example.com/profile
-  sharedCounters:
-  - name: gpu-0
-    counters: {memory: {value: 40Gi}, sm: {value: "8"}}
   devices:
   - name: full
     attributes: {part.example.com/profile: {string: full}}
@@ -78,14 +88,22 @@ spec:
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
+metadata: {name: part-undeclared-counters}
+spec:
+  driver: part.example.com
+  nodeName: node-3
+  pool: {name: undeclared, generation: 0, resourceSliceCount: 2}
+  sharedCounters:
+  - name: gpu-0
+    counters: {memory: {value: 40Gi}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
 metadata: {name: part-undeclared}
 spec:
   driver: part.example.com
   nodeName: node-3
-  pool: {name: undeclared, generation: 0, resourceSliceCount: 1}
-  sharedCounters:
-  - name: gpu-0
-    counters: {memory: {value: 40Gi}}
+  pool: {name: undeclared, generation: 0, resourceSliceCount: 2}
   devices:
   - name: a-half-0
     attributes: {profile: {string: half}}
@@ -96,24 +114,6 @@ spec:
   - name: a-full
     attributes: {profile: {string: full}}
     consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 40Gi}}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: part-broken}
-spec:
-  driver: part.example.com
-  allNodes: true
-  pool: {name: broken, generation: 0, resourceSliceCount: 1}
-  partitionTypeAttribute: part.example.com/profile
-  sharedCounters:
-  - name: c
-    counters: {memory: {value: 8Gi}}
-  devices:
-  - name: typed
-    attributes: {profile: {string: quarter}}
-    consumesCounters: [{counterSet: c, counters: {memory: {value: 4Gi}}}]
-  - name: untyped
-    consumesCounters: [{counterSet: c, counters: {memory: {value: 4Gi}}}]
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
