@@ -235,6 +235,14 @@ int ServerMain(int argc, char** argv) {
   std::string scenario_text = kDemoScenario;
   std::string scenario_name = "demo scenario";
   if (auto it = flags->values.find("--scenario"); it != flags->values.end()) {
+    // A directory would load here (the library applies every file in it) and then be read as empty
+    // text below, serving an empty cluster that says it is ready: refuse it, naming the flag for it.
+    std::error_code dir_error;
+    if (std::filesystem::is_directory(it->second, dir_error)) {
+      std::cerr << "draforge-server: --scenario " << it->second
+                << ": is a directory; --scenario takes a file (serve a directory with --watch-dir DIR)\n";
+      return 2;
+    }
     // Read now, so that a missing or malformed file fails at start and not in the background.
     auto probe = Cluster::Create();
     if (!probe.ok()) {

@@ -1035,6 +1035,10 @@ def bad_flags_and_missing_scenario_fail_clearly():
     assert r.returncode != 0 and "--port" in r.stderr, r.stderr
     r = subprocess.run([SERVER, "--scenario", "/no/such/file.yaml"], capture_output=True, text=True, timeout=10)
     assert r.returncode != 0 and "/no/such/file.yaml" in r.stderr, r.stderr
+    # A directory is not a scenario file: it used to be served as an empty cluster that said it was ready.
+    scenarios = os.path.join(ROOT, "examples", "scenarios")
+    r = subprocess.run([SERVER, "--scenario", scenarios], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 2 and "is a directory" in r.stderr and "--watch-dir" in r.stderr, (r.returncode, r.stderr)
 
 
 @test
