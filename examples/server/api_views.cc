@@ -115,6 +115,20 @@ Result<std::string> RenderPools(const Snapshot& snapshot, const Query& query) {
   return inventory::PoolsJson(snapshot, p->Get("driver"), p->Get("node"));
 }
 
+Result<std::string> RenderPoolStatus(const Snapshot& snapshot, const Query& query) {
+  auto p = Params::Parse(query, {"driver", "pool", "limit", "partitionAttribute"});
+  if (!p.ok()) return std::move(p).error();
+  if (p->Get("driver").empty()) return BadQuery("query parameter \"driver\" is required");
+  auto limit = p->Int("limit", 0, 0, 1000);
+  if (!limit.ok()) return std::move(limit).error();
+  inventory::PoolStatusQuery q;
+  q.driver = p->Get("driver");
+  q.pool_name = p->Get("pool");
+  q.limit = *limit;
+  q.default_partition_type_attribute = p->Get("partitionAttribute");
+  return AsQueryError(inventory::PoolStatusJson(snapshot, q));
+}
+
 Result<std::string> RenderDevices(const Snapshot& snapshot, const Query& query) {
   auto p = Params::Parse(query, {"driver", "pool", "node", "allocated", "offset", "limit"});
   if (!p.ok()) return std::move(p).error();

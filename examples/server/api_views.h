@@ -20,6 +20,10 @@ using Query = std::multimap<std::string, std::string>;
 // answers 400 with it.
 Result<std::string> RenderSummary(const Snapshot& snapshot, const Query& query);
 Result<std::string> RenderPools(const Snapshot& snapshot, const Query& query);
+// The status kube-controller-manager would write into a ResourcePoolStatusRequest (KEP-5677) with
+// spec driver, pool, limit and defaultPartitionTypeAttribute (query driver, pool, limit,
+// partitionAttribute); 400 without a driver.
+Result<std::string> RenderPoolStatus(const Snapshot& snapshot, const Query& query);
 Result<std::string> RenderDevices(const Snapshot& snapshot, const Query& query);
 Result<std::string> RenderClaims(const Snapshot& snapshot, const Query& query);
 Result<std::string> RenderGraph(const Snapshot& snapshot, const Query& query);

@@ -48,6 +48,7 @@ constexpr ApiRoute kApiRoutes[] = {
     {"/api/v1/summary", &RenderSummary},   {"/api/v1/pools", &RenderPools},
     {"/api/v1/devices", &RenderDevices},   {"/api/v1/claims", &RenderClaims},
     {"/api/v1/graph", &RenderGraph},       {"/api/v1/diagnostics", &RenderDiagnostics},
+    {"/api/v1/pool-status", &RenderPoolStatus},
 };
 
 constexpr std::string_view kFixedRoutes[] = {"/healthz", "/readyz", "/metrics", "/openapi.json", "/api/v1/events"};

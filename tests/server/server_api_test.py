@@ -273,7 +273,11 @@ def openapi_json_is_the_document():
 
 def _endpoint_test(path):
     def run():
-        status, headers, body = DEMO.request("GET", path)
+        # Required query parameters take the document's example value.
+        params = OPENAPI["paths"][path].get("get", {}).get("parameters", [])
+        required = ["%s=%s" % (p["name"], quote(p["example"])) for p in params if p.get("required")]
+        target = path + ("?" + "&".join(required) if required else "")
+        status, headers, body = DEMO.request("GET", target)
         assert status == 200, (status, body[:300])
         check_response(path, status, headers, body)
     run.__name__ = "GET %s answers per the OpenAPI document" % path
@@ -342,6 +346,25 @@ def devices_filter_and_holders():
     gpu0 = DEMO.get_json("/api/v1/devices?driver=gpu.example.com&pool=node-1")["items"][0]
     assert gpu0["name"] == "gpu-0" and gpu0["heldBy"][0]["name"] == "train-0", gpu0
     assert gpu0["attributes"]["model"] == {"string": "A100"}, gpu0["attributes"]
+
+
+@test
+def pool_status_counts_the_pools_as_the_pool_view_does():
+    # KEP-5677's status (tests/cluster/pool_status_run holds the same computation against
+    # kube-controller-manager); here its counts agree with /api/v1/pools on the demo.
+    status = DEMO.get_json("/api/v1/pool-status?driver=gpu.example.com")
+    pools = {p["pool"]: p for p in DEMO.get_json("/api/v1/pools?driver=gpu.example.com")["items"]}
+    assert status["poolCount"] == len(pools) == len(status["pools"]) == 3, (status, pools)
+    assert [c["type"] for c in status["conditions"]] == ["Complete"], status
+    for p in status["pools"]:
+        view = pools[p["poolName"]]
+        assert (p["totalDevices"], p["allocatedDevices"]) == (view["devices"], view["allocatedDevices"]), (p, view)
+        assert p["availableDevices"] == p["totalDevices"] - p["allocatedDevices"] - p["unavailableDevices"], p
+    assert sum(p["allocatedDevices"] for p in status["pools"]) == 3, status
+    one = DEMO.get_json("/api/v1/pool-status?driver=gpu.example.com&pool=node-1")
+    assert [p["poolName"] for p in one["pools"]] == ["node-1"] and one["poolCount"] == 1, one
+    status_code, _, body = DEMO.request("GET", "/api/v1/pool-status")
+    assert status_code == 400 and b'driver' in body, (status_code, body)
 
 
 @test
