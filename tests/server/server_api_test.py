@@ -271,13 +271,16 @@ def openapi_json_is_the_document():
     assert DEMO.get_json("/openapi.json") == OPENAPI
 
 
+def endpoint_target(path):
+    """`path` with its required query parameters set to the document's example values."""
+    params = OPENAPI["paths"][path].get("get", {}).get("parameters", [])
+    required = ["%s=%s" % (p["name"], quote(p["example"])) for p in params if p.get("required")]
+    return path + ("?" + "&".join(required) if required else "")
+
+
 def _endpoint_test(path):
     def run():
-        # Required query parameters take the document's example value.
-        params = OPENAPI["paths"][path].get("get", {}).get("parameters", [])
-        required = ["%s=%s" % (p["name"], quote(p["example"])) for p in params if p.get("required")]
-        target = path + ("?" + "&".join(required) if required else "")
-        status, headers, body = DEMO.request("GET", target)
+        status, headers, body = DEMO.request("GET", endpoint_target(path))
         assert status == 200, (status, body[:300])
         check_response(path, status, headers, body)
     run.__name__ = "GET %s answers per the OpenAPI document" % path
