@@ -87,6 +87,13 @@ void NodeSync::Probe() {
     SetCondition("api", false, "ResourceClaims and Pods not listed yet");
     return;
   }
+  // The server answers, but the watch may still be waiting out its backoff from the outage: the
+  // node's claims are not followed until it is open again.
+  auto watching = source_->LastError();
+  if (!watching.ok()) {
+    SetCondition("api", false, "watching ResourceClaims and Pods: " + watching.error().message);
+    return;
+  }
   SetCondition("api", true);
 }
 

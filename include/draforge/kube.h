@@ -294,7 +294,7 @@ DRAFORGE_API int draforge_kube_source_synced(const draforge_kube_source *source)
 /* Waits until synced or `timeout_ms` passed; returns draforge_kube_source_synced(). */
 DRAFORGE_API int draforge_kube_source_wait_synced(const draforge_kube_source *source, int64_t timeout_ms);
 /* The latest list/watch failure of any kind: DRAFORGE_OK when the latest attempt of every kind
- * succeeded, else its code, with the error in `*error` (when not NULL). The source keeps retrying. */
+ * succeeded (a watch succeeds once the server accepts it, before any event), else its code, with the error in `*error` (when not NULL). The source keeps retrying. */
 DRAFORGE_API int draforge_kube_source_last_error(const draforge_kube_source *source, draforge_error **error);
 /* The resource.k8s.io version in use ("v1"), borrowed from `source`. */
 DRAFORGE_API const char *draforge_kube_source_dra_version(const draforge_kube_source *source);

@@ -144,6 +144,9 @@ struct WatchOptions {
   std::string label_selector;
   std::string field_selector;
   bool send_initial_events = false;  // watch-list (needs resource_version_match=NotOlderThan)
+  // Called once the server has accepted the watch (its 200 answer's headers are in), before any
+  // event; a quiet watch may then carry no event for minutes.
+  std::function<void()> on_open;
 };
 
 struct WatchEvent {

@@ -250,6 +250,11 @@ absl::Status Reflector::WatchOnce(KindState* state, uint64_t* events) {
   wo.resource_version = state->resource_version;
   wo.allow_bookmarks = true;
   wo.timeout_seconds = static_cast<int>(std::max<int64_t>(1, spread(rng)));
+  wo.on_open = [&] {
+    // The server took the watch: the latest attempt succeeded, whatever failed before it.
+    absl::MutexLock lock(&mu_);
+    state->last_error = absl::OkStatus();
+  };
   Count(&ReflectorStats::watches);
   absl::Status apply_error;
   absl::Status s = client_.Watch(

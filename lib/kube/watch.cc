@@ -35,6 +35,7 @@ absl::Status Client::Watch(const Resource& resource, std::string_view ns, const 
   call.cancelled = [&] { return cancelled_.load() || (stop != nullptr && stop->load()); };
   call.max_body_bytes = options_.max_response_bytes;  // an error answer is buffered whole
   call.on_data = [&](std::string_view chunk) -> bool { return decoder.Feed(chunk); };
+  call.on_open = options.on_open;
   absl::StatusOr<Response> response = transport_->Perform(call);
   if (decoder.consumer_stopped()) return absl::OkStatus();
   if (!decoder.error().ok()) return decoder.error();

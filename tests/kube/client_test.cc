@@ -47,6 +47,7 @@ struct Canned {
   std::vector<std::string> chunks;
   bool drop = false;
   absl::Duration hang = absl::ZeroDuration();
+  absl::Duration hang_after = absl::ZeroDuration();  // after the chunks, before closing
 };
 
 Canned Hang(absl::Duration d) { return Canned{.drop = true, .hang = d}; }
@@ -136,6 +137,10 @@ class ScriptedServer {
           // MSG_NOSIGNAL: a client that hung up (a refused answer) must not kill the test with SIGPIPE.
           (void)!send(conn, c.chunks[i].data(), c.chunks[i].size(), MSG_NOSIGNAL);
         }
+      }
+      if (c.hang_after > absl::ZeroDuration()) {
+        absl::MutexLock lock(&mu_);
+        mu_.AwaitWithTimeout(absl::Condition(&stopping_), c.hang_after);
       }
       close(conn);
     }
@@ -489,10 +494,15 @@ TEST(ClientWatch, EventsSplitAcrossChunksAreReassembledAndAnErrorEventEndsTheWat
   chunks.push_back("0\r\n\r\n");
   ScriptedServer server({Canned{chunks}});
   std::vector<std::string> seen;
-  absl::Status s = ClientFor(server)->Watch(kNamespaces, "", {.resource_version = "1"}, [&](WatchEvent& e) {
-    seen.push_back(absl::StrCat(e.type, "@", e.object["metadata"]["resourceVersion"].GetString()));
+  int opened = 0;
+  WatchOptions wo{.resource_version = "1"};
+  wo.on_open = [&] { ++opened; };
+  absl::Status s = ClientFor(server)->Watch(kNamespaces, "", wo, [&](WatchEvent& e) {
+    seen.push_back(absl::StrCat(opened == 1 ? "" : "before-open:", e.type, "@",
+                                e.object["metadata"]["resourceVersion"].GetString()));
     return true;
   });
+  EXPECT_EQ(opened, 1);
   EXPECT_THAT(seen, ElementsAre("ADDED@5", "BOOKMARK@9"));
   EXPECT_TRUE(IsApiGone(s)) << s;
   EXPECT_THAT(s.message(), HasSubstr("too old resource version"));
@@ -514,8 +524,12 @@ TEST(ClientWatch, MalformedEventIsDataLoss) {
 
 TEST(ClientWatch, RefusedWatchCarriesTheStatus) {
   ScriptedServer server({Http(403, StatusBody(403, "Forbidden"))});
-  absl::Status s = ClientFor(server)->Watch(kNamespaces, "", {}, [](WatchEvent&) { return true; });
+  bool opened = false;
+  WatchOptions wo;
+  wo.on_open = [&] { opened = true; };
+  absl::Status s = ClientFor(server)->Watch(kNamespaces, "", wo, [](WatchEvent&) { return true; });
   EXPECT_TRUE(IsApiForbidden(s)) << s;
+  EXPECT_FALSE(opened) << "a refused watch was reported open";
 }
 
 // --- Credentials and http:// -------------------------------------------------------------------
@@ -771,6 +785,39 @@ TEST(ReflectorBackoff, GoneIsRelistedOnlyAfterABackoff) {
   EXPECT_THAT(std::vector<std::string>(trace.steps.begin(), trace.steps.begin() + 9),
               ElementsAre("list", "watch", "wait", "list", "watch", "wait", "list", "watch", "wait"));
   EXPECT_GE(stats.relists_gone, 4u);
+}
+
+// After a failed watch, one the server accepts clears LastError at once, though no event comes for
+// minutes: a front end that reports readiness from LastError is ready again when the API server is.
+TEST(ReflectorLastError, AnAcceptedQuietWatchClearsTheEarlierFailure) {
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  std::atomic<int> watches{0};
+  ScriptedServer server([&](const std::string& request) {
+    if (!absl::StrContains(request, "watch=true")) return Http(200, kNodeList);
+    // The first watch fails; the second is accepted and stays quiet.
+    if (watches.fetch_add(1) == 0) return Http(500, StatusBody(500, "InternalError"));
+    Canned quiet{{head}};
+    quiet.hang_after = absl::Seconds(30);
+    return quiet;
+  });
+  RestConfig config;
+  config.server = server.url();
+  auto client = *Client::Create(config);
+  store::Cluster cluster;
+  ReflectorOptions options;
+  options.kinds = {api::Kind::kNode};
+  options.sleep = [](absl::Duration) {};
+  Reflector reflector(*client, cluster, options);
+  ASSERT_TRUE(reflector.Start().ok());
+  absl::Time end = absl::Now() + absl::Seconds(20);
+  while (watches.load() < 2 && absl::Now() < end) absl::SleepFor(absl::Milliseconds(5));
+  ASSERT_GE(watches.load(), 2);
+  // The quiet watch sends only its headers, then nothing.
+  absl::Status last = reflector.LastError();
+  for (; !last.ok() && absl::Now() < end; last = reflector.LastError()) absl::SleepFor(absl::Milliseconds(5));
+  EXPECT_TRUE(last.ok()) << last;
+  EXPECT_EQ(reflector.stats().errors, 1u);
+  reflector.Stop();
 }
 
 }  // namespace

@@ -164,9 +164,11 @@ TEST_F(NodeSyncClusterTest, TheCdiDirectoryFollowsTheNodesClaimsAndKeepsItsFiles
                                                                                     std::string(kNamespace) +
                                                                                     "/new (uid 1234): reading it"));
 
-  // It returns: ready again.
+  // It returns: ready again once the claim watch is open again. The watch backs off as client-go's
+  // reflector does (0.8 s doubling, 100% jitter, 30 s cap), so after this outage its next attempt
+  // may be up to about a minute away.
   ASSERT_EQ(Cluster("restart --dir " + cluster_dir_ + " apiserver"), 0);
-  EXPECT_TRUE(WaitFor(std::chrono::seconds(30), [&] { return status_.Readiness().first; }))
+  EXPECT_TRUE(WaitFor(std::chrono::seconds(90), [&] { return status_.Readiness().first; }))
       << status_.Readiness().second;
 
   // The claim is deleted: the sync removes its file; kubelet's unprepare afterwards succeeds.

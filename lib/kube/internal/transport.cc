@@ -45,6 +45,9 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
     } else if (name == "warning") {
       st->response->warnings.push_back(value);
     }
+  } else if (absl::StripAsciiWhitespace(AV(line)).empty()) {
+    // The blank line that ends a response's headers.
+    if (st->response->code == 200 && st->call->on_open) st->call->on_open();
   } else if (absl::StartsWith(AV(line), "HTTP/")) {
     // A new response (after a redirect or 100-continue): forget the previous one's headers.
     st->response->retry_after_seconds = -1;

@@ -29,6 +29,9 @@ struct HttpCall {
   // Streaming: called with each chunk of a 200 response body as it arrives (instead of buffering);
   // returning false aborts the transfer (Cancelled).
   std::function<bool(std::string_view chunk)> on_data;
+  // Streaming: called once the headers of a 200 response are in, before any body (a watch the
+  // server accepted, though no event may come for minutes).
+  std::function<void()> on_open;
   // Checked about every 100 ms; true aborts the transfer (Cancelled).
   std::function<bool()> cancelled;
   // The most body bytes buffered (a whole answer, or the error answer to a streamed call); more
