@@ -151,7 +151,8 @@ absl::StatusOr<std::vector<kube::Resource>> CustomResources(const char* list) {
       return absl::InvalidArgumentError(absl::StrCat("kube source: custom_resources: \"", item,
                                                      "\" is not GROUP/VERSION/RESOURCE"));
     }
-    out.push_back(kube::Resource{parts[0], parts[1], parts[2], "", false});
+    // "core" names the legacy core group ("" in the API: /api/v1), e.g. core/v1/resourcequotas.
+    out.push_back(kube::Resource{parts[0] == "core" ? "" : parts[0], parts[1], parts[2], "", false});
   }
   return out;
 }

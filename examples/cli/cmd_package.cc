@@ -178,6 +178,11 @@ int Capacity(const Flags& flags, const std::string& format, Io io) {
   if (!catalog) return kExitBadInput;
   auto loaded = LoadCluster(flags, io);
   if (!loaded) return kExitBadInput;
+  if (flags.Has("--quota") && !loaded->inputs.resource_quotas_unread.empty()) {
+    io.err << "error: --quota: cannot read the ResourceQuotas of " << loaded->inputs.cluster << ": "
+           << loaded->inputs.resource_quotas_unread << "\n";
+    return kExitError;
+  }
   auto result = draforge::PackageCapacityJson(loaded->snapshot, *catalog, flags.GetOr("--id", ""),
                                               flags.GetOr("--namespace", ""), flags.Has("--quota"), cap, options);
   if (!result.ok()) return Fail(result.error(), io);

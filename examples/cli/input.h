@@ -14,6 +14,9 @@ struct Inputs {
   draforge::Objects objects;
   std::string cluster;  // "cluster <server>" when read from a cluster; "" when read from files
   std::string server_git_version;  // the cluster's /version gitVersion ("v1.36.3"); "" for files
+  // Why the cluster's ResourceQuotas could not be read (the identity may not list them); "" when
+  // they were, or for files.
+  std::string resource_quotas_unread;
 
   // "file.yaml: " for the first object of a source, else "file.yaml (object 3, line 40): " (a
   // cluster is one source).

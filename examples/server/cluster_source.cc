@@ -12,6 +12,8 @@ Result<std::unique_ptr<ClusterSource>> ClusterSource::Start(const KubeConfigOpti
   const std::string server(client->server());
   KubeSourceOptions options;
   options.namespace_ = namespace_;
+  // ResourceQuotas too: /api/v1/packages?quota=true counts within them.
+  options.custom_resources = "core/v1/resourcequotas";
   options.on_change = [on_change = std::move(on_change)](std::string_view) { on_change(); };
   // The source keeps what it needs of the client, which goes when this returns.
   auto source = KubeSource::Start(*client, cluster, std::move(options));

@@ -236,8 +236,9 @@ DRAFORGE_API int draforge_kube_delete(draforge_buffer *out, draforge_kube_client
 /* Every object of the DRA kinds, Pods and Nodes (resource.k8s.io v1, else the newest beta served,
  * converted), read once, page by page: {"draVersion":"v1","objects":[...],"skipped":["..."]} in
  * `*out`, kind by kind (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate,
- * DeviceTaintRule, Pod, Node), each list in the server's order. An object that does not decode is
- * not an error: `skipped` says which and why. `namespace_`: NULL or "" for every namespace. Errors:
+ * DeviceTaintRule, Pod, Node, then core/v1 ResourceQuotas, which the capacity views count within),
+ * each list in the server's order. An object that does not decode is not an error: `skipped` says
+ * which and why; so is a ResourceQuota list the identity may not read ("list resourcequotas: ..."). `namespace_`: NULL or "" for every namespace. Errors:
  * the first failed list (a 403 names the verb and resource). */
 DRAFORGE_API int draforge_kube_list_cluster_state(draforge_buffer *out, draforge_kube_client *client,
                                                   const char *namespace_, draforge_error **error);
@@ -263,8 +264,9 @@ typedef struct draforge_kube_source_options {
    * ResourceSlice, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Pod, Node. */
   const char *kinds;
   /* Comma-separated custom resources also watched and stored as opaque objects, each as
-   * "group/version/resource" ("sim.draforge.io/v1alpha1/simulateddevicepools"), cluster-scoped
-   * unless `namespace_` is set. NULL or "": none. */
+   * "group/version/resource" ("sim.draforge.io/v1alpha1/simulateddevicepools"; "core" names the
+   * core group: "core/v1/resourcequotas"), cluster-scoped unless `namespace_` is set. NULL or "":
+   * none. */
   const char *custom_resources;
   /* resource.k8s.io version to use; NULL or "": discover (v1, else v1beta2, else v1beta1). */
   const char *dra_version;

@@ -5,8 +5,36 @@
 #include "absl/strings/str_cat.h"
 #include "api/codec.h"
 #include "common/status.h"
+#include "kube/api_status.h"
+#include "kube/resource.h"
 
 namespace draforge::kube {
+
+namespace {
+
+// The namespace's (or every) ResourceQuota into `state`. Only a connection failure is an error: an
+// identity that may not list them (403) gets a `skipped` entry, and the quota-aware views say
+// that no quota was read.
+absl::Status ListResourceQuotas(Client& client, const ClusterStateOptions& options, ClusterState& state) {
+  const Resource quotas = ResourceQuotaResource();
+  absl::StatusOr<ListResult> list = client.List(quotas, options.namespace_, {.limit = options.page_size});
+  if (!list.ok()) {
+    if (!IsApiForbidden(list.status()) && !absl::IsNotFound(list.status())) return list.status();
+    state.skipped.push_back(absl::StrCat("list resourcequotas: ", list.status().message()));
+    return absl::OkStatus();
+  }
+  for (const auto& item : list->list["items"].GetArray()) {
+    auto obj = api::DecodeObject(item, api::DecodeOptions{}, nullptr);
+    if (!obj.ok()) {
+      state.skipped.push_back(absl::StrCat("list resourcequotas: ", obj.status().message()));
+      continue;
+    }
+    state.objects.push_back(*std::move(obj));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<ClusterState> ListClusterState(Client& client, const ClusterStateOptions& options) {
   ClusterState state;
@@ -45,6 +73,7 @@ absl::StatusOr<ClusterState> ListClusterState(Client& client, const ClusterState
       state.objects.push_back(*std::move(obj));
     }
   }
+  if (options.resource_quotas) RETURN_IF_ERROR(ListResourceQuotas(client, options, state));
   return state;
 }
 

@@ -19,13 +19,17 @@ struct ClusterStateOptions {
   int64_t page_size = 500;
   // resource.k8s.io version to read; empty: discover (v1, v1beta2, v1beta1), as the Reflector does.
   std::string dra_version;
+  // Also list core/v1 ResourceQuotas (stored as opaque objects; the capacity views count within
+  // them). One the identity may not list is not an error: `skipped` says so.
+  bool resource_quotas = true;
 };
 
 struct ClusterState {
   // Every object, kind by kind in options.kinds order, each list in the server's order.
   std::vector<api::Object> objects;
   std::string dra_version;  // the resource.k8s.io version read
-  // One per skipped object that did not decode ("list resourceslices: ... : <why>").
+  // One per skipped object that did not decode ("list resourceslices: ... : <why>"), and one when
+  // ResourceQuotas could not be listed ("list resourcequotas: <why>").
   std::vector<std::string> skipped;
 };
 

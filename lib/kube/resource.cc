@@ -47,5 +47,6 @@ std::optional<Resource> ResourceFor(api::Kind kind, std::string_view version) {
 
 Resource LeaseResource() { return Resource{"coordination.k8s.io", "v1", "leases", "Lease", true}; }
 Resource NamespaceResource() { return Resource{"", "v1", "namespaces", "Namespace", false}; }
+Resource ResourceQuotaResource() { return Resource{"", "v1", "resourcequotas", "ResourceQuota", true}; }
 
 }  // namespace draforge::kube

@@ -35,6 +35,8 @@ std::optional<Resource> ResourceFor(api::Kind kind, std::string_view version = {
 Resource LeaseResource();
 // core/v1 namespaces.
 Resource NamespaceResource();
+// core/v1 resourcequotas (what a namespace may still create: the capacity views count within them).
+Resource ResourceQuotaResource();
 
 }  // namespace draforge::kube
 

@@ -34,10 +34,12 @@
 #include "absl/time/time.h"
 #include "alloc/allocator.h"
 #include "api/codec.h"
+#include "api/resource_quota.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kube/api_status.h"
 #include "kube/client.h"
+#include "kube/cluster_state.h"
 #include "kube/config.h"
 #include "kube/leader_election.h"
 #include "kube/reflector.h"
@@ -1560,6 +1562,45 @@ TEST(Cli, DumpWritesWhatTheOfflineCommandsReadAndOnlineGetMatchesIt) {
   EXPECT_THAT(denied.err, HasSubstr("cannot list resource"));
   fs::remove(dump);
   (void)c->Delete(kClaims, ns, "cli-claim");
+}
+
+// The capacity views count within a namespace's ResourceQuotas: the one-shot read (`draforge dump`,
+// the CLI's --kubeconfig mode) brings them along, and an identity that may not list them still reads
+// the rest, with the reason recorded instead of a silent "no quota".
+TEST(ClusterState, ReadsResourceQuotasAndSaysWhenItMayNot) {
+  auto c = Admin();
+  ASSERT_TRUE(c);
+  const std::string ns = "kube-quota";
+  EnsureNamespace(*c, ns);
+  const Resource quotas = ResourceQuotaResource();
+  (void)c->Delete(quotas, ns, "devices");
+  ASSERT_TRUE(c->Create(quotas, ns,
+                        Json(R"({"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"devices"},)"
+                             R"("spec":{"hard":{"x.deviceclass.resource.k8s.io/devices":"3"}}})"))
+                  .ok());
+  auto state = ListClusterState(*c, {.kinds = {api::Kind::kNode}, .namespace_ = ns});
+  ASSERT_TRUE(state.ok()) << state.status();
+  std::vector<std::string> read;
+  for (const api::Object& o : state->objects) {
+    if (o.kind() != api::Kind::kOther) continue;
+    const auto& other = std::get<api::OtherObject>(o.value);
+    ASSERT_TRUE(api::IsResourceQuota(other)) << other.api_version << " " << other.kind;
+    auto quota = api::ReadResourceQuota(other);
+    ASSERT_TRUE(quota.ok()) << quota.status();
+    read.push_back(absl::StrCat(quota->ns, "/", quota->name, " ", quota->spec_hard.size()));
+  }
+  EXPECT_THAT(read, testing::ElementsAre("kube-quota/devices 1"));
+  EXPECT_TRUE(state->skipped.empty()) << absl::StrJoin(state->skipped, "; ");
+
+  auto restricted = MakeClient(Env("KUBE_RESTRICTED_KUBECONFIG"));
+  ASSERT_TRUE(restricted);
+  auto partial = ListClusterState(*restricted, {.kinds = {}, .namespace_ = ns});
+  ASSERT_TRUE(partial.ok()) << partial.status();
+  EXPECT_TRUE(partial->objects.empty());
+  ASSERT_EQ(partial->skipped.size(), 1u);
+  EXPECT_THAT(partial->skipped[0], testing::StartsWith("list resourcequotas: "));
+  EXPECT_THAT(partial->skipped[0], HasSubstr("forbidden"));
+  (void)c->Delete(quotas, ns, "devices");
 }
 
 }  // namespace

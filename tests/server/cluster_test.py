@@ -9,6 +9,8 @@ Prints one line per test and a last line "N passed, N failed" (tests/server/run_
 """
 import json
 import os
+import shutil
+import tempfile
 import socket
 import subprocess
 import sys
@@ -249,6 +251,46 @@ def delegate_auth_asks_the_api_server_who_may_read():
             kubectl("delete", "-f", "-", stdin=READER_ROLE)
     finally:
         srv.stop()
+
+
+@test
+def packages_count_within_the_clusters_resource_quotas():
+    # The server watches ResourceQuotas: a quota made with kubectl caps /api/v1/packages?quota=true,
+    # as it caps what the namespace may create.
+    d = tempfile.mkdtemp()
+    catalog = os.path.join(d, "catalog.yaml")
+    with open(catalog, "w") as f:
+        f.write("packages:\n- id: srv-one\n  specName: srv.one\n  cpu: 100m\n  memory: 64Mi\n  gpu: 1\n"
+                "  allocation: {deviceClassName: srv-it, claimRequestName: dev, count: 1}\n")
+    srv = api.Server("--kubeconfig", ADMIN, "--rate-limit", "0", "--package-catalog", catalog)
+    try:
+        srv.wait_ready(timeout=60)
+
+        def totals():
+            got = srv.get_json("/api/v1/packages?namespace=%s&quota=true" % NS)
+            api.validate(api.OPENAPI["components"]["schemas"]["Packages"], got)
+            return got["packages"][0]["capacity"]
+
+        free = api.wait_until("the slice's two devices count", lambda: (lambda c: c if c["total"] == 2 else None)(totals()))
+        assert free["stop"] == "exhausted", free
+        kubectl("apply", "-f", "-", stdin=QUOTA)
+        capped = api.wait_until("the quota caps the package",
+                                lambda: (lambda c: c if c["total"] == 1 else None)(totals()))
+        assert capped["stop"] == "quota" and "%s/srv-it-devices" % NS in capped["quota"]["quotas"], capped
+        assert srv.get_json("/api/v1/packages?namespace=%s" % NS)["packages"][0]["capacity"]["total"] == 2
+    finally:
+        srv.stop()
+        shutil.rmtree(d)
+        subprocess.run([KUBECTL, "--kubeconfig", ADMIN, "delete", "resourcequota", "-n", NS, "srv-it-devices"],
+                       capture_output=True, timeout=60)
+
+
+QUOTA = """apiVersion: v1
+kind: ResourceQuota
+metadata: {name: srv-it-devices, namespace: %s}
+spec:
+  hard: {srv-it.deviceclass.resource.k8s.io/devices: "1"}
+""" % NS
 
 
 @test
