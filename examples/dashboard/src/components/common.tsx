@@ -66,3 +66,16 @@ export function capacityText(c: DeviceCapacity | undefined): string {
 export function pct(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
 }
+
+/** One number of an inventory (`dl.cards`), optionally a link to where it comes from. */
+export function Card({ label, value, sub, href, title }: { label: string; value: number; sub?: string; href?: string; title?: string }) {
+  const body = (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        {value.toLocaleString()} {sub ? <small>{sub}</small> : null}
+      </dd>
+    </>
+  );
+  return <div className="card" title={title}>{href ? <a href={href} style={{ color: 'inherit', textDecoration: 'none' }}>{body}</a> : body}</div>;
+}
