@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
 
@@ -127,6 +128,89 @@ Result<std::string> RenderPoolStatus(const Snapshot& snapshot, const Query& quer
   q.limit = *limit;
   q.default_partition_type_attribute = p->Get("partitionAttribute");
   return AsQueryError(inventory::PoolStatusJson(snapshot, q));
+}
+
+namespace {
+
+// `member` of the JSON object `json` (a library answer), written to `w`; [] when absent.
+void WriteMember(Writer& w, const rapidjson::Document& json, const char* member) {
+  if (json.IsObject()) {
+    if (auto it = json.FindMember(member); it != json.MemberEnd()) {
+      it->value.Accept(w);
+      return;
+    }
+  }
+  w.StartArray();
+  w.EndArray();
+}
+
+void WriteString(Writer& w, std::string_view s) {
+  w.String(s.empty() ? "" : s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+}  // namespace
+
+Result<std::string> RenderPackages(const Snapshot& snapshot, const Query& query, const PackageCatalog& catalog) {
+  auto p = Params::Parse(query, {"namespace", "quota", "id", "cap"});
+  if (!p.ok()) return std::move(p).error();
+  auto quota = p->Bool("quota");
+  if (!quota.ok()) return std::move(quota).error();
+  auto cap = p->Int("cap", 1000, 1, 100000);
+  if (!cap.ok()) return std::move(cap).error();
+  const std::string ns = p->Has("namespace") ? p->Get("namespace") : "default";
+  if (ns.empty()) return BadQuery("query parameter \"namespace\" must not be empty");
+  const bool loaded = !catalog.text.empty();
+  if (!loaded && p->Has("id")) return BadQuery("query parameter \"id\": no package catalog is loaded");
+
+  rapidjson::Document problems, capacity, inventory;
+  std::string error;
+  if (loaded) {
+    auto validated = PackageValidateJson(catalog.text, &snapshot);
+    if (!validated.ok()) return validated.error();  // the server validated it at start: not reached
+    problems.Parse(validated->c_str(), validated->size());
+    auto counted = PackageCapacityJson(snapshot, catalog.text, p->Get("id"), ns, quota->value_or(false), *cap);
+    if (!counted.ok() && counted.error().code == DRAFORGE_ENOTFOUND) {
+      return BadQuery("query parameter \"id\": " + counted.error().message);
+    }
+    if (counted.ok()) {
+      capacity.Parse(counted->c_str(), counted->size());
+    } else {
+      error = counted.error().message;
+    }
+  }
+  auto inv = PackageInventoryJson(snapshot);
+  if (!inv.ok()) return inv.error();
+  inventory.Parse(inv->c_str(), inv->size());
+
+  rapidjson::StringBuffer buf;
+  Writer w(buf);
+  w.StartObject();
+  w.Key("snapshot");
+  const std::string ref = RenderSnapshotRef(snapshot.generation(), snapshot.resource_version());
+  w.RawValue(ref.c_str(), ref.size(), rapidjson::kObjectType);
+  w.Key("catalog");
+  w.StartObject();
+  w.Key("loaded");
+  w.Bool(loaded);
+  w.Key("source");
+  WriteString(w, catalog.source);
+  w.EndObject();
+  w.Key("problems");
+  WriteMember(w, problems, "problems");
+  w.Key("namespace");
+  WriteString(w, ns);
+  w.Key("quota");
+  w.Bool(quota->value_or(false));
+  w.Key("packages");
+  WriteMember(w, capacity, "packages");
+  if (!error.empty()) {
+    w.Key("error");
+    WriteString(w, error);
+  }
+  w.Key("inventory");
+  inventory.Accept(w);
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
 }
 
 Result<std::string> RenderDevices(const Snapshot& snapshot, const Query& query) {

@@ -29,6 +29,19 @@ Result<std::string> RenderClaims(const Snapshot& snapshot, const Query& query);
 Result<std::string> RenderGraph(const Snapshot& snapshot, const Query& query);
 Result<std::string> RenderDiagnostics(const Snapshot& snapshot, const Query& query);
 
+// The package catalog the server was started with (--package-catalog FILE, or the demo's own).
+struct PackageCatalog {
+  std::string text;    // YAML or JSON; "": none loaded
+  std::string source;  // the file, "demo", or ""
+};
+
+// How many more units of each package of `catalog` fit (query namespace, quota, id, cap), the
+// catalog's problems against the cluster, and the platform inventory fields: one document that the
+// dashboard's Packages page and a platform poll after each `change` event. Without a catalog the
+// packages are [] and the inventory is still there. A failure of the capacity engine on the cluster's
+// objects (a Node whose allocatable does not parse) is reported in "error", not as a bad query.
+Result<std::string> RenderPackages(const Snapshot& snapshot, const Query& query, const PackageCatalog& catalog);
+
 // {"generation":N,"resourceVersion":"..."} (SnapshotRef)
 std::string RenderSnapshotRef(uint64_t generation, std::string_view resource_version);
 

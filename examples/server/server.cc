@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -29,7 +30,7 @@ namespace draforge::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using RenderFn = Result<std::string> (*)(const Snapshot&, const Query&);
+using RenderFn = std::function<Result<std::string>(const Snapshot&, const Query&)>;
 
 constexpr char kJson[] = "application/json; charset=utf-8";
 constexpr char kAllow[] = "GET, HEAD, OPTIONS";
@@ -44,18 +45,26 @@ struct ApiRoute {
   RenderFn render;
 };
 
-constexpr ApiRoute kApiRoutes[] = {
-    {"/api/v1/summary", &RenderSummary},   {"/api/v1/pools", &RenderPools},
-    {"/api/v1/devices", &RenderDevices},   {"/api/v1/claims", &RenderClaims},
-    {"/api/v1/graph", &RenderGraph},       {"/api/v1/diagnostics", &RenderDiagnostics},
-    {"/api/v1/pool-status", &RenderPoolStatus},
-};
+// The REST views; /api/v1/packages also reads the catalog the server was started with.
+std::vector<ApiRoute> ApiRoutes(const PackageCatalog& catalog) {
+  return {
+      {"/api/v1/summary", &RenderSummary},
+      {"/api/v1/pools", &RenderPools},
+      {"/api/v1/devices", &RenderDevices},
+      {"/api/v1/claims", &RenderClaims},
+      {"/api/v1/graph", &RenderGraph},
+      {"/api/v1/diagnostics", &RenderDiagnostics},
+      {"/api/v1/pool-status", &RenderPoolStatus},
+      {"/api/v1/packages",
+       [catalog](const Snapshot& snapshot, const Query& query) { return RenderPackages(snapshot, query, catalog); }},
+  };
+}
 
 constexpr std::string_view kFixedRoutes[] = {"/healthz", "/readyz", "/metrics", "/openapi.json", "/api/v1/events"};
 
 // A bounded label for metrics: a known route, "static" for files, "other" for the rest.
-std::string RouteLabel(const std::string& path) {
-  for (const auto& r : kApiRoutes) {
+std::string RouteLabel(const std::vector<ApiRoute>& routes, const std::string& path) {
+  for (const auto& r : routes) {
     if (path == r.path) return path;
   }
   for (auto r : kFixedRoutes) {
@@ -147,8 +156,8 @@ struct Subscriber {
 
 struct Server::Impl {
   Impl(Cluster& c, ServerOptions o)
-      : cluster(c), options(std::move(o)), hub(options.event_ring), limiter(options.rate_limit),
-        static_files(options.static_dir) {
+      : cluster(c), options(std::move(o)), routes(ApiRoutes(options.package_catalog)), hub(options.event_ring),
+        limiter(options.rate_limit), static_files(options.static_dir) {
     openapi_body = std::make_shared<const std::string>(options.openapi);
     if (auto gz = Gzip(*openapi_body); gz && gz->size() < openapi_body->size()) {
       openapi_gzip = std::make_shared<const std::string>(*std::move(gz));
@@ -157,6 +166,7 @@ struct Server::Impl {
 
   Cluster& cluster;
   const ServerOptions options;
+  const std::vector<ApiRoute> routes;
   EventHub hub;
   Metrics metrics;
   RateLimiter limiter;
@@ -336,7 +346,7 @@ struct Server::Impl {
     if (entry->Ready(gzip)) return Answer(route, *entry, gzip, start);
     http::Response r;
     r.later = [this, &route, snapshot = *std::move(snapshot), entry, query = target.query, gzip, start,
-               label = RouteLabel(target.path)](http::Reply reply) {
+               label = RouteLabel(routes, target.path)](http::Reply reply) {
       auto counted = [this, reply, label](http::Response answer) {
         metrics.CountRequest(label, answer.status);
         reply(std::move(answer));
@@ -456,7 +466,7 @@ struct Server::Impl {
     http::Response r;
     r.later = [this, req, target](http::Reply reply) {
       const bool queued = work->Post([this, req, target, reply] {
-        const std::string label = RouteLabel(target.path);
+        const std::string label = RouteLabel(routes, target.path);
         const AuthVerdict verdict = options.authorize(req.Header("Authorization"), target.path);
         if (verdict.status != 200) {
           http::Response refused = JsonError(verdict.status, verdict.message);
@@ -495,7 +505,7 @@ struct Server::Impl {
       r.headers.emplace_back("Cache-Control", "no-store");
       return r;
     }
-    for (const auto& route : kApiRoutes) {
+    for (const auto& route : routes) {
       if (path == route.path) return ServeApi(route, req, target);
     }
     if (path == "/api/v1/events") return ServeEvents(req, target);
@@ -510,7 +520,7 @@ struct Server::Impl {
     } catch (const std::exception&) {
       r = JsonError(500, "internal error");
     }
-    if (!r.later) metrics.CountRequest(RouteLabel(target.path), r.status);
+    if (!r.later) metrics.CountRequest(RouteLabel(routes, target.path), r.status);
     return r;
   }
 };

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <thread>
 
+#include "api_views.h"
 #include "draforge/draforge.hpp"
 #include "host_allow_list.h"
 
@@ -55,6 +56,8 @@ struct ServerOptions {
   std::function<bool()> synced;
   // The openapi.json text served at /openapi.json.
   std::string openapi;
+  // The package catalog /api/v1/packages counts (validated by the caller); empty text: none.
+  PackageCatalog package_catalog;
   // When set (--delegate-auth, delegated_auth.h), every request but /healthz, /readyz and OPTIONS
   // is answered only if this allows it; called with the Authorization header and the decoded path,
   // on a work thread (it may block on the API server).

@@ -29,6 +29,7 @@
 #include "server.h"
 
 extern const char kDemoScenario[];
+extern const char kDemoPackageCatalog[];
 extern const char kOpenApi[];
 
 namespace draforge::server {
@@ -54,6 +55,10 @@ Source (default --demo):
   --delegate-auth        answer only requests whose bearer token the API server accepts
                          (TokenReview) and whose user may get the path as a non-resource URL
                          (SubjectAccessReview); /healthz and /readyz stay open. Cluster mode only
+Packages:
+  --package-catalog FILE
+                         the package catalog /api/v1/packages counts (docs/packages.md), checked
+                         at start. Default with --demo: the demo's (examples/packages/catalog.yaml)
 Listening:
   --address ADDR         listen address (default 127.0.0.1: loopback only)
   --port N               listen port (default 8080; 0 picks a free port)
@@ -89,7 +94,7 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--static-dir",  "--max-streams",    "--rate-limit", "--max-body-bytes",
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
                                               "--context",     "--namespace",      "--allowed-hosts",
-                                              "--max-connections", "--max-per-source"};
+                                              "--max-connections", "--max-per-source", "--package-catalog"};
 const std::vector<std::string> kBoolFlags = {"--demo",          "--in-cluster", "--cluster", "--limit-loopback",
                                              "--delegate-auth", "--help",       "-h",
                                              "--version"};
@@ -156,6 +161,42 @@ void RaiseOpenFileLimit() {
     limit.rlim_cur = limit.rlim_max;
     setrlimit(RLIMIT_NOFILE, &limit);
   }
+}
+
+constexpr size_t kMaxCatalogBytes = 4 << 20;
+
+// --package-catalog FILE, read and validated now so that a bad catalog fails at start with every
+// problem named; without the flag the demo serves its own catalog and a cluster or scenario none.
+std::optional<PackageCatalog> LoadPackageCatalog(const Flags& flags, bool cluster_mode) {
+  auto it = flags.values.find("--package-catalog");
+  if (it == flags.values.end()) {
+    if (cluster_mode || Has(flags, "--scenario")) return PackageCatalog{};
+    return PackageCatalog{kDemoPackageCatalog, "demo"};
+  }
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(it->second, ec);
+  if (ec || std::filesystem::is_directory(it->second, ec)) {
+    std::cerr << "draforge-server: --package-catalog " << it->second << ": not a readable file"
+              << (ec ? " (" + ec.message() + ")" : std::string()) << "\n";
+    return std::nullopt;
+  }
+  if (size > kMaxCatalogBytes) {
+    std::cerr << "draforge-server: --package-catalog " << it->second << ": " << size << " bytes, more than the "
+              << kMaxCatalogBytes << " accepted\n";
+    return std::nullopt;
+  }
+  std::ifstream in(it->second, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    std::cerr << "draforge-server: --package-catalog " << it->second << ": cannot read it\n";
+    return std::nullopt;
+  }
+  if (auto valid = PackageValidateJson(text.str()); !valid.ok()) {
+    std::cerr << "draforge-server: --package-catalog " << it->second << ":\n" << valid.error().message << "\n";
+    return std::nullopt;
+  }
+  return PackageCatalog{text.str(), it->second};
 }
 
 }  // namespace
@@ -231,6 +272,11 @@ int ServerMain(int argc, char** argv) {
   options.max_per_source = static_cast<size_t>(*per_source);
   options.limit_loopback = Has(*flags, "--limit-loopback");
   RaiseOpenFileLimit();
+  if (auto catalog = LoadPackageCatalog(*flags, cluster_mode); catalog) {
+    options.package_catalog = *std::move(catalog);
+  } else {
+    return 2;
+  }
 
   std::string scenario_text = kDemoScenario;
   std::string scenario_name = "demo scenario";

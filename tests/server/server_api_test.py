@@ -6,7 +6,7 @@ Starts the server on free loopback ports and checks every endpoint against examp
 with a fixed seed), Server-Sent Events delivery of a change, Last-Event-ID resume, 405 on mutations,
 /readyz before and after sync, limits, static files and the absence of CORS headers.
 
-Usage: server_api_test.py PATH/TO/draforge-server   (prints TAP: 1..N, ok/not ok lines)
+Usage: server_api_test.py PATH/TO/draforge-server PATH/TO/draforge   (prints TAP: 1..N, ok/not ok lines)
 """
 import copy
 import email.utils
@@ -27,6 +27,9 @@ import traceback
 import jsonschema
 
 SERVER = sys.argv[1]
+# The /api/v1/packages figures are checked against `draforge package capacity` (other suites that
+# import this module pass no CLI and run none of those tests).
+CLI = sys.argv[2] if len(sys.argv) > 2 else None
 ROOT = os.environ.get("DRAFORGE_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "common"))
 from project_version import project_version  # noqa: E402
@@ -368,6 +371,117 @@ def pool_status_counts_the_pools_as_the_pool_view_does():
     assert [p["poolName"] for p in one["pools"]] == ["node-1"] and one["poolCount"] == 1, one
     status_code, _, body = DEMO.request("GET", "/api/v1/pool-status")
     assert status_code == 400 and b'driver' in body, (status_code, body)
+
+
+DEMO_SCENARIO = os.path.join(ROOT, "examples", "scenarios", "demo.yaml")
+DEMO_CATALOG = os.path.join(ROOT, "examples", "packages", "catalog.yaml")
+
+
+def cli_json(*args):
+    r = subprocess.run([CLI, *args, "-o", "json"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, (args, r.returncode, r.stderr)
+    return json.loads(r.stdout)
+
+
+@test
+def packages_count_what_draforge_package_capacity_counts():
+    # A fresh demo server (the shared one's watch directory changes under other tests): its catalog
+    # is the demo's, and every package's figures, per node too, are the CLI's on the same objects.
+    srv = Server("--demo")
+    try:
+        srv.wait_ready()
+        for query, args in (("", []), ("?namespace=team-a&quota=true", ["--namespace", "team-a", "--quota"]),
+                            ("?id=mig-4g-1x-cpu4-mem32g&cap=1", ["--id", "mig-4g-1x-cpu4-mem32g", "--cap", "1"])):
+            got = srv.get_json("/api/v1/packages" + query)
+            validate(OPENAPI["components"]["schemas"]["Packages"], got)
+            want = cli_json("package", "capacity", "--catalog", DEMO_CATALOG, "-f", DEMO_SCENARIO, *args)
+            assert got["catalog"] == {"loaded": True, "source": "demo"}, got["catalog"]
+            assert got["packages"] == want["packages"], (query, got["packages"], want["packages"])
+            assert (got["namespace"], got["quota"]) == (want["namespace"], want["quota"]), (query, got, want)
+            assert got["problems"] == [] and "error" not in got, got
+        totals = {p["id"]: p["capacity"]["total"] for p in srv.get_json("/api/v1/packages")["packages"]}
+        assert len(totals) == 6 and totals["gpu-a100-1x-cpu8-mem64g"] > 0, totals
+        inventory = cli_json("package", "inventory", "-f", DEMO_SCENARIO)
+        assert srv.get_json("/api/v1/packages")["inventory"] == inventory
+    finally:
+        srv.stop()
+
+
+@test
+def packages_follow_the_cluster_after_a_change_event():
+    # A node joins through the watched directory: after the change event, the answer is of the new
+    # generation and the cpu-only package fits as many more times as the node's allocatable allows.
+    before = DEMO.get_json("/api/v1/packages?id=cpu-only-cpu4-mem16g")
+    s = EventStream(DEMO)
+    try:
+        s.next_event()
+        path = os.path.join(WATCH, "node-packages.yaml")
+        with open(path + ".tmp", "w") as f:
+            f.write("apiVersion: v1\nkind: Node\nmetadata: {name: node-packages}\n"
+                    "status: {allocatable: {cpu: \"9\", memory: 64Gi, pods: \"110\"}}\n")
+        os.rename(path + ".tmp", path)
+        wait_change(s, {"type": "ADDED", "kind": "Node", "namespace": "", "name": "node-packages"})
+        after = DEMO.get_json("/api/v1/packages?id=cpu-only-cpu4-mem16g")
+        assert after["snapshot"]["generation"] > before["snapshot"]["generation"], (before["snapshot"], after["snapshot"])
+        node = [n for n in after["packages"][0]["capacity"]["nodes"] if n["node"] == "node-packages"]
+        assert node and node[0]["count"] == 2 and node[0]["limitedBy"] == "cpu", node  # 9 cpu / 4 per unit
+        assert after["packages"][0]["capacity"]["total"] == before["packages"][0]["capacity"]["total"] + 2
+        os.remove(path)
+        wait_change(s, {"type": "DELETED", "kind": "Node", "namespace": "", "name": "node-packages"})
+        assert DEMO.get_json("/api/v1/packages?id=cpu-only-cpu4-mem16g")["packages"] == before["packages"]
+    finally:
+        s.close()
+
+
+@test
+def packages_without_a_catalog_still_report_the_inventory():
+    d = tempfile.mkdtemp()
+    try:
+        p = os.path.join(d, "s.yaml")
+        shutil.copy(DEMO_SCENARIO, p)
+        srv = Server("--scenario", p)
+        try:
+            srv.wait_ready()
+            got = srv.get_json("/api/v1/packages")
+            validate(OPENAPI["components"]["schemas"]["Packages"], got)
+            assert got["catalog"] == {"loaded": False, "source": ""} and got["packages"] == [], got
+            assert got["inventory"] == cli_json("package", "inventory", "-f", DEMO_SCENARIO)
+            status, _, body = srv.request("GET", "/api/v1/packages?id=x")
+            assert status == 400 and b"no package catalog" in body, (status, body)
+        finally:
+            srv.stop()
+    finally:
+        shutil.rmtree(d)
+
+
+@test
+def a_package_catalog_is_checked_at_start_and_against_the_cluster():
+    d = tempfile.mkdtemp()
+    try:
+        bad = os.path.join(d, "bad.yaml")
+        with open(bad, "w") as f:
+            f.write("packages:\n- id: two\n  cpu: lots\n  memory: 1Gi\n  gpu: 2\n"
+                    "  allocation: {deviceClassName: x.example.com, claimRequestName: gpu, count: 3}\n")
+        r = subprocess.run([SERVER, "--port", "0", "--package-catalog", bad], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 2 and "packages[0].allocation.count" in r.stderr and "packages[0].cpu" in r.stderr, r.stderr
+        r = subprocess.run([SERVER, "--port", "0", "--package-catalog", os.path.join(d, "none.yaml")],
+                           capture_output=True, text=True, timeout=10)
+        assert r.returncode == 2 and "none.yaml" in r.stderr, r.stderr
+        unknown = os.path.join(d, "unknown.yaml")
+        with open(unknown, "w") as f:
+            f.write("packages:\n- id: one\n  specName: one\n  cpu: \"1\"\n  memory: 1Gi\n  gpu: 1\n"
+                    "  allocation: {deviceClassName: nope.example.com, claimRequestName: gpu, count: 1}\n")
+        srv = Server("--demo", "--package-catalog", unknown)
+        try:
+            srv.wait_ready()
+            got = srv.get_json("/api/v1/packages")
+            assert got["catalog"] == {"loaded": True, "source": unknown}, got["catalog"]
+            assert any(p.startswith("packages[0].allocation.deviceClassName") for p in got["problems"]), got["problems"]
+            assert [p["capacity"]["total"] for p in got["packages"]] == [0], got["packages"]
+        finally:
+            srv.stop()
+    finally:
+        shutil.rmtree(d)
 
 
 @test
