@@ -370,7 +370,7 @@ export type CapacityStop = 'exhausted' | 'cap' | 'error' | 'no-nodes' | 'quota';
 export interface NodeCapacity {
   node: string;
   count: number;
-  reasons: string[];
+  reasons?: string[];
   why?: string;
   /** devices, cpu, memory, pods, ... (set when the pod's resources were counted) */
   limitedBy?: string;
@@ -414,7 +414,7 @@ export interface PlatformInventory extends ClaimInventory {
   totalGpuAllocatable: number;
   draResourceSlices: number;
   draDevices: number;
-  namespaces: Record<string, ClaimInventory>;
+  namespaces?: Record<string, ClaimInventory>;
 }
 
 export interface PackagesAnswer {
@@ -425,5 +425,7 @@ export interface PackagesAnswer {
   namespace: string;
   quota: boolean;
   packages: CatalogPackage[];
+  /** The capacity engine failed on the cluster's objects (packages is then []). */
+  error?: string;
   inventory: PlatformInventory;
 }

@@ -28,7 +28,7 @@ export function packageDevicesText(p: CatalogPackage): string {
 
 /** Why a node takes no more units: the explanation, else the scheduler's reasons. */
 export function nodeWhyText(n: NodeCapacity): string {
-  return n.why || n.reasons.join('; ') || '—';
+  return n.why || (n.reasons ?? []).join('; ') || '—';
 }
 
 /** Nodes that take at least one more unit. */

@@ -32,7 +32,7 @@ function InventoryCards({ inv }: { inv: PlatformInventory }) {
 
 /** The claim fields per namespace; windowed past kWindowAbove namespaces. */
 function NamespaceInventory({ inv }: { inv: PlatformInventory }) {
-  const rows = useMemo(() => Object.entries(inv.namespaces).sort((a, b) => a[0].localeCompare(b[0])), [inv.namespaces]);
+  const rows = useMemo(() => Object.entries(inv.namespaces ?? {}).sort((a, b) => a[0].localeCompare(b[0])), [inv.namespaces]);
   const win = useRowWindow(rows.length, kNamespaceRow, kNamespaceTableHeight);
   return (
     <section className="panel" aria-labelledby="ns-inventory-h">
@@ -249,6 +249,11 @@ export function Packages({ params }: { params: URLSearchParams }) {
       ) : (
         <>
           <InventoryCards inv={data.inventory} />
+          {data.error && (
+            <p className="error" role="alert" data-testid="packages-error">
+              Capacity could not be counted: {data.error}
+            </p>
+          )}
           {data.problems.length > 0 && (
             <section className="panel" aria-labelledby="catalog-problems-h" style={{ marginBottom: 16 }} data-testid="catalog-problems">
               <div className="panel-head">
