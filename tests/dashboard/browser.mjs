@@ -653,9 +653,11 @@ async function contrasts(p) {
 test('text contrast meets WCAG AA (4.5:1) in the light and the dark theme', async () => {
   for (const scheme of ['light', 'dark']) {
     const { ctx, p } = await newPage(scheme);
-    for (const view of ['overview', 'pools', 'claims', 'diagnostics']) {
+    for (const view of ['overview', 'pools', 'availability?driver=mig.example.com&partitionAttribute=profile', 'packages?open=gpu-a100-1x-cpu8-mem64g', 'claims', 'diagnostics']) {
       await goto(p, view);
       await p.waitForSelector('dl.cards, [role="listbox"], [data-testid="claims-table"], [data-testid="pending-list"]');
+      if (view.startsWith('availability')) await p.waitForSelector('[data-testid="availability-table"]');
+      if (view.startsWith('packages')) await p.waitForSelector('[role="listbox"]');
       const low = (await contrasts(p)).filter((c) => c.ratio < 4.5);
       assert(low.length === 0, `${scheme} ${view}: low contrast ${JSON.stringify(low.slice(0, 3))}`);
     }
@@ -680,6 +682,12 @@ test('dark theme: every view renders and the toggle switches themes', async () =
   await shot(p, 'graph-dark');
   await goto(p, 'diagnostics');
   await shot(p, 'diagnostics-dark');
+  await goto(p, 'availability?driver=nic.example.com&open=nic.example.com%2Ffabric');
+  await p.waitForSelector('[data-testid="availability-detail"]');
+  await shot(p, 'availability-dark');
+  await goto(p, 'packages?open=gpu-h100-1x-cpu24-mem96g');
+  await p.waitForSelector('[role="listbox"]');
+  await shot(p, 'packages-dark');
   await p.getByRole('button', { name: 'Switch to light theme' }).click();
   assertEq(await p.evaluate(() => document.documentElement.dataset.theme), 'light', 'toggle to light');
   await p.reload();
@@ -746,12 +754,15 @@ async function assertBounded(p, view) {
   assert(n < kMaxElements, `${view}: ${n} DOM elements at 10,000 nodes (bound ${kMaxElements})`);
 }
 
-test('10,000 nodes: every view stays under the DOM bound, and a searched node, pool, device and claim are reachable', async () => {
+test('10,000 nodes: every view stays under the DOM bound, and a searched node, pool, device, claim and package node are reachable', async () => {
   const file = path.join(work, 'nodes-10000.yaml');
   writeFileSync(file, execFileSync('python3', [path.join(repo, 'bench/server/gen_scenario.py'), '10000', '8', '2000', '--pending', '5', '--pods'], { maxBuffer: 1 << 30 }));
   // Reading 14 MB of YAML takes the server seconds on a quiet machine and minutes on a loaded one:
   // this wait bounds a hang only.
-  const big = await startServer(serverBin, ['--scenario', file, '--static-dir', staticDir, '--rate-limit', '1000'], { timeoutMs: 600000 });
+  // A catalog of one package of the scenario's DeviceClass, so the packages view has 10,000 nodes.
+  const catalog = path.join(work, 'bench-catalog.yaml');
+  writeFileSync(catalog, 'packages:\n  - id: bench-gpu-1x\n    cpu: "1"\n    memory: 1Gi\n    gpu: 1\n    allocation: {deviceClassName: gpu.bench.example.com, claimRequestName: gpu, count: 1}\n');
+  const big = await startServer(serverBin, ['--scenario', file, '--package-catalog', catalog, '--static-dir', staticDir, '--rate-limit', '1000'], { timeoutMs: 600000 });
   try {
     const summary = await api(big.url, 'summary');
     assertEq([summary.counts.nodes, summary.counts.pools, summary.counts.devices], [10000, 10000, 80000], 'scenario served');
@@ -815,6 +826,32 @@ test('10,000 nodes: every view stays under the DOM bound, and a searched node, p
     await p.goto(`${big.url}/#/diagnostics`);
     await p.locator('[data-testid="pending-list"]').waitFor({ timeout: kBigTimeout });
     await assertBounded(p, 'diagnostics');
+
+    // Availability: 10,000 pools, the limit's 1,000 rows windowed; one pool found by its name.
+    await p.goto(`${big.url}/#/availability?driver=gpu.bench.example.com&limit=1000`);
+    await p.waitForFunction(() => document.querySelector('[data-testid="availability-count"]')?.textContent === '1,000 of 10,000 pools (limit)', null, { timeout: kBigTimeout });
+    await assertBounded(p, 'availability (1,000 pools)');
+    const pool = (await api(big.url, 'pool-status?driver=gpu.bench.example.com&pool=node-9876')).pools[0];
+    const poolBox = p.getByRole('combobox', { name: 'Pool' });
+    await poolBox.fill('node-9876');
+    await poolBox.press('Enter');
+    await p.waitForFunction(() => document.querySelectorAll('[data-testid="availability-table"] > tbody > tr[data-pool]').length === 1, null, { timeout: kBigTimeout });
+    assertEq((await availabilityRows(p))[0].slice(0, 8), [pool.poolName, pool.nodeName, '1', '1', String(pool.totalDevices), String(pool.allocatedDevices), String(pool.availableDevices), String(pool.unavailableDevices)], 'pool node-9876 at 10,000 nodes');
+    await assertBounded(p, 'availability (one pool)');
+
+    // Packages: a package's 10,000 nodes in a windowed list; a node search reaches one of them.
+    const pkg = (await api(big.url, 'packages')).packages[0];
+    assertEq(pkg.capacity.nodes.length, 10000, 'the package is counted on every node');
+    await p.goto(`${big.url}/#/packages?open=${pkg.id}`);
+    const nodes = p.getByRole('listbox', { name: `Nodes for ${pkg.id}` });
+    await nodes.waitFor({ timeout: kBigTimeout });
+    await assertBounded(p, 'packages (10,000 nodes open)');
+    assert(await nodes.locator('[role="option"]').count() < 100, 'node rows stay windowed');
+    await p.getByRole('searchbox', { name: `Find a node for ${pkg.id}` }).fill('node-9876');
+    await p.waitForFunction((id) => document.querySelectorAll(`[role="listbox"][aria-label="Nodes for ${id}"] [role="option"]`).length === 1, pkg.id, { timeout: kBigTimeout });
+    const n = pkg.capacity.nodes.find((x) => x.node === 'node-9876');
+    assertEq(await nodes.locator('[role="option"] > span').allInnerTexts(), [n.node, String(n.count), n.limitedBy ?? '—', n.why || n.reasons.join('; ')], 'node-9876 of the package');
+    await shot(p, 'packages-10000-light');
     await ctx.close();
   } finally {
     await big.stop();

@@ -309,7 +309,7 @@ export function Availability({ params }: { params: URLSearchParams }) {
             <div className="panel-head" style={{ flexWrap: 'wrap' }}>
               <h2 id="availability-h">Pools of {driver}</h2>
               <span className="muted" data-testid="availability-count">
-                {pools.length < poolCount ? `${pools.length.toLocaleString()} of ${poolCount.toLocaleString()} pools (limit)` : `${poolCount.toLocaleString()} pools`}
+                {pools.length < poolCount ? `${pools.length.toLocaleString()} of ${poolCount.toLocaleString()} pools (limit)` : `${poolCount.toLocaleString()} pool${poolCount === 1 ? '' : 's'}`}
                 {totals.counted < pools.length ? ` · sums over the ${totals.counted.toLocaleString()} pools with counts` : ''}
               </span>
               <span className="spacer" />
