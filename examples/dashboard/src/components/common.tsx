@@ -79,3 +79,17 @@ export function Card({ label, value, sub, href, title }: { label: string; value:
   );
   return <div className="card" title={title}>{href ? <a href={href} style={{ color: 'inherit', textDecoration: 'none' }}>{body}</a> : body}</div>;
 }
+
+/** The first cell of a table row that opens (▸) and closes (▾) the row's details. */
+export function ExpandButton({ expanded, onToggle, children }: { expanded: boolean; onToggle: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-expanded={expanded}
+      onClick={onToggle}
+      style={{ border: 0, background: 'transparent', padding: 0, color: 'var(--accent)', textAlign: 'left' }}
+    >
+      {expanded ? '▾' : '▸'} {children}
+    </button>
+  );
+}

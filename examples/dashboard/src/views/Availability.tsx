@@ -3,7 +3,8 @@ import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { PoolAvailability, PoolList, PoolStatus } from '../api/types';
 import { availabilityTotals, countText, partitionsText, shareableText } from '../components/capacity';
-import { Badge, Card, ErrorNote, Loading } from '../components/common';
+import { Badge, Card, ErrorNote, ExpandButton, Loading } from '../components/common';
+import { SuggestBox } from '../components/SuggestBox';
 import { useRowWindow } from '../components/useWindow';
 import { routeHref, setRouteParams } from '../router';
 
@@ -19,42 +20,12 @@ function poolKey(p: PoolAvailability): string {
   return `${p.driver}/${p.poolName}`;
 }
 
-/**
- * The optional pool: a search box suggesting at most kPoolSuggestions of the driver's pools (a
- * 10,000-node cluster has 10,000), applied on Enter, on a suggestion, or when emptied.
- */
+/** The optional pool: a search box suggesting a few of the driver's pools (10,000 on a large cluster). */
 function PoolFilter({ pools, pool, onChange }: { pools: string[]; pool: string; onChange: (pool: string | undefined) => void }) {
-  const [text, setText] = useState(pool);
-  useEffect(() => setText(pool), [pool]);
-  const needle = text.trim().toLowerCase();
-  const suggestions: string[] = [];
-  for (const p of pools) {
-    if (suggestions.length >= kPoolSuggestions) break;
-    if (p.toLowerCase().includes(needle)) suggestions.push(p);
-  }
   return (
     <label>
       Pool
-      <input
-        type="search"
-        aria-label="Pool"
-        list="availability-pool-names"
-        placeholder={`all ${pools.length.toLocaleString()} pools`}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          if (e.target.value === '') onChange(undefined);
-          else if (pools.includes(e.target.value)) onChange(e.target.value);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') onChange(text.trim() || undefined);
-        }}
-      />
-      <datalist id="availability-pool-names">
-        {suggestions.map((p) => (
-          <option key={p} value={p} />
-        ))}
-      </datalist>
+      <SuggestBox names={pools} value={pool} onChange={onChange} label="Pool" listId="availability-pool-names" placeholder={`all ${pools.length.toLocaleString()} pools`} max={kPoolSuggestions} />
     </label>
   );
 }
@@ -182,14 +153,9 @@ function AvailabilityTable({ pools, selected, onSelect }: { pools: PoolAvailabil
                 <Fragment key={key}>
                   <tr aria-selected={expanded} data-pool={p.poolName} style={win.windowed ? { height: kPoolRow } : undefined}>
                     <td>
-                      <button
-                        type="button"
-                        aria-expanded={expanded}
-                        onClick={() => onSelect(expanded ? undefined : key)}
-                        style={{ border: 0, background: 'transparent', padding: 0, color: 'var(--accent)', textAlign: 'left' }}
-                      >
-                        {expanded ? '▾' : '▸'} {p.poolName}
-                      </button>
+                      <ExpandButton expanded={expanded} onToggle={() => onSelect(expanded ? undefined : key)}>
+                        {p.poolName}
+                      </ExpandButton>
                     </td>
                     <td>{p.nodeName || <span className="muted">—</span>}</td>
                     <td className="num">{p.generation ?? 0}</td>

@@ -2,7 +2,7 @@ import { Fragment, useMemo } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { Claim, ClaimList, ClaimRequest, Diagnostics, PendingClaim } from '../api/types';
-import { ClaimStateBadge, ErrorNote, Loading } from '../components/common';
+import { ClaimStateBadge, ErrorNote, ExpandButton, Loading } from '../components/common';
 import { useRowWindow } from '../components/useWindow';
 import { routeHref, setRouteParams } from '../router';
 import { FunnelTable } from './Diagnostics';
@@ -223,15 +223,10 @@ export function Claims({ params }: { params: URLSearchParams }) {
                   <Fragment key={key}>
                     <tr aria-selected={expanded} style={win.windowed ? { height: kClaimRow } : undefined}>
                       <td>
-                        <button
-                          type="button"
-                          aria-expanded={expanded}
-                          onClick={() => nav({ claim: expanded ? undefined : key })}
-                          style={{ border: 0, background: 'transparent', padding: 0, color: 'var(--accent)', textAlign: 'left' }}
-                        >
-                          {expanded ? '▾' : '▸'} <span className="muted">{c.namespace}/</span>
+                        <ExpandButton expanded={expanded} onToggle={() => nav({ claim: expanded ? undefined : key })}>
+                          <span className="muted">{c.namespace}/</span>
                           {c.name}
-                        </button>
+                        </ExpandButton>
                       </td>
                       <td>
                         <ClaimStateBadge state={c.state} deleting={c.deleting} />

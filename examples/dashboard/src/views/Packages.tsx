@@ -4,7 +4,7 @@ import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { CatalogPackage, NodeCapacity, PackagesAnswer, PlatformInventory } from '../api/types';
 import { limitCounts, nodeWhyText, nodesWithRoom, packageDevicesText, stopSentence } from '../components/capacity';
-import { Badge, Card, ErrorNote, Loading } from '../components/common';
+import { Badge, Card, ErrorNote, ExpandButton, Loading } from '../components/common';
 import { useRowWindow } from '../components/useWindow';
 import { VirtualList } from '../components/VirtualList';
 import { setRouteParams } from '../router';
@@ -173,14 +173,9 @@ function PackageTable({ packages, open, onOpen }: { packages: CatalogPackage[]; 
             <Fragment key={p.id}>
               <tr aria-selected={expanded} data-package={p.id}>
                 <td>
-                  <button
-                    type="button"
-                    aria-expanded={expanded}
-                    onClick={() => onOpen(expanded ? undefined : p.id)}
-                    style={{ border: 0, background: 'transparent', padding: 0, color: 'var(--accent)', textAlign: 'left' }}
-                  >
-                    {expanded ? '▾' : '▸'} {p.id}
-                  </button>
+                  <ExpandButton expanded={expanded} onToggle={() => onOpen(expanded ? undefined : p.id)}>
+                    {p.id}
+                  </ExpandButton>
                 </td>
                 <td>{p.specName || <span className="muted">—</span>}</td>
                 <td className="num">{p.cpu}</td>
