@@ -406,6 +406,17 @@ test('packages: the namespace and "within quota" set the query, and the figures 
   assertEq(await packageRows(page), cliPackageRows(printed), 'package rows for team-a within quota (page, CLI)');
 });
 
+/** Waits until the packages page shows the units `printed` (the CLI's answer) has for each package. */
+async function waitPackageUnits(p, printed, when) {
+  const want = printed.totals.map((r) => [r.PACKAGE, r.MORE]);
+  await p.waitForFunction((w) => {
+    const rows = [...document.querySelectorAll('[data-testid="packages-table"] > tbody > tr[data-package]')];
+    return JSON.stringify(rows.map((tr) => [tr.dataset.package, tr.querySelector('[data-testid="package-total"]')?.textContent])) === JSON.stringify(w);
+  }, want, { timeout: 30000 }).catch(async () => {
+    throw new AssertionError(`packages ${when}: ${JSON.stringify(await packageRows(p))}, want ${JSON.stringify(cliPackageRows(printed))}`);
+  });
+}
+
 const liveA100Slice = `apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata:
@@ -440,12 +451,7 @@ test('packages and availability follow a change in the watched directory without
     writeLive('capacity-slice.yaml', liveA100Slice);
     const after = cli.packageCapacity(cliBin, repo, served());
     assert(JSON.stringify(cliPackageRows(after)) !== JSON.stringify(cliPackageRows(before)), 'two more A100 on node-3 change the CLI figures');
-    await page.waitForFunction((want) => {
-      const rows = [...document.querySelectorAll('[data-testid="packages-table"] > tbody > tr[data-package]')];
-      return JSON.stringify(rows.map((tr) => [tr.dataset.package, tr.querySelector('[data-testid="package-total"]')?.textContent])) === JSON.stringify(want);
-    }, after.totals.map((r) => [r.PACKAGE, r.MORE]), { timeout: 30000 }).catch(async () => {
-      throw new AssertionError(`packages after the change: ${JSON.stringify(await packageRows(page))}, want ${JSON.stringify(cliPackageRows(after))}`);
-    });
+    await waitPackageUnits(page, after, 'after the change');
     assertEq(await packageRows(page), cliPackageRows(after), 'package rows after the change (page, CLI)');
     await waitAvailability(avail, 'gpu.example.com', gpuPools + 1);
     const live = (await api(server.url, 'pool-status?driver=gpu.example.com')).pools.find((x) => x.poolName === 'capacity-live');
@@ -453,10 +459,7 @@ test('packages and availability follow a change in the watched directory without
     assertEq(row?.slice(0, 8), ['capacity-live', 'node-3', '1', '1', String(live.totalDevices), String(live.allocatedDevices), String(live.availableDevices), String(live.unavailableDevices)], 'the new pool on the availability page');
     // Removing the objects again brings back the first figures.
     writeLive('capacity-slice.yaml', '# removed\n');
-    await page.waitForFunction((want) => {
-      const rows = [...document.querySelectorAll('[data-testid="packages-table"] > tbody > tr[data-package]')];
-      return JSON.stringify(rows.map((tr) => [tr.dataset.package, tr.querySelector('[data-testid="package-total"]')?.textContent])) === JSON.stringify(want);
-    }, before.totals.map((r) => [r.PACKAGE, r.MORE]), { timeout: 30000 });
+    await waitPackageUnits(page, before, 'after the removal');
     await waitAvailability(avail, 'gpu.example.com', gpuPools);
     for (const p of [page, avail]) await h.assertSameDocument(p);
   } finally {

@@ -93,3 +93,19 @@ export function ExpandButton({ expanded, onToggle, children }: { expanded: boole
     </button>
   );
 }
+
+/** A row under a table row holding that row's details, across all `columns`. */
+export function DetailRow({ columns, children }: { columns: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={columns} style={{ padding: 0 }}>
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+/** The space the rows above or below a windowed table's window would take (nothing when 0). */
+export function SpacerRow({ height }: { height: number }) {
+  return height > 0 ? <tr aria-hidden="true" style={{ height }} /> : null;
+}

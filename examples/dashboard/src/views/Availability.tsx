@@ -3,7 +3,7 @@ import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { PoolAvailability, PoolList, PoolStatus } from '../api/types';
 import { availabilityTotals, countText, partitionsText, shareableText } from '../components/capacity';
-import { Badge, Card, ErrorNote, ExpandButton, Loading } from '../components/common';
+import { Badge, Card, DetailRow, ErrorNote, ExpandButton, Loading, SpacerRow } from '../components/common';
 import { SuggestBox } from '../components/SuggestBox';
 import { useRowWindow } from '../components/useWindow';
 import { routeHref, setRouteParams } from '../router';
@@ -145,7 +145,7 @@ function AvailabilityTable({ pools, selected, onSelect }: { pools: PoolAvailabil
             </tr>
           </thead>
           <tbody>
-            {win.padTop > 0 && <tr aria-hidden="true" style={{ height: win.padTop }} />}
+            <SpacerRow height={win.padTop} />
             {pools.slice(win.first, win.last).map((p) => {
               const key = poolKey(p);
               const expanded = key === selected;
@@ -169,16 +169,14 @@ function AvailabilityTable({ pools, selected, onSelect }: { pools: PoolAvailabil
                     <td>{p.validationError ? <Badge tone="bad" title={p.validationError}>{p.validationError.split(':')[0]}</Badge> : <span className="muted">—</span>}</td>
                   </tr>
                   {expanded && !win.windowed && (
-                    <tr>
-                      <td colSpan={11} style={{ padding: 0 }}>
-                        <PoolAvailabilityDetail p={p} />
-                      </td>
-                    </tr>
+                    <DetailRow columns={11}>
+                      <PoolAvailabilityDetail p={p} />
+                    </DetailRow>
                   )}
                 </Fragment>
               );
             })}
-            {win.padBottom > 0 && <tr aria-hidden="true" style={{ height: win.padBottom }} />}
+            <SpacerRow height={win.padBottom} />
           </tbody>
         </table>
       </div>

@@ -4,7 +4,7 @@ import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { CatalogPackage, NodeCapacity, PackagesAnswer, PlatformInventory } from '../api/types';
 import { limitCounts, nodeWhyText, nodesWithRoom, packageDevicesText, stopSentence } from '../components/capacity';
-import { Badge, Card, ErrorNote, ExpandButton, Loading } from '../components/common';
+import { Badge, Card, DetailRow, ErrorNote, ExpandButton, Loading, SpacerRow } from '../components/common';
 import { useRowWindow } from '../components/useWindow';
 import { VirtualList } from '../components/VirtualList';
 import { setRouteParams } from '../router';
@@ -54,7 +54,7 @@ function NamespaceInventory({ inv }: { inv: PlatformInventory }) {
               </tr>
             </thead>
             <tbody>
-              {win.padTop > 0 && <tr aria-hidden="true" style={{ height: win.padTop }} />}
+              <SpacerRow height={win.padTop} />
               {rows.slice(win.first, win.last).map(([ns, c]) => (
                 <tr key={ns} style={win.windowed ? { height: kNamespaceRow } : undefined}>
                   <td>{ns}</td>
@@ -63,7 +63,7 @@ function NamespaceInventory({ inv }: { inv: PlatformInventory }) {
                   <td className="num">{c.draAllocatedDevices.toLocaleString()}</td>
                 </tr>
               ))}
-              {win.padBottom > 0 && <tr aria-hidden="true" style={{ height: win.padBottom }} />}
+              <SpacerRow height={win.padBottom} />
             </tbody>
           </table>
         </div>
@@ -187,11 +187,9 @@ function PackageTable({ packages, open, onOpen }: { packages: CatalogPackage[]; 
                 </td>
               </tr>
               {expanded && (
-                <tr>
-                  <td colSpan={7} style={{ padding: 0 }}>
-                    <PackageNodes pkg={p} />
-                  </td>
-                </tr>
+                <DetailRow columns={7}>
+                  <PackageNodes pkg={p} />
+                </DetailRow>
               )}
             </Fragment>
           );
