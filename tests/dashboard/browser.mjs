@@ -830,7 +830,11 @@ test('10,000 nodes: every view stays under the DOM bound, and a searched node, p
     await p.locator('[data-testid="pending-list"]').waitFor({ timeout: kBigTimeout });
     await assertBounded(p, 'diagnostics');
 
-    // Availability: 10,000 pools, the limit's 1,000 rows windowed; one pool found by its name.
+    // Availability: 10,000 pools, upstream's default limit (100 rows) and the largest (1,000 rows,
+    // windowed); one pool found by its name.
+    await p.goto(`${big.url}/#/availability`);
+    await p.waitForFunction(() => document.querySelector('[data-testid="availability-count"]')?.textContent === '100 of 10,000 pools (limit)', null, { timeout: kBigTimeout });
+    await assertBounded(p, 'availability (100 pools)');
     await p.goto(`${big.url}/#/availability?driver=gpu.bench.example.com&limit=1000`);
     await p.waitForFunction(() => document.querySelector('[data-testid="availability-count"]')?.textContent === '1,000 of 10,000 pools (limit)', null, { timeout: kBigTimeout });
     await assertBounded(p, 'availability (1,000 pools)');
