@@ -12,7 +12,9 @@
 // line per view. "First render" ends when the view's heading is up, no "Loading …" placeholder is
 // left in it, and no API request (but the event stream) has been in flight for 300 ms: what a user
 // waits for. Each view is loaded in a fresh page of one browser, the server's answers already cached
-// by an unmeasured first load (the server computes each answer once per store generation).
+// by an unmeasured first load (the server computes each answer once per store generation). The
+// server gets a catalog of one package of the scenario's DeviceClass, so the packages view (opened
+// on that package) lists a row per node.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +26,7 @@ const serverBin = arg('server', path.join(repo, 'build/examples/server/draforge-
 const staticDirs = arg('static-dir', path.join(repo, 'build/dashboard')).split(',');
 const labels = arg('label', staticDirs.map((d) => path.basename(d)).join(',')).split(',');
 const sizes = arg('sizes', '1000,10000').split(',').map(Number);
-const views = arg('views', 'overview,pools,claims,graph,diagnostics').split(',');
+const views = arg('views', 'overview,pools,availability,packages?open=bench-gpu-1x,claims,graph,diagnostics').split(',');
 const chromium = arg('chromium', '/usr/bin/chromium');
 const kReadyTimeout = 180000;
 
@@ -139,8 +141,10 @@ try {
   for (const nodes of url ? [] : sizes) {
     const scenario = path.join(work, `${nodes}.yaml`);
     writeFileSync(scenario, execFileSync('python3', [path.join(repo, 'bench/server/gen_scenario.py'), String(nodes), '8', String(2 * nodes), '--pending', '20', '--pods'], { maxBuffer: 1 << 30 }));
+    const catalog = path.join(work, 'catalog.yaml');
+    writeFileSync(catalog, 'packages:\n  - id: bench-gpu-1x\n    cpu: "1"\n    memory: 1Gi\n    gpu: 1\n    allocation: {deviceClassName: gpu.bench.example.com, claimRequestName: gpu, count: 1}\n');
     for (const [i, dir] of staticDirs.entries()) {
-      const server = await startServer(serverBin, ['--scenario', scenario, '--static-dir', dir, '--rate-limit', '100000'], { timeoutMs: 300000 });
+      const server = await startServer(serverBin, ['--scenario', scenario, '--package-catalog', catalog, '--static-dir', dir, '--rate-limit', '100000'], { timeoutMs: 300000 });
       try {
         await measureServer(browser, server.url, nodes, labels[i]);
       } finally {

@@ -2,10 +2,11 @@
 // Browser tests of the DRAForge dashboard: Debian's Chromium driven by playwright-core, against a
 // real draforge-server on a free loopback port with the embedded demo scenario. Prints TAP.
 //
-//   node tests/dashboard/browser.mjs --server PATH --static-dir DIR [--screenshots DIR]
+//   node tests/dashboard/browser.mjs --server PATH --static-dir DIR [--cli PATH] [--screenshots DIR]
 //
 // Every expectation is taken from the server's own API answers, never written into the test: the
-// page must show what /api/v1 says. Live changes are made through --watch-dir (the server's test
+// page must show what /api/v1 says; the packages and availability views must also show what the
+// draforge CLI (--cli, default next to the server in the build) prints for the same objects. Live changes are made through --watch-dir (the server's test
 // mechanism, examples/server/README.md). Screenshots of every view, light and dark, go to
 // --screenshots (default <repo>/build/dashboard-screenshots). The same views against a real
 // control plane: cluster.mjs.
@@ -16,12 +17,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { api, startServer } from './server.mjs';
 import { bigScenario } from './big_scenario.mjs';
+import * as cli from './cli.mjs';
 import * as h from './harness.mjs';
 
 const { repo, arg, AssertionError, assert, assertEq, waitLive } = h;
 const serverBin = path.resolve(arg('server', process.env.DRAFORGE_SERVER ?? path.join(repo, 'build/examples/server/draforge-server')));
 const staticDir = path.resolve(arg('static-dir', path.join(repo, 'examples/dashboard/dist')));
 const shotDir = path.resolve(arg('screenshots', path.join(repo, 'build/dashboard-screenshots')));
+const cliBin = path.resolve(arg('cli', process.env.DRAFORGE_CLI ?? path.join(path.dirname(serverBin), '../cli/draforge')));
 const chromiumPath = arg('chromium', process.env.CHROMIUM ?? '/usr/bin/chromium');
 const only = arg('only', '');
 
@@ -293,6 +296,177 @@ test('diagnostics lists pending claims and anomalies of /api/v1/diagnostics', as
   await shot(page, 'diagnostics-light');
 });
 
+// ---- availability and packages (issue 20) ------------------------------------------------------
+
+/** What the server serves now, as `-f` arguments for the CLI: the demo and the watched files. */
+const served = () => cli.servedInputs(repo, watchDir);
+
+/** The availability table's pool rows, each as its cells' text (the expand arrow dropped). */
+const availabilityRows = (p) =>
+  p.$$eval('[data-testid="availability-table"] > tbody > tr[data-pool]', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent.replace(/^[▸▾] /, ''))));
+
+/** The numbers of a `dl.cards` block by label. */
+async function cardNumbers(p, sel) {
+  const got = {};
+  for (const c of await p.locator(`${sel} .card`).all()) got[await c.locator('dt').innerText()] = Number((await c.locator('dd').innerText()).split(/\s/)[0].replace(/,/g, ''));
+  return got;
+}
+
+/** Waits until the availability view shows `n` pool rows of `driver`. */
+async function waitAvailability(p, driver, n) {
+  await p.waitForFunction(([d, k]) => document.querySelector('#availability-h')?.textContent === `Pools of ${d}` && document.querySelectorAll('[data-testid="availability-table"] > tbody > tr[data-pool]').length === k, [driver, n], { timeout: 30000 }).catch(async () => {
+    throw new AssertionError(`availability of ${driver}: want ${n} pool rows, page shows ${await p.locator('main').innerText()}`);
+  });
+}
+
+test('availability shows /api/v1/pool-status of every driver pool by pool, with the CLI\'s partitions and shareable words', async () => {
+  const drivers = [...new Set((await api(server.url, 'pools')).items.map((p) => p.driver))].sort();
+  assert(drivers.length >= 3, `the demo has several drivers: ${drivers}`);
+  let partitions = 0;
+  let shareable = 0;
+  for (const [driver, attr] of [...drivers.map((d) => [d, '']), ['mig.example.com', 'profile']]) {
+    const q = `driver=${encodeURIComponent(driver)}${attr ? `&partitionAttribute=${attr}` : ''}`;
+    const status = await api(server.url, `pool-status?${q}`);
+    const printed = cli.poolAvailability(cliBin, served(), driver, attr);
+    await goto(page, `availability?${q}`);
+    await waitAvailability(page, driver, status.pools.length);
+    const rows = await availabilityRows(page);
+    const count = (n) => (n === undefined ? '-' : String(n));
+    const none = (s) => (s === '—' ? '<none>' : s);
+    for (const [i, p] of status.pools.entries()) {
+      assertEq(rows[i].slice(0, 8), [p.poolName, p.nodeName ?? '—', String(p.generation ?? 0), count(p.resourceSliceCount), count(p.totalDevices), count(p.allocatedDevices), count(p.availableDevices), count(p.unavailableDevices)], `${driver} pool ${p.poolName}: pool, node, generation, slices, total, allocated, available, unavailable`);
+      assertEq(rows[i][10], p.validationError ? p.validationError.split(':')[0] : '—', `${driver} pool ${p.poolName} validation`);
+      assertEq(printed[i]?.POOL, p.poolName, `CLI row ${i} of ${driver}`);
+      assertEq([none(rows[i][8]), none(rows[i][9])], [printed[i].PARTITIONS, printed[i].SHAREABLE], `${driver} pool ${p.poolName} partitions and shareable (page, CLI)`);
+      partitions += (p.partitionSummary ?? []).length;
+      shareable += p.shareableSummary ? 1 : 0;
+    }
+    const sum = (k) => status.pools.reduce((n, p) => n + (p[k] ?? 0), 0);
+    const cards = await cardNumbers(page, '[data-testid="availability-totals"]');
+    assertEq([cards.Pools, cards.Devices, cards.Allocated, cards.Available, cards.Unavailable], [status.poolCount, sum('totalDevices'), sum('allocatedDevices'), sum('availableDevices'), sum('unavailableDevices')], `${driver} totals`);
+    assertEq(await text(page, '[data-testid="availability-condition"]'), `${status.conditions[0].type} ${status.conditions[0].message}`, `${driver} condition`);
+  }
+  assert(partitions > 0 && shareable > 0, 'the cases cover a partition summary and a shareable summary');
+  // A shareable pool's detail lists its capacity as the API counts it.
+  const nic = (await api(server.url, 'pool-status?driver=nic.example.com')).pools.find((p) => p.shareableSummary?.capacity?.length);
+  await goto(page, `availability?driver=nic.example.com`);
+  await waitAvailability(page, 'nic.example.com', 1);
+  await page.getByRole('button', { name: `▸ ${nic.poolName}` }).click();
+  const cap = page.getByRole('table', { name: `Shareable capacity of ${nic.poolName}` });
+  for (const c of nic.shareableSummary.capacity) {
+    assertEq(await cap.locator('tbody tr', { hasText: c.name }).locator('td').allInnerTexts(), [c.name, c.total, c.consumed, c.available], `capacity ${c.name}`);
+  }
+  await shot(page, 'availability-light');
+});
+
+/** The package table's rows in the CLI's terms (its DEVICES column: "1 class", "-"). */
+const packageRows = (p) =>
+  p.$$eval('[data-testid="packages-table"] > tbody > tr[data-package]', (trs) =>
+    trs.map((tr) => {
+      const td = [...tr.children].map((x) => x.textContent);
+      return { id: tr.dataset.package, cpu: td[2], memory: td[3], devices: td[4] === 'none' ? '-' : td[4].replace(' × ', ' '), more: td[5].replace(/,/g, ''), stop: td[6] };
+    }));
+const cliPackageRows = (printed) => printed.totals.map((r) => ({ id: r.PACKAGE, cpu: r.CPU, memory: r.MEMORY, devices: r.DEVICES, more: r.MORE, stop: r.STOPPED }));
+
+test('packages: each package row, its per-node figures and the inventory are what the CLI prints for the same objects', async () => {
+  const printed = cli.packageCapacity(cliBin, repo, served());
+  const inv = cli.packageInventory(cliBin, served());
+  assert(printed.totals.length > 0, 'the demo catalog has packages');
+  await goto(page, 'packages');
+  await page.locator('[data-testid="packages-table"]').waitFor({ timeout: 30000 });
+  assertEq(await packageRows(page), cliPackageRows(printed), 'package rows (page, `draforge package capacity`)');
+  const cards = await cardNumbers(page, '[data-testid="package-inventory"]');
+  assertEq(
+    [cards['Allocatable devices'], cards['Allocated devices'], cards.Devices, cards['Resource slices'], cards.Claims, cards['Allocated claims']],
+    [inv.totalGpuAllocatable, inv.draAllocatedDevices, inv.draDevices, inv.draResourceSlices, inv.draClaimCount, inv.draAllocatedClaims],
+    'inventory cards (page, `draforge package inventory`)',
+  );
+  for (const r of printed.totals) {
+    await page.locator(`tr[data-package="${r.PACKAGE}"] button[aria-expanded]`).click();
+    const list = page.getByRole('listbox', { name: `Nodes for ${r.PACKAGE}` });
+    await list.waitFor({ timeout: 30000 });
+    const got = await list.locator('[role="option"]').evaluateAll((os) => os.map((o) => [...o.children].map((s) => (s.textContent === '—' ? '-' : s.textContent))));
+    const want = printed.nodes.filter((n) => n.PACKAGE === r.PACKAGE).map((n) => [n.NODE, n.MORE, n['LIMITED BY'], n['WHY NOT MORE']]);
+    assert(want.length > 0, `the CLI lists nodes for ${r.PACKAGE}`);
+    assertEq(got, want, `nodes of ${r.PACKAGE}: node, more, limited by, why (page, CLI)`);
+  }
+  await shot(page, 'packages-light');
+});
+
+test('packages: the namespace and "within quota" set the query, and the figures stay the CLI\'s for it', async () => {
+  await goto(page, 'packages');
+  await page.locator('[data-testid="packages-table"]').waitFor({ timeout: 30000 });
+  await page.getByRole('combobox', { name: 'Namespace' }).fill('team-a');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('checkbox', { name: 'Within quota' }).check();
+  await page.waitForFunction(() => document.querySelector('main .view-head p')?.textContent?.includes('namespace team-a, within its ResourceQuotas'), null, { timeout: 30000 });
+  assert(page.url().endsWith('#/packages?namespace=team-a&quota=true'), `route ${page.url()}`);
+  const printed = cli.packageCapacity(cliBin, repo, served(), ['--namespace', 'team-a', '--quota']);
+  assertEq(printed.header, 'namespace team-a, within its ResourceQuotas', 'CLI header');
+  assertEq(await packageRows(page), cliPackageRows(printed), 'package rows for team-a within quota (page, CLI)');
+});
+
+/** Waits until the packages page shows the units `printed` (the CLI's answer) has for each package. */
+async function waitPackageUnits(p, printed, when) {
+  const want = printed.totals.map((r) => [r.PACKAGE, r.MORE]);
+  await p.waitForFunction((w) => {
+    const rows = [...document.querySelectorAll('[data-testid="packages-table"] > tbody > tr[data-package]')];
+    return JSON.stringify(rows.map((tr) => [tr.dataset.package, tr.querySelector('[data-testid="package-total"]')?.textContent])) === JSON.stringify(w);
+  }, want, { timeout: 30000 }).catch(async () => {
+    throw new AssertionError(`packages ${when}: ${JSON.stringify(await packageRows(p))}, want ${JSON.stringify(cliPackageRows(printed))}`);
+  });
+}
+
+const liveA100Slice = `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: capacity-live-slice
+spec:
+  driver: gpu.example.com
+  nodeName: node-3
+  pool: {name: capacity-live, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: live-a100-0
+    attributes:
+      model: {string: A100}
+  - name: live-a100-1
+    attributes:
+      model: {string: A100}
+`;
+
+test('packages and availability follow a change in the watched directory without reload', async () => {
+  const before = cli.packageCapacity(cliBin, repo, served());
+  const { ctx, p: avail } = await newPage('light');
+  failPage = avail;
+  try {
+    const gpuPools = (await api(server.url, 'pool-status?driver=gpu.example.com')).pools.length;
+    await goto(avail, 'availability?driver=gpu.example.com');
+    await waitAvailability(avail, 'gpu.example.com', gpuPools);
+    await goto(page, 'packages');
+    await page.locator('[data-testid="packages-table"]').waitFor({ timeout: 30000 });
+    for (const p of [page, avail]) {
+      await waitLive(p);
+      await h.markDocument(p);
+    }
+    writeLive('capacity-slice.yaml', liveA100Slice);
+    const after = cli.packageCapacity(cliBin, repo, served());
+    assert(JSON.stringify(cliPackageRows(after)) !== JSON.stringify(cliPackageRows(before)), 'two more A100 on node-3 change the CLI figures');
+    await waitPackageUnits(page, after, 'after the change');
+    assertEq(await packageRows(page), cliPackageRows(after), 'package rows after the change (page, CLI)');
+    await waitAvailability(avail, 'gpu.example.com', gpuPools + 1);
+    const live = (await api(server.url, 'pool-status?driver=gpu.example.com')).pools.find((x) => x.poolName === 'capacity-live');
+    const row = (await availabilityRows(avail)).find((r) => r[0] === 'capacity-live');
+    assertEq(row?.slice(0, 8), ['capacity-live', 'node-3', '1', '1', String(live.totalDevices), String(live.allocatedDevices), String(live.availableDevices), String(live.unavailableDevices)], 'the new pool on the availability page');
+    // Removing the objects again brings back the first figures.
+    writeLive('capacity-slice.yaml', '# removed\n');
+    await waitPackageUnits(page, before, 'after the removal');
+    await waitAvailability(avail, 'gpu.example.com', gpuPools);
+    for (const p of [page, avail]) await h.assertSameDocument(p);
+  } finally {
+    await ctx.close();
+  }
+});
+
 /** Resolves after two animation frames: whatever the last render scheduled has been painted. */
 async function settled(p) {
   await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -482,9 +656,11 @@ async function contrasts(p) {
 test('text contrast meets WCAG AA (4.5:1) in the light and the dark theme', async () => {
   for (const scheme of ['light', 'dark']) {
     const { ctx, p } = await newPage(scheme);
-    for (const view of ['overview', 'pools', 'claims', 'diagnostics']) {
+    for (const view of ['overview', 'pools', 'availability?driver=mig.example.com&partitionAttribute=profile', 'packages?open=gpu-a100-1x-cpu8-mem64g', 'claims', 'diagnostics']) {
       await goto(p, view);
       await p.waitForSelector('dl.cards, [role="listbox"], [data-testid="claims-table"], [data-testid="pending-list"]');
+      if (view.startsWith('availability')) await p.waitForSelector('[data-testid="availability-table"]');
+      if (view.startsWith('packages')) await p.waitForSelector('[role="listbox"]');
       const low = (await contrasts(p)).filter((c) => c.ratio < 4.5);
       assert(low.length === 0, `${scheme} ${view}: low contrast ${JSON.stringify(low.slice(0, 3))}`);
     }
@@ -509,6 +685,12 @@ test('dark theme: every view renders and the toggle switches themes', async () =
   await shot(p, 'graph-dark');
   await goto(p, 'diagnostics');
   await shot(p, 'diagnostics-dark');
+  await goto(p, 'availability?driver=nic.example.com&open=nic.example.com%2Ffabric');
+  await p.waitForSelector('[data-testid="availability-detail"]');
+  await shot(p, 'availability-dark');
+  await goto(p, 'packages?open=gpu-h100-1x-cpu24-mem96g');
+  await p.waitForSelector('[role="listbox"]');
+  await shot(p, 'packages-dark');
   await p.getByRole('button', { name: 'Switch to light theme' }).click();
   assertEq(await p.evaluate(() => document.documentElement.dataset.theme), 'light', 'toggle to light');
   await p.reload();
@@ -575,12 +757,15 @@ async function assertBounded(p, view) {
   assert(n < kMaxElements, `${view}: ${n} DOM elements at 10,000 nodes (bound ${kMaxElements})`);
 }
 
-test('10,000 nodes: every view stays under the DOM bound, and a searched node, pool, device and claim are reachable', async () => {
+test('10,000 nodes: every view stays under the DOM bound, and a searched node, pool, device, claim and package node are reachable', async () => {
   const file = path.join(work, 'nodes-10000.yaml');
   writeFileSync(file, execFileSync('python3', [path.join(repo, 'bench/server/gen_scenario.py'), '10000', '8', '2000', '--pending', '5', '--pods'], { maxBuffer: 1 << 30 }));
   // Reading 14 MB of YAML takes the server seconds on a quiet machine and minutes on a loaded one:
   // this wait bounds a hang only.
-  const big = await startServer(serverBin, ['--scenario', file, '--static-dir', staticDir, '--rate-limit', '1000'], { timeoutMs: 600000 });
+  // A catalog of one package of the scenario's DeviceClass, so the packages view has 10,000 nodes.
+  const catalog = path.join(work, 'bench-catalog.yaml');
+  writeFileSync(catalog, 'packages:\n  - id: bench-gpu-1x\n    cpu: "1"\n    memory: 1Gi\n    gpu: 1\n    allocation: {deviceClassName: gpu.bench.example.com, claimRequestName: gpu, count: 1}\n');
+  const big = await startServer(serverBin, ['--scenario', file, '--package-catalog', catalog, '--static-dir', staticDir, '--rate-limit', '1000'], { timeoutMs: 600000 });
   try {
     const summary = await api(big.url, 'summary');
     assertEq([summary.counts.nodes, summary.counts.pools, summary.counts.devices], [10000, 10000, 80000], 'scenario served');
@@ -644,6 +829,36 @@ test('10,000 nodes: every view stays under the DOM bound, and a searched node, p
     await p.goto(`${big.url}/#/diagnostics`);
     await p.locator('[data-testid="pending-list"]').waitFor({ timeout: kBigTimeout });
     await assertBounded(p, 'diagnostics');
+
+    // Availability: 10,000 pools, upstream's default limit (100 rows) and the largest (1,000 rows,
+    // windowed); one pool found by its name.
+    await p.goto(`${big.url}/#/availability`);
+    await p.waitForFunction(() => document.querySelector('[data-testid="availability-count"]')?.textContent === '100 of 10,000 pools (limit)', null, { timeout: kBigTimeout });
+    await assertBounded(p, 'availability (100 pools)');
+    await p.goto(`${big.url}/#/availability?driver=gpu.bench.example.com&limit=1000`);
+    await p.waitForFunction(() => document.querySelector('[data-testid="availability-count"]')?.textContent === '1,000 of 10,000 pools (limit)', null, { timeout: kBigTimeout });
+    await assertBounded(p, 'availability (1,000 pools)');
+    const pool = (await api(big.url, 'pool-status?driver=gpu.bench.example.com&pool=node-9876')).pools[0];
+    const poolBox = p.getByRole('combobox', { name: 'Pool' });
+    await poolBox.fill('node-9876');
+    await poolBox.press('Enter');
+    await p.waitForFunction(() => document.querySelectorAll('[data-testid="availability-table"] > tbody > tr[data-pool]').length === 1, null, { timeout: kBigTimeout });
+    assertEq((await availabilityRows(p))[0].slice(0, 8), [pool.poolName, pool.nodeName, '1', '1', String(pool.totalDevices), String(pool.allocatedDevices), String(pool.availableDevices), String(pool.unavailableDevices)], 'pool node-9876 at 10,000 nodes');
+    await assertBounded(p, 'availability (one pool)');
+
+    // Packages: a package's 10,000 nodes in a windowed list; a node search reaches one of them.
+    const pkg = (await api(big.url, 'packages')).packages[0];
+    assertEq(pkg.capacity.nodes.length, 10000, 'the package is counted on every node');
+    await p.goto(`${big.url}/#/packages?open=${pkg.id}`);
+    const nodes = p.getByRole('listbox', { name: `Nodes for ${pkg.id}` });
+    await nodes.waitFor({ timeout: kBigTimeout });
+    await assertBounded(p, 'packages (10,000 nodes open)');
+    assert(await nodes.locator('[role="option"]').count() < 100, 'node rows stay windowed');
+    await p.getByRole('searchbox', { name: `Find a node for ${pkg.id}` }).fill('node-9876');
+    await p.waitForFunction((id) => document.querySelectorAll(`[role="listbox"][aria-label="Nodes for ${id}"] [role="option"]`).length === 1, pkg.id, { timeout: kBigTimeout });
+    const n = pkg.capacity.nodes.find((x) => x.node === 'node-9876');
+    assertEq(await nodes.locator('[role="option"] > span').allInnerTexts(), [n.node, String(n.count), n.limitedBy ?? '—', n.why || n.reasons.join('; ')], 'node-9876 of the package');
+    await shot(p, 'packages-10000-light');
     await ctx.close();
   } finally {
     await big.stop();

@@ -5,6 +5,8 @@ import { kViews, useRoute } from './router';
 import { useTheme } from './theme';
 import { Overview } from './views/Overview';
 import { Pools } from './views/Pools';
+import { Availability } from './views/Availability';
+import { Packages } from './views/Packages';
 import { Claims } from './views/Claims';
 import { GraphView } from './views/GraphView';
 import { DiagnosticsView } from './views/Diagnostics';
@@ -68,6 +70,8 @@ export function App() {
       <main id="main" ref={mainRef} tabIndex={-1} aria-label={title}>
         {route.view === 'overview' && <Overview />}
         {route.view === 'pools' && <Pools params={route.params} />}
+        {route.view === 'availability' && <Availability params={route.params} />}
+        {route.view === 'packages' && <Packages params={route.params} />}
         {route.view === 'claims' && <Claims params={route.params} />}
         {route.view === 'graph' && <GraphView params={route.params} />}
         {route.view === 'diagnostics' && <DiagnosticsView />}

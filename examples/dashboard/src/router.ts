@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 
-export type ViewName = 'overview' | 'pools' | 'claims' | 'graph' | 'diagnostics';
+export type ViewName = 'overview' | 'pools' | 'availability' | 'packages' | 'claims' | 'graph' | 'diagnostics';
 export const kViews: { name: ViewName; title: string }[] = [
   { name: 'overview', title: 'Overview' },
   { name: 'pools', title: 'Pools & devices' },
+  { name: 'availability', title: 'Availability' },
+  { name: 'packages', title: 'Packages' },
   { name: 'claims', title: 'Claims' },
   { name: 'graph', title: 'Graph' },
   { name: 'diagnostics', title: 'Diagnostics' },

@@ -310,3 +310,122 @@ export interface ChangeEvent {
   previousGeneration: number;
   changes: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kind: string; namespace: string; name: string }[];
 }
+
+// ---- /api/v1/pool-status (schema PoolStatus): a ResourcePoolStatusRequest's status (KEP-5677) ----
+
+export interface PartitionSummary {
+  attribute: string;
+  type: string;
+  total: number;
+  allocatable: number;
+}
+
+export interface ShareableCapacity {
+  name: string;
+  total: string;
+  consumed: string;
+  available: string;
+}
+
+export interface ShareableSummary {
+  fullyAvailableDevices: number;
+  partiallyAvailableDevices: number;
+  capacity?: ShareableCapacity[];
+}
+
+/** One pool of the status; the counts are unset when the pool is incomplete (validationError). */
+export interface PoolAvailability {
+  driver: string;
+  poolName: string;
+  nodeName?: string;
+  generation?: number;
+  resourceSliceCount?: number;
+  totalDevices?: number;
+  allocatedDevices?: number;
+  availableDevices?: number;
+  unavailableDevices?: number;
+  validationError?: string;
+  partitionSummary?: PartitionSummary[];
+  shareableSummary?: ShareableSummary;
+}
+
+export interface StatusCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+export interface PoolStatus {
+  poolCount?: number;
+  pools?: PoolAvailability[];
+  conditions: StatusCondition[];
+}
+
+// ---- /api/v1/packages: sellable capacity per catalog package (`draforge package capacity`) ----
+
+export type CapacityStop = 'exhausted' | 'cap' | 'error' | 'no-nodes' | 'quota';
+
+export interface NodeCapacity {
+  node: string;
+  count: number;
+  reasons?: string[];
+  why?: string;
+  /** devices, cpu, memory, pods, ... (set when the pod's resources were counted) */
+  limitedBy?: string;
+}
+
+export interface CapacityQuota {
+  quotas: string[];
+  units?: number;
+  why?: string;
+}
+
+export interface PackageCapacity {
+  prototype: string;
+  total: number;
+  cap: number;
+  stop: CapacityStop;
+  error?: string;
+  errorNode?: string;
+  resourcesChecked?: boolean;
+  quota?: CapacityQuota;
+  nodes: NodeCapacity[];
+}
+
+export interface CatalogPackage {
+  id: string;
+  specName?: string;
+  cpu: string;
+  memory: string;
+  gpu: number;
+  deviceClassName?: string;
+  capacity: PackageCapacity;
+}
+
+export interface ClaimInventory {
+  draClaimCount: number;
+  draAllocatedClaims: number;
+  draAllocatedDevices: number;
+}
+
+export interface PlatformInventory extends ClaimInventory {
+  totalGpuAllocatable: number;
+  draResourceSlices: number;
+  draDevices: number;
+  namespaces?: Record<string, ClaimInventory>;
+}
+
+export interface PackagesAnswer {
+  snapshot: SnapshotRef;
+  catalog: { loaded: boolean; source: string };
+  /** The catalog checked against the cluster (an unknown DeviceClass, ...), with field paths. */
+  problems: string[];
+  namespace: string;
+  quota: boolean;
+  packages: CatalogPackage[];
+  /** The capacity engine failed on the cluster's objects (packages is then []). */
+  error?: string;
+  inventory: PlatformInventory;
+}

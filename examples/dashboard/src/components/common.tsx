@@ -66,3 +66,46 @@ export function capacityText(c: DeviceCapacity | undefined): string {
 export function pct(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
 }
+
+/** One number of an inventory (`dl.cards`), optionally a link to where it comes from. */
+export function Card({ label, value, sub, href, title }: { label: string; value: number; sub?: string; href?: string; title?: string }) {
+  const body = (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        {value.toLocaleString()} {sub ? <small>{sub}</small> : null}
+      </dd>
+    </>
+  );
+  return <div className="card" title={title}>{href ? <a href={href} style={{ color: 'inherit', textDecoration: 'none' }}>{body}</a> : body}</div>;
+}
+
+/** The first cell of a table row that opens (▸) and closes (▾) the row's details. */
+export function ExpandButton({ expanded, onToggle, children }: { expanded: boolean; onToggle: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-expanded={expanded}
+      onClick={onToggle}
+      style={{ border: 0, background: 'transparent', padding: 0, color: 'var(--accent)', textAlign: 'left' }}
+    >
+      {expanded ? '▾' : '▸'} {children}
+    </button>
+  );
+}
+
+/** A row under a table row holding that row's details, across all `columns`. */
+export function DetailRow({ columns, children }: { columns: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={columns} style={{ padding: 0 }}>
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+/** The space the rows above or below a windowed table's window would take (nothing when 0). */
+export function SpacerRow({ height }: { height: number }) {
+  return height > 0 ? <tr aria-hidden="true" style={{ height }} /> : null;
+}

@@ -2,7 +2,7 @@ import { Fragment, useMemo } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { Claim, ClaimList, ClaimRequest, Diagnostics, PendingClaim } from '../api/types';
-import { ClaimStateBadge, ErrorNote, Loading } from '../components/common';
+import { ClaimStateBadge, DetailRow, ErrorNote, ExpandButton, Loading, SpacerRow } from '../components/common';
 import { useRowWindow } from '../components/useWindow';
 import { routeHref, setRouteParams } from '../router';
 import { FunnelTable } from './Diagnostics';
@@ -214,7 +214,7 @@ export function Claims({ params }: { params: URLSearchParams }) {
               </tr>
             </thead>
             <tbody>
-              {win.padTop > 0 && <tr aria-hidden="true" style={{ height: win.padTop }} />}
+              <SpacerRow height={win.padTop} />
               {shown.slice(win.first, win.last).map((c) => {
                 const key = `${c.namespace}/${c.name}`;
                 const expanded = key === open;
@@ -223,15 +223,10 @@ export function Claims({ params }: { params: URLSearchParams }) {
                   <Fragment key={key}>
                     <tr aria-selected={expanded} style={win.windowed ? { height: kClaimRow } : undefined}>
                       <td>
-                        <button
-                          type="button"
-                          aria-expanded={expanded}
-                          onClick={() => nav({ claim: expanded ? undefined : key })}
-                          style={{ border: 0, background: 'transparent', padding: 0, color: 'var(--accent)', textAlign: 'left' }}
-                        >
-                          {expanded ? '▾' : '▸'} <span className="muted">{c.namespace}/</span>
+                        <ExpandButton expanded={expanded} onToggle={() => nav({ claim: expanded ? undefined : key })}>
+                          <span className="muted">{c.namespace}/</span>
                           {c.name}
-                        </button>
+                        </ExpandButton>
                       </td>
                       <td>
                         <ClaimStateBadge state={c.state} deleting={c.deleting} />
@@ -260,16 +255,14 @@ export function Claims({ params }: { params: URLSearchParams }) {
                       <td>{c.pods.length > 0 ? c.pods.join(', ') : <span className="muted">—</span>}</td>
                     </tr>
                     {expanded && !win.windowed && (
-                      <tr>
-                        <td colSpan={6} style={{ padding: 0 }}>
-                          <ClaimDetail claim={c} why={w} />
-                        </td>
-                      </tr>
+                      <DetailRow columns={6}>
+                        <ClaimDetail claim={c} why={w} />
+                      </DetailRow>
                     )}
                   </Fragment>
                 );
               })}
-              {win.padBottom > 0 && <tr aria-hidden="true" style={{ height: win.padBottom }} />}
+              <SpacerRow height={win.padBottom} />
             </tbody>
           </table>
           </div>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import { useResource } from '../api/hooks';
 import type { Diagnostics, RequestFunnel } from '../api/types';
-import { Badge, ErrorNote, Loading } from '../components/common';
+import { Badge, ErrorNote, Loading, SpacerRow } from '../components/common';
 import { useRowWindow } from '../components/useWindow';
 import { routeHref } from '../router';
 
@@ -172,7 +172,7 @@ export function DiagnosticsView() {
                 </tr>
               </thead>
               <tbody>
-                {win.padTop > 0 && <tr aria-hidden="true" style={{ height: win.padTop }} />}
+                <SpacerRow height={win.padTop} />
                 {data.anomalies.slice(win.first, win.last).map((a, j) => (
                   <tr key={`${a.kind}/${a.object}/${win.first + j}`} style={win.windowed ? { height: kAnomalyRow } : undefined}>
                     <td>
@@ -183,7 +183,7 @@ export function DiagnosticsView() {
                     <td title={win.windowed ? a.message : undefined}>{a.message}</td>
                   </tr>
                 ))}
-                {win.padBottom > 0 && <tr aria-hidden="true" style={{ height: win.padBottom }} />}
+                <SpacerRow height={win.padBottom} />
               </tbody>
             </table>
             </div>

@@ -9,6 +9,7 @@ import type { PlacedNode } from '../graph/layout';
 import { aggregateGraph, kDetailAbove } from '../graph/aggregate';
 import { centreOn, fitView, visibleWorld, zoomAt } from '../graph/viewport';
 import { kWindowAbove } from '../components/useWindow';
+import { SuggestBox } from '../components/SuggestBox';
 import type { View } from '../graph/viewport';
 import { setRouteParams } from '../router';
 
@@ -49,8 +50,6 @@ const kNodeSuggestions = 30;
  * suggests matching names and applies one when Enter is pressed or a suggestion is picked.
  */
 function NodeFilter({ nodes, node, onChange }: { nodes: string[]; node: string; onChange: (node: string | undefined) => void }) {
-  const [text, setText] = useState(node);
-  useEffect(() => setText(node), [node]);
   if (nodes.length <= kWindowAbove) {
     return (
       <select aria-label="Node" value={node} onChange={(e) => onChange(e.target.value || undefined)}>
@@ -61,36 +60,7 @@ function NodeFilter({ nodes, node, onChange }: { nodes: string[]; node: string; 
       </select>
     );
   }
-  const needle = text.trim().toLowerCase();
-  const suggestions: string[] = [];
-  for (const n of nodes) {
-    if (suggestions.length >= kNodeSuggestions) break;
-    if (n.toLowerCase().includes(needle)) suggestions.push(n);
-  }
-  return (
-    <>
-      <input
-        type="search"
-        aria-label="Node"
-        list="graph-node-names"
-        placeholder={`one of ${nodes.length.toLocaleString()} nodes`}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          if (e.target.value === '') onChange(undefined);
-          else if (nodes.includes(e.target.value)) onChange(e.target.value);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') onChange(text.trim() || undefined);
-        }}
-      />
-      <datalist id="graph-node-names">
-        {suggestions.map((n) => (
-          <option key={n} value={n} />
-        ))}
-      </datalist>
-    </>
-  );
+  return <SuggestBox names={nodes} value={node} onChange={onChange} label="Node" listId="graph-node-names" placeholder={`one of ${nodes.length.toLocaleString()} nodes`} max={kNodeSuggestions} />;
 }
 
 /** Devices in use and allocated claims are tinted, so the busy part of a cluster stands out. */

@@ -2,25 +2,13 @@ import { apiUrl, getJson } from '../api/client';
 import { useLive, useResource } from '../api/hooks';
 import type { ChangeEvent, Summary } from '../api/types';
 import type { LiveEvent } from '../api/live';
-import { ErrorNote, Loading } from '../components/common';
+import { Card, ErrorNote, Loading } from '../components/common';
 import { UtilBar } from '../components/UtilBar';
 import { groupPools, poolGroupShape } from '../components/groups';
 import type { PoolGroup } from '../components/groups';
 import { routeHref } from '../router';
 
 const kTopPools = 15;
-
-function Card({ label, value, sub, href }: { label: string; value: number; sub?: string; href?: string }) {
-  const body = (
-    <>
-      <dt>{label}</dt>
-      <dd>
-        {value.toLocaleString()} {sub ? <small>{sub}</small> : null}
-      </dd>
-    </>
-  );
-  return <div className="card">{href ? <a href={href} style={{ color: 'inherit', textDecoration: 'none' }}>{body}</a> : body}</div>;
-}
 
 function describeEvent(e: LiveEvent): string {
   if (e.type === 'reset') return 'The server asked for a full refresh (missed too many changes).';
