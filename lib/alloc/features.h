@@ -84,6 +84,19 @@ struct Features {
     return v == AllocatorVariant::kStable;
   }
 
+  // Result shape per version (the AllocationResult the chosen variant writes):
+  // Whether a claim config naming some requests appears once in the result, and a config (class or
+  // claim) that covers every request of the claim has its `requests` cleared ("empty means all").
+  // From 1.37. Before, every variant appends a claim config once per request it names (by name or
+  // by the chosen subrequest) and keeps `requests` as written.
+  bool CompactResultConfigs() const { return version >= api::KubernetesVersion::k1_37; }
+  // Whether results carry the request's tolerations: from 1.36 every variant, in 1.35 incubating and
+  // experimental (the variants that know device taints), in 1.34 none.
+  bool ResultTolerations() const {
+    if (version >= api::KubernetesVersion::k1_36) return true;
+    return version == api::KubernetesVersion::k1_35 && Variant() != AllocatorVariant::kStable;
+  }
+
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
   // The defaults of `version`'s kube-scheduler (its binary version's defaults).
