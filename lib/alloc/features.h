@@ -97,6 +97,16 @@ struct Features {
     return version == api::KubernetesVersion::k1_35 && Variant() != AllocatorVariant::kStable;
   }
 
+  // Pools as 1.34's GatherPools builds them (every variant): a pool is the newest generation of the
+  // slices relevant for the node, incomplete when those are fewer than resourceSliceCount (slices
+  // for other nodes are not looked up), invalid only for a duplicate device name. The search takes
+  // devices from incomplete pools, stops with the error "pool P is invalid: REASON" when it reaches
+  // an invalid pool, and a claim that fails is "cannot allocate all claims" whatever the pools.
+  // Slices with shared counters stay (only perDeviceNodeSelection needs DRAPartitionableDevices).
+  // From 1.35 on, a pool's completeness counts all its slices, incomplete and invalid pools are
+  // skipped, and a failure with an invalid pool says so.
+  bool NodeRelevantPools() const { return version == api::KubernetesVersion::k1_34; }
+
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
   // The defaults of `version`'s kube-scheduler (its binary version's defaults).
