@@ -107,6 +107,12 @@ struct Features {
   // skipped, and a failure with an invalid pool says so.
   bool NodeRelevantPools() const { return version == api::KubernetesVersion::k1_34; }
 
+  // Whether a distinctAttribute constraint compares attribute values by address, as 1.34's
+  // experimental variant does (pointer comparison, fixed in 1.35): two devices never clash, a device
+  // only needs the attribute; only the same (shared) device again clashes with the device last
+  // added for a request.
+  bool DistinctAttributeByIdentity() const { return version == api::KubernetesVersion::k1_34; }
+
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
   // The defaults of `version`'s kube-scheduler (its binary version's defaults).
