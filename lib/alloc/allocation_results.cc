@@ -39,7 +39,7 @@ std::vector<api::DeviceRequestAllocationResult> Search::DeviceResults(const Clai
     if (r.admin) x.admin_access = true;
     // The API server defaults a toleration's operator to Equal before the scheduler sees the claim,
     // so upstream's results carry it; DRAForge's objects keep what was written.
-    x.tolerations = *rd.tolerations;
+    if (f_.ResultTolerations()) x.tolerations = *rd.tolerations;
     for (api::DeviceToleration& t : x.tolerations) {
       if (!t.operator_.has_value()) t.operator_ = "Equal";
     }
@@ -89,9 +89,9 @@ void Search::AddClassConfigs(const ClaimData& cd, std::vector<api::DeviceAllocat
   }
 }
 
-// Claim configs, once each (upstream 1.35/1.36 duplicated them per request, notes Q3); then any
-// config, class configs included, that covers every request (by name or by its chosen subrequest)
-// applies to all.
+// Claim configs: from 1.37 once each, and any config, class configs included, that covers every
+// request (by name or by its chosen subrequest) applies to all (`requests` cleared); before 1.37
+// once per request they name, as written (Features::CompactResultConfigs).
 void Search::AddClaimConfigs(const ClaimData& cd, std::vector<api::DeviceAllocationConfiguration>& config) {
   const api::DeviceClaim& dc = ClaimDevices(*cd.claim);
   // Whether `requests` names request `ri` or the subrequest chosen for it.
@@ -102,16 +102,19 @@ void Search::AddClaimConfigs(const ClaimData& cd, std::vector<api::DeviceAllocat
     const std::string sub = cd.requests[ri][cd.selected_sub[ri]].FullName();
     return std::find(requests.begin(), requests.end(), sub) != requests.end();
   };
+  const bool compact = f_.CompactResultConfigs();
   for (const auto& c : dc.config) {
-    bool include = c.requests.empty();
-    for (size_t ri = 0; !include && ri < dc.requests.size(); ++ri) include = names(c.requests, ri);
-    if (!include) continue;
-    api::DeviceAllocationConfiguration dac;
-    dac.source = "FromClaim";
-    dac.requests = c.requests;
-    dac.opaque = c.opaque;
-    config.push_back(std::move(dac));
+    size_t copies = c.requests.empty() ? 1 : 0;
+    for (size_t ri = 0; ri < dc.requests.size() && (copies == 0 || !compact); ++ri) copies += names(c.requests, ri) ? 1 : 0;
+    for (size_t i = 0; i < copies; ++i) {
+      api::DeviceAllocationConfiguration dac;
+      dac.source = "FromClaim";
+      dac.requests = c.requests;
+      dac.opaque = c.opaque;
+      config.push_back(std::move(dac));
+    }
   }
+  if (!compact) return;
   for (auto& c : config) {
     if (c.requests.empty()) continue;
     bool all = true;

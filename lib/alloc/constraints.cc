@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "alloc/internal/constraints.h"
@@ -55,12 +56,13 @@ class MatchAttribute : public Constraint {
 
 class DistinctAttribute : public Constraint {
  public:
-  DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types)
-      : Constraint(std::move(requests), std::move(attribute), list_types) {}
+  DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types, bool by_identity)
+      : Constraint(std::move(requests), std::move(attribute), list_types), by_identity_(by_identity) {}
   bool SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const override;
   bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
     if (attr == nullptr) return false;
+    if (by_identity_) return AddByIdentity(request, attr);
     std::vector<std::string> set = list_types_ ? AttributeValueSet(*attr) : std::vector<std::string>{};
     std::string scalar = list_types_ ? std::string() : AttributeScalar(*attr);
     if (list_types_) {
@@ -82,10 +84,31 @@ class DistinctAttribute : public Constraint {
   }
   void Remove(std::string_view request, std::string_view sub) override {
     if (!AppliesTo(request, sub)) return;
+    if (by_identity_) {
+      last_of_request_.erase(std::string(request));
+      --count_;
+      return;
+    }
     if (!values_.empty()) values_.pop_back();
   }
 
  private:
+  // 1.34 (Features::DistinctAttributeByIdentity): the attribute last added for each request, compared
+  // by address, so only the same device twice clashes; removing a device forgets its request's entry.
+  bool AddByIdentity(std::string_view request, const api::DeviceAttribute* attr) {
+    if (count_ > 0) {
+      for (const auto& [unused, last] : last_of_request_) {
+        if (last == attr) return false;
+      }
+    }
+    last_of_request_[std::string(request)] = attr;
+    ++count_;
+    return true;
+  }
+
+  bool by_identity_;
+  int count_ = 0;
+  std::map<std::string, const api::DeviceAttribute*> last_of_request_;
   struct Entry {
     std::vector<std::string> set;
     std::string scalar;
@@ -177,8 +200,9 @@ std::unique_ptr<Constraint> NewMatchAttribute(std::vector<std::string> requests,
 }
 
 std::unique_ptr<Constraint> NewDistinctAttribute(std::vector<std::string> requests, std::string attribute,
-                                                 bool list_types) {
-  return std::unique_ptr<Constraint>(new DistinctAttribute(std::move(requests), std::move(attribute), list_types));
+                                                 bool list_types, bool by_identity) {
+  return std::unique_ptr<Constraint>(
+      new DistinctAttribute(std::move(requests), std::move(attribute), list_types, by_identity));
 }
 
 }  // namespace draforge::alloc::internal

@@ -84,6 +84,35 @@ struct Features {
     return v == AllocatorVariant::kStable;
   }
 
+  // Result shape per version (the AllocationResult the chosen variant writes):
+  // Whether a claim config naming some requests appears once in the result, and a config (class or
+  // claim) that covers every request of the claim has its `requests` cleared ("empty means all").
+  // From 1.37. Before, every variant appends a claim config once per request it names (by name or
+  // by the chosen subrequest) and keeps `requests` as written.
+  bool CompactResultConfigs() const { return version >= api::KubernetesVersion::k1_37; }
+  // Whether results carry the request's tolerations: from 1.36 every variant, in 1.35 incubating and
+  // experimental (the variants that know device taints), in 1.34 none.
+  bool ResultTolerations() const {
+    if (version >= api::KubernetesVersion::k1_36) return true;
+    return version == api::KubernetesVersion::k1_35 && Variant() != AllocatorVariant::kStable;
+  }
+
+  // Pools as 1.34's GatherPools builds them (every variant): a pool is the newest generation of the
+  // slices relevant for the node, incomplete when those are fewer than resourceSliceCount (slices
+  // for other nodes are not looked up), invalid only for a duplicate device name. The search takes
+  // devices from incomplete pools, stops with the error "pool P is invalid: REASON" when it reaches
+  // an invalid pool, and a claim that fails is "cannot allocate all claims" whatever the pools.
+  // Slices with shared counters stay (only perDeviceNodeSelection needs DRAPartitionableDevices).
+  // From 1.35 on, a pool's completeness counts all its slices, incomplete and invalid pools are
+  // skipped, and a failure with an invalid pool says so.
+  bool NodeRelevantPools() const { return version == api::KubernetesVersion::k1_34; }
+
+  // Whether a distinctAttribute constraint compares attribute values by address, as 1.34's
+  // experimental variant does (pointer comparison, fixed in 1.35): two devices never clash, a device
+  // only needs the attribute; only the same (shared) device again clashes with the device last
+  // added for a request.
+  bool DistinctAttributeByIdentity() const { return version == api::KubernetesVersion::k1_34; }
+
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
   // The defaults of `version`'s kube-scheduler (its binary version's defaults).

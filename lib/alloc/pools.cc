@@ -38,7 +38,7 @@ Pool BuildPool(PoolKey id, std::vector<const api::ResourceSlice*> slices, const 
   });
   std::vector<const api::ResourceSlice*> counter_slices;
   for (const api::ResourceSlice* s : slices) {
-    if (features.partitionable_devices && HasCounters(*s)) {
+    if (features.partitionable_devices && HasCounters(*s) && !features.NodeRelevantPools()) {
       counter_slices.push_back(s);
     } else {
       pool.device_slices.push_back(s);
@@ -78,7 +78,7 @@ Pool BuildPool(PoolKey id, std::vector<const api::ResourceSlice*> slices, const 
       }
     }
   }
-  if (!features.partitionable_devices) return pool;
+  if (!features.partitionable_devices || features.NodeRelevantPools()) return pool;
   for (const api::ResourceSlice* s : counter_slices) {
     for (const api::CounterSet& cs : Spec(*s).shared_counters) {
       const std::string name = cs.name.value_or("");
@@ -171,7 +171,8 @@ absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::Resour
   std::map<PoolKey, std::vector<const api::ResourceSlice*>> pools;
   for (const api::ResourceSlice* slice : candidates) {
     const api::ResourceSliceSpec& spec = Spec(*slice);
-    if (!features.partitionable_devices && (spec.per_device_node_selection.has_value() || !spec.shared_counters.empty())) {
+    if (!features.partitionable_devices &&
+        (spec.per_device_node_selection.has_value() || (!spec.shared_counters.empty() && !features.NodeRelevantPools()))) {
       continue;
     }
     // Gate off: the allocator cannot check co-allocation, so the slice is ignored and its pool
@@ -224,8 +225,9 @@ absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::Resour
     const int64_t generation = SliceGeneration(*slices.front());
     const int64_t count = SliceCount(*slices.front());
     Pool pool;
-    if (static_cast<int64_t>(slices.size()) == count) {
+    if (static_cast<int64_t>(slices.size()) == count || features.NodeRelevantPools()) {
       pool = BuildPool(id, slices, features, nullptr);
+      pool.incomplete = static_cast<int64_t>(slices.size()) != count;
     } else {
       bool obsolete = false;
       std::vector<const api::ResourceSlice*> all_for_pool;

@@ -58,8 +58,9 @@ AllocateResult Search::Run() {
           out.reasons.push_back(absl::StrCat("pool ", p.Id(), ": ", p.invalid_reason));
         }
       }
-      out.reasons.insert(out.reasons.begin(), out.invalid_pools ? "invalid resource pools were encountered"
-                                                                 : "cannot allocate all claims");
+      out.reasons.insert(out.reasons.begin(), out.invalid_pools && !f_.NodeRelevantPools()
+                                                  ? "invalid resource pools were encountered"
+                                                  : "cannot allocate all claims");
       return out;
     }
   }
@@ -206,7 +207,10 @@ R Search::AllocateFromPools(int ci, int ri, int si, int di, bool allocate_sub, L
 
   for (int pi = start.pool; pi < static_cast<int>(pools_.size()); ++pi) {
     const Pool& pool = pools_[pi];
-    if (pool.incomplete || pool.invalid) continue;
+    if (f_.NodeRelevantPools() && pool.invalid) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat("pool ", AV(pool.pool), " is invalid: ", pool.invalid_reason)));
+    }
+    if (!f_.NodeRelevantPools() && (pool.incomplete || pool.invalid)) continue;
     const int slice_start = pi == start.pool ? start.slice : 0;
     for (int sli = slice_start; sli < static_cast<int>(pool.device_slices.size()); ++sli) {
       const int first = slice_first_[pi][sli];

@@ -44,9 +44,15 @@ int Search::DevIndex(Loc start) const {
 // the claim unschedulable.
 bool Search::EnoughCandidates(int ci, int ri, int si, const RequestData& rd, Loc start, int needed) {
   int found = 0;
+  // 1.34 stops with an error at an invalid pool it reaches (Features::NodeRelevantPools).
+  if (f_.NodeRelevantPools()) {
+    for (size_t pi = start.pool; pi < pools_.size(); ++pi) {
+      if (pools_[pi].invalid) return true;
+    }
+  }
   for (int d = DevIndex(start); d < static_cast<int>(devs_.size()); ++d) {
     const Pool& pool = pools_[devs_[d].pool_index];
-    if (pool.incomplete || pool.invalid) continue;
+    if (!f_.NodeRelevantPools() && (pool.incomplete || pool.invalid)) continue;
     if (rd.admin_access && AllocatingForClaim(d, ci)) continue;
     if (!rd.admin_access && InUse(d)) continue;
     auto selectable = IsSelectable(ci, ri, si, rd, d);

@@ -87,7 +87,8 @@ absl::Status Search::PrepareConstraints(ClaimData& cd) {
     if (c.match_attribute) {
       cd.constraints.push_back(NewMatchAttribute(c.requests, *c.match_attribute, f_.list_type_attributes));
     } else if (c.distinct_attribute && distinct_supported) {
-      cd.constraints.push_back(NewDistinctAttribute(c.requests, *c.distinct_attribute, f_.list_type_attributes));
+      cd.constraints.push_back(NewDistinctAttribute(c.requests, *c.distinct_attribute, f_.list_type_attributes,
+                                                          f_.DistinctAttributeByIdentity()));
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("claim ", cd.key, ", constraint #", i, ": empty constraint (unsupported constraint type?)"));

@@ -72,8 +72,12 @@ inline absl::StatusOr<std::unique_ptr<Fixture>> LoadFixture(const std::filesyste
   }
   if (!have_header) return absl::InvalidArgumentError("no AllocatorTestCase document");
   fx->snapshot = fx->cluster->snapshot();
+  if (const auto* v = fx->Get("kubernetesVersion")) {
+    ASSIGN_OR_RETURN(api::KubernetesVersion version, api::ParseKubernetesVersion(Str(*v)));
+    fx->features = Features::Defaults(version);
+  }
   if (const auto* g = fx->Get("featureGates")) {
-    ASSIGN_OR_RETURN(fx->features, ParseFeatureGates(Str(*g), Features{}, /*enforce_locks=*/false));
+    ASSIGN_OR_RETURN(fx->features, ParseFeatureGates(Str(*g), fx->features, /*enforce_locks=*/false));
   }
   if (const auto* n = fx->Get("node"); n && n->IsObject()) {
     if (auto it = n->FindMember("name"); it != n->MemberEnd()) fx->node.name = Str(it->value);

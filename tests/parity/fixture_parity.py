@@ -67,12 +67,18 @@ def main():
                 args += ["--claim", c]
             if case.get("featureGates"):
                 args += ["--feature-gates", case["featureGates"]]
+            # A fixture of an older Kubernetes version runs against that version's oracle
+            # (tests/oracle/build 1.3x puts it in a directory of that name next to 1.37's).
+            version_args, case_oracle = [], oracle
+            if case.get("kubernetesVersion") and str(case["kubernetesVersion"]) != "1.37":
+                version_args = ["--kubernetes-version", str(case["kubernetesVersion"])]
+                case_oracle = os.path.join(os.path.dirname(oracle), str(case["kubernetesVersion"]), "dra-allocate")
             with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
                 yaml.safe_dump_all(objects, f)
                 input_path = f.name
             try:
-                ours_code, ours, ours_err = run([draforge, "allocate", *args, "-o", "json", "-f", input_path])
-                theirs_code, theirs, theirs_err = run([oracle, "--allocator-only", *args, input_path])
+                ours_code, ours, ours_err = run([draforge, "allocate", *args, *version_args, "-o", "json", "-f", input_path])
+                theirs_code, theirs, theirs_err = run([case_oracle, "--allocator-only", *args, input_path])
             finally:
                 os.unlink(input_path)
             if theirs_code == 2:

@@ -72,8 +72,9 @@ std::unique_ptr<Constraint> NewMatchAttribute(std::vector<std::string> requests,
                                               bool list_types);
 // All devices must have the attribute with pairwise different values (list types: disjoint sets).
 // Unlike upstream, every device is compared, not only the last one of each request (notes Q9).
+// `by_identity`: 1.34's comparison by address (Features::DistinctAttributeByIdentity).
 std::unique_ptr<Constraint> NewDistinctAttribute(std::vector<std::string> requests, std::string attribute,
-                                                 bool list_types);
+                                                 bool list_types, bool by_identity = false);
 
 }  // namespace draforge::alloc::internal
 
