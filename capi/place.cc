@@ -1,15 +1,68 @@
 // The C ABI over lib/alloc/placement: pod placement and "how many more" (include/draforge/place.h),
-// each result as one JSON object (lib/alloc/placement_json).
+// and the replay of pending pods (lib/alloc/replay), each result as one JSON object.
 #include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "alloc/placement.h"
 #include "alloc/placement_json.h"
+#include "alloc/replay.h"
+#include "alloc/replay_json.h"
 #include "capi/internal.h"
 #include "draforge/place.h"
 
+namespace draforge::capi {
+namespace {
+const draforge_replay_options kDefaultReplayOptions = DRAFORGE_REPLAY_OPTIONS_INIT;
+}  // namespace
+}  // namespace draforge::capi
+
 extern "C" {
+
+int draforge_replay_options_init(draforge_replay_options* options, unsigned int version) {
+  return draforge::capi::InitOptions(options, version, DRAFORGE_REPLAY_OPTIONS_VERSION,
+                                     draforge::capi::kDefaultReplayOptions);
+}
+
+int draforge_replay_json(draforge_buffer* out, const draforge_snapshot* snapshot,
+                         const draforge_replay_options* options, const draforge_allocate_options* alloc_options,
+                         draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_replay_json: out and snapshot must not be NULL"), error);
+    }
+    *out = draforge_buffer{nullptr, 0};
+    const draforge_replay_options& ro = options != nullptr ? *options : capi::kDefaultReplayOptions;
+    if (absl::Status st = capi::CheckVersion("draforge_replay_options", ro.version, DRAFORGE_REPLAY_OPTIONS_VERSION);
+        !st.ok()) {
+      return capi::Fail(st, error);
+    }
+    alloc::ReplayOptions replay;
+    if (ro.policy != nullptr && *ro.policy != '\0') {
+      auto policy = alloc::ParseReplayPolicy(ro.policy);
+      if (!policy) {
+        return capi::Fail(absl::InvalidArgumentError(absl::StrCat(
+                              "draforge_replay_options.policy: unknown policy \"", ro.policy,
+                              "\" (want first-fit, most-allocated or least-allocated)")),
+                          error);
+      }
+      replay.policy = *policy;
+    }
+    replay.explain = ro.explain != 0;
+    auto effective = capi::EffectiveOptions(alloc_options);
+    if (!effective.ok()) return capi::Fail(effective.status(), error);
+    auto features = capi::FeaturesOf(effective->feature_gates, effective->unlock_locked_gates != 0, effective->kubernetes_version);
+    if (!features.ok()) return capi::Fail(features.status(), error);
+    replay.features = *features;
+    replay.max_steps = effective->max_steps;
+    auto result = alloc::Replay(*snapshot->snapshot, replay);
+    if (!result.ok()) return capi::Fail(result.status(), error);
+    auto json = alloc::ReplayJson(*result);
+    if (!json.ok()) return capi::Fail(json.status(), error);
+    return capi::ToBuffer(*json, out, error);
+  });
+}
 
 int draforge_place_pod_json(draforge_buffer* out, const draforge_snapshot* snapshot, const char* pod,
                             const draforge_allocate_options* options, draforge_error** error) {

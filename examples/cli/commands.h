@@ -1,5 +1,5 @@
 // The draforge CLI's commands. Each takes its arguments (after the command name) and returns the
-// process exit status: 0 success, 1 unschedulable (allocate, place) or drift found (cdi audit), 2 bad input or usage, 3 error.
+// process exit status: 0 success, 1 unschedulable (allocate, place, whatif replay) or drift found (cdi audit), 2 bad input or usage, 3 error.
 #ifndef DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
 #define DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
 
@@ -32,6 +32,7 @@ int RunDemo(const Args& args, Io io);
 int RunAllocate(const Args& args, Io io);
 int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
+int RunWhatif(const Args& args, Io io);
 int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);

@@ -33,6 +33,8 @@ Commands:
   place       on which nodes a pod fits, or how many more claims like one fit:
                 draforge place --pod NS/NAME -f FILE... [--feature-gates A=true,B=false] [-o text|json|yaml]
                 draforge place (--claim NS/NAME | --template NS/NAME) [--count] [--cap N] -f FILE... [-o text|json|yaml]
+  whatif      what-if questions on a copy of the input: draforge whatif replay -f FILE... [--policy first-fit|most-allocated|least-allocated] [-o table|json|yaml]
+                (the pending pods placed one at a time in kube-scheduler's queue order)
   package     package catalogs: what a platform sells (a package ID: cpu, memory, N devices of a class):
                 draforge package validate --catalog FILE [-f FILE...] | package expand ID --catalog FILE --name N --image IMG
                 draforge package capacity --catalog FILE [--namespace NS [--quota]] -f FILE... [-o table|json|yaml]
@@ -46,9 +48,9 @@ Commands:
   version     print the version
 
 `-f -` reads standard input; `-f DIR` reads every .yaml, .yml and .json file in DIR.
-get, graph, explain, allocate, place and cdi generate read a live cluster instead of -f with
+get, graph, explain, allocate, place, whatif replay and cdi generate read a live cluster instead of -f with
 --kubeconfig FILE [--context NAME] (without -f and --kubeconfig: $KUBECONFIG, ~/.kube/config, in-cluster).
-Exit status: 0 success, 1 unschedulable (allocate, place) or drift found (cdi audit), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags;
+Exit status: 0 success, 1 unschedulable (allocate, place, whatif replay) or drift found (cdi audit), 2 bad input or usage, 3 error. Run `draforge COMMAND --help` for flags;
 each flag is given as --flag VALUE or --flag=VALUE.
 )";
 
@@ -78,6 +80,7 @@ int main(int argc, char** argv) {
   if (command == "explain") return RunExplain(args, io);
   if (command == "place") return RunPlace(args, io);
   if (command == "package") return RunPackage(args, io);
+  if (command == "whatif") return RunWhatif(args, io);
   if (command == "cel") return RunCel(args, io);
   if (command == "cdi") return RunCdi(args, io);
   if (command == "dump") return RunDump(args, io);

@@ -1,11 +1,12 @@
 /* DRAForge C ABI: cluster-wide placement. On which nodes a pod's claims fit (kube-scheduler's DRA
- * Filter run on every node), and how many more claims like a given one fit, and where.
+ * Filter run on every node), how many more claims like a given one fit, and where, and a replay of
+ * the pending pods in the scheduler's queue order.
  *
  * Nodes, for both: the snapshot's Node objects (their labels feed node selectors); when it has
  * none, the node names that node-local ResourceSlices (spec.nodeName) name. Only DRA is considered:
  * node affinity, taints, resources and the pod's spec.nodeName are not. Results are deterministic.
  *
- * Thread-safety: both functions only read `snapshot` (an immutable handle) and may run on any
+ * Thread-safety: these functions only read `snapshot` (an immutable handle) and may run on any
  * thread, concurrently with each other on the same snapshot. No callbacks. */
 #ifndef DRAFORGE_PLACE_H
 #define DRAFORGE_PLACE_H
@@ -75,6 +76,48 @@ typedef enum draforge_prototype_kind {
 DRAFORGE_API int draforge_how_many_more_json(draforge_buffer *out, const draforge_snapshot *snapshot, int kind,
                                              const char *name, int64_t cap, const draforge_allocate_options *options,
                                              draforge_error **error);
+
+/* Options of draforge_replay_json(). Initialise with DRAFORGE_REPLAY_OPTIONS_INIT or
+ * draforge_replay_options_init(); fields are only ever appended. */
+typedef struct draforge_replay_options {
+  unsigned int version; /* DRAFORGE_REPLAY_OPTIONS_VERSION */
+  /* How a pod's node is chosen among the nodes that fit: "first-fit" (NULL or "": the first in name
+   * order), "most-allocated" or "least-allocated" (the highest or lowest share of the node's
+   * node-local devices allocated once the pod is placed there; ties: name order). */
+  const char *policy;
+  /* Non-zero (the default): a node whose devices do not fit gets the explain funnel's sentence as
+   * its reason; zero: the allocator's reasons only (faster). */
+  int explain;
+} draforge_replay_options;
+
+#define DRAFORGE_REPLAY_OPTIONS_VERSION 1
+#define DRAFORGE_REPLAY_OPTIONS_INIT {DRAFORGE_REPLAY_OPTIONS_VERSION, NULL, 1}
+
+/* Fills `options` with the defaults of `version`. Errors: DRAFORGE_EINVALID for NULL or an unknown
+ * version. */
+DRAFORGE_API int draforge_replay_options_init(draforge_replay_options *options, unsigned int version);
+
+/* Replays the pending pods of `snapshot` (no spec.nodeName, not terminal, not being deleted,
+ * schedulerName "default-scheduler" or unset) in kube-scheduler's queue order (spec.priority
+ * descending, then metadata.creationTimestamp, then namespace/name), one at a time, on a copy of the
+ * snapshot (which is not changed): every node is judged as draforge_place_pod_json judges it, plus
+ * the pod's cpu/memory/pods requests against the Node's allocatable minus the pods bound there
+ * (Node objects only); the policy picks among the nodes that fit; the pod's binding and its claims'
+ * allocations are committed before the next pod. Node affinity, taints and preemption are not
+ * considered. `options` and `alloc_options` may be NULL (defaults); of `alloc_options`,
+ * feature_gates, unlock_locked_gates, kubernetes_version and max_steps (per pod and node) are used.
+ * On success `*out` (free with draforge_buffer_dispose) holds:
+ *   {"policy":"first-fit"|"most-allocated"|"least-allocated", "order":["ns/name", ...],
+ *    "placed":[{"pod","node","claims":[{"claim":"ns/name","existing":bool,
+ *                                      "results":status.allocation.devices.results}]}],
+ *    "pending":[{"pod","nodes":[{"node","reason"}]}]}
+ * (placed and pending in queue order; pending nodes sorted by name).
+ * Errors: DRAFORGE_EINVALID for NULL out or snapshot, an unknown policy, bad options or feature
+ * gates, a pod whose spec.priority or metadata.creationTimestamp is malformed, or a bad resource
+ * list in a Node or Pod (the message names the object). */
+DRAFORGE_API int draforge_replay_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                      const draforge_replay_options *options,
+                                      const draforge_allocate_options *alloc_options, draforge_error **error);
 
 #ifdef __cplusplus
 }

@@ -702,6 +702,39 @@ class CdiFlags(unittest.TestCase):
             self.assertEqual(err, "", sub)
 
 
+class WhatifReplay(unittest.TestCase):
+    """draforge whatif replay: golden outputs on the demo scenario and tests/cli/data/whatif."""
+
+    DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "whatif")
+    SMALL = os.path.join(DATA, "replay-small.yaml")
+
+    def test_table_output_is_golden(self):
+        for scenario, golden, want_code in ((DEMO, "replay-demo.txt", None), (self.SMALL, "replay-small.txt", 1)):
+            code, out, err = run("whatif", "replay", "-f", scenario)
+            self.assertIn(code, (0, 1), err)
+            if want_code is not None:
+                self.assertEqual(code, want_code, err)
+            self.assertEqual(out, read(os.path.join(self.DATA, golden)), golden)
+
+    def test_json_lists_order_placed_and_pending(self):
+        code, out, err = run("whatif", "replay", "-f", self.SMALL, "-o", "json", "--policy", "least-allocated")
+        self.assertEqual(code, 1, err)
+        r = json.loads(out)
+        self.assertEqual(r["policy"], "least-allocated")
+        self.assertEqual(r["order"], ["team-a/urgent", "team-a/early", "team-a/late", "team-a/big", "team-a/huge"])
+        self.assertEqual({p["pod"]: p["node"] for p in r["placed"]},
+                         {"team-a/urgent": "node-c", "team-a/early": "node-a", "team-a/late": "node-c"})
+        self.assertEqual([p["pod"] for p in r["pending"]], ["team-a/big", "team-a/huge"])
+
+    def test_bad_policy_and_subcommand_are_usage_errors(self):
+        code, _, err = run("whatif", "replay", "-f", self.SMALL, "--policy", "best-fit")
+        self.assertEqual(code, 2)
+        self.assertIn("best-fit", err)
+        code, _, err = run("whatif", "rewind", "-f", self.SMALL)
+        self.assertEqual(code, 2)
+        self.assertIn("unknown whatif command", err)
+
+
 class Packages(unittest.TestCase):
     """draforge package: catalogs (examples/packages/catalog.yaml on the demo scenario)."""
 

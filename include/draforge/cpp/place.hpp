@@ -40,6 +40,19 @@ inline Result<std::string> HowManyMoreJson(const Snapshot& snapshot, PrototypeKi
   });
 }
 
+// Replays the snapshot's pending pods in queue order with `policy` ("first-fit", "most-allocated",
+// "least-allocated"; "" for first-fit), as draforge_replay_json's JSON.
+inline Result<std::string> ReplayJson(const Snapshot& snapshot, std::string_view policy = {},
+                                      const AllocateOptions& options = {}) {
+  detail::CString p(policy);
+  draforge_replay_options ro = DRAFORGE_REPLAY_OPTIONS_INIT;
+  ro.policy = p.get();
+  const draforge_allocate_options o = detail::COptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_replay_json(out, snapshot.c_handle(), &ro, &o, e);
+  });
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_PLACE_HPP

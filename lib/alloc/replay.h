@@ -1,0 +1,97 @@
+// Replay: place a snapshot's pending pods one at a time, as kube-scheduler would, and say which start
+// where with which devices and which stay pending, and why.
+//
+// Pending pods: no spec.nodeName, not terminal (status.phase Succeeded or Failed), not being deleted,
+// spec.schedulerName "default-scheduler" or unset. They are placed in the order of kube-scheduler's
+// PrioritySort queue: spec.priority descending (unset: 0), then metadata.creationTimestamp ascending
+// (upstream uses the time the pod entered the queue; offline, creation is the best stand-in; unset
+// sorts first), then "namespace/name".
+//
+// For each pod, on a working copy of the snapshot that holds every earlier pod's result:
+//   * every node is judged as alloc::Place judges it (claims resolved as the DRA PreFilter does,
+//     allocated claims pin the node, pending ones allocated together with the real allocator) and,
+//     when the nodes are Node objects, the pod's requests must fit the node as HowManyMore checks
+//     them (alloc::NodeResources: allocatable minus the pods bound there, one pod slot), checked
+//     before devices as kube-scheduler's NodeResourcesFit runs before DynamicResources;
+//   * among the nodes that fit, the policy picks one (ReplayPolicy);
+//   * the pod is bound (spec.nodeName), its claims get status.allocation and the pod in
+//     status.reservedFor, a template's claim not created yet is created as the resourceclaim
+//     controller would and recorded in the pod's status.resourceClaimStatuses; then the next pod.
+// A pod that fits nowhere stays pending with every node's reason (Place's `why`, or the resource
+// shortfall "cpu: 10 requested, 6 free (allocatable 64)").
+// Not considered (as for Place): node affinity, nodeSelector, taints and tolerations, preemption.
+#ifndef DRAFORGE_ALLOC_REPLAY_H_
+#define DRAFORGE_ALLOC_REPLAY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "alloc/features.h"
+#include "api/resource_claim.h"
+#include "store/cluster.h"
+
+namespace draforge::alloc {
+
+// How a pod's node is chosen among the nodes that fit.
+enum class ReplayPolicy {
+  kFirstFit,        // the first in name order
+  kMostAllocated,   // the highest share of the node's devices allocated with the pod placed there
+  kLeastAllocated,  // the lowest such share
+};
+// "first-fit", "most-allocated", "least-allocated".
+std::string_view ReplayPolicyName(ReplayPolicy policy);
+std::optional<ReplayPolicy> ParseReplayPolicy(std::string_view name);
+
+struct ReplayOptions {
+  Features features;
+  ReplayPolicy policy = ReplayPolicy::kFirstFit;
+  // Search-step budget per node and pod (0: no limit).
+  int64_t max_steps = 0;
+  // Compute the funnel's sentence for nodes whose devices do not fit (PlaceOptions::explain).
+  bool explain = true;
+};
+
+struct ReplayedClaim {
+  std::string claim;      // "namespace/name"
+  bool existing = false;  // allocated before the replay reached the pod
+  api::AllocationResult allocation;
+};
+
+struct ReplayedPod {
+  std::string pod;  // "namespace/name"
+  std::string node;
+  std::vector<ReplayedClaim> claims;
+};
+
+struct NodeReason {
+  std::string node;
+  std::string reason;
+};
+
+struct PendingPod {
+  std::string pod;
+  std::vector<NodeReason> nodes;  // every node, sorted by name
+};
+
+struct ReplayResult {
+  ReplayPolicy policy = ReplayPolicy::kFirstFit;
+  std::vector<std::string> order;  // the pending pods' keys, in queue order
+  std::vector<ReplayedPod> placed;  // in queue order
+  std::vector<PendingPod> pending;  // in queue order
+};
+
+// The pending pods of `snapshot` in queue order. Errors: InvalidArgument naming the pod for a
+// spec.priority that is not an integer or a metadata.creationTimestamp that is not RFC 3339.
+absl::StatusOr<std::vector<const api::Pod*>> ReplayQueue(const store::Snapshot& snapshot);
+
+// Replays the pending pods of `snapshot` (which is not changed). Errors: InvalidArgument as
+// ReplayQueue, and for a bad resource list in a Node or Pod (naming the object).
+absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const ReplayOptions& options = {});
+
+}  // namespace draforge::alloc
+
+#endif  // DRAFORGE_ALLOC_REPLAY_H_
