@@ -113,6 +113,19 @@ struct Features {
   // added for a request.
   bool DistinctAttributeByIdentity() const { return version == api::KubernetesVersion::k1_34; }
 
+  // Whether GatherPools takes every slice with shared counters into its pool whatever node it
+  // targets ("Always include slices with SharedCounters"): 1.35's incubating and experimental
+  // variants, every 1.36 variant, 1.37's stable one; not 1.34 (counters live in the device slices).
+  bool CounterSlicesForEveryNode() const {
+    switch (version) {
+      case api::KubernetesVersion::k1_34: return false;
+      case api::KubernetesVersion::k1_35: return Variant() != AllocatorVariant::kStable;
+      case api::KubernetesVersion::k1_36: return true;
+      case api::KubernetesVersion::k1_37: return Variant() == AllocatorVariant::kStable;
+    }
+    return false;
+  }
+
   // The Kubernetes 1.37 defaults (same as Features{}).
   static Features Defaults() { return Features{}; }
   // The defaults of `version`'s kube-scheduler (its binary version's defaults).

@@ -181,9 +181,9 @@ absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::Resour
     const std::string_view node_name = spec.node_name ? std::string_view(*spec.node_name) : std::string_view();
     const bool all_nodes = spec.all_nodes.value_or(false);
     bool relevant = false;
-    if (features.StableAllocator() && !spec.shared_counters.empty()) {
-      // The stable allocator takes every counter slice (their devices elsewhere may consume the
-      // counters), so an incomplete or invalid pool on another node is in its list too.
+    if (features.CounterSlicesForEveryNode() && !spec.shared_counters.empty()) {
+      // Some variants take every counter slice (their devices elsewhere may consume the counters),
+      // so an incomplete or invalid pool on another node is in their list too.
       relevant = true;
     } else if (!node_name.empty() || all_nodes || spec.node_selector) {
       auto match = NodeMatches(node, node_name, all_nodes, spec.node_selector ? &*spec.node_selector : nullptr);
@@ -287,8 +287,8 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const store::Snapshot& snapshot,
                                               const NodeInfo& node, const Features& features) {
   // A slice with spec.nodeName targets only that node: the rest of them cannot be relevant, and
   // they never make node selection fail, so leaving them out changes neither result nor errors.
-  // The stable allocator also takes counter slices of other nodes (see GatherFrom): it scans all.
-  if (features.StableAllocator()) return GatherPools(snapshot.ResourceSlices(), node, features);
+  // Some variants also take counter slices of other nodes (see GatherFrom): they scan all.
+  if (features.CounterSlicesForEveryNode()) return GatherPools(snapshot.ResourceSlices(), node, features);
   std::vector<const api::ResourceSlice*> candidates =
       node.name.empty() ? std::vector<const api::ResourceSlice*>() : snapshot.SlicesByNode(node.name);
   // Only node-independent slices can fail node selection, and they keep their (name) order, so
