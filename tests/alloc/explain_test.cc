@@ -151,7 +151,14 @@ TEST(Explain, AgreesWithAllocatorOnConstraints) {
 
 // Every allocator fixture: each claim it allocates, explained alone on its node.
 TEST(Explain, AgreesWithAllocatorOnEveryFixture) {
-  const Agreement a = CheckAgreement(FixtureFiles(), /*check_expect=*/true);
+  // Not versions/: explain does not follow 1.34's pool rules yet (an incomplete pool that allocates,
+  // distinctAttribute by identity), so at 1.34 it rules out requests the allocator satisfies
+  // (docs/versions.md). The allocator's own answers there are checked against 1.34's oracle.
+  std::vector<fs::path> files;
+  for (const fs::path& p : FixtureFiles()) {
+    if (p.parent_path().filename() != "versions") files.push_back(p);
+  }
+  const Agreement a = CheckAgreement(files, /*check_expect=*/true);
   EXPECT_GE(a.checked, 250);
   EXPECT_GE(a.unschedulable, 60);
 }

@@ -61,15 +61,17 @@ std::unique_ptr<draforge_snapshot, SnapshotDeleter> LoadThroughCAbi(const fs::pa
 }
 
 // The options a fixture asks for: its feature gates (locks not enforced, as the C++ runner) and
-// the node labels of its header.
+// the node labels of its header, at its kubernetesVersion.
 struct CaseOptions {
   std::string gates;
+  std::string version;  // the fixture's kubernetesVersion ("" : 1.37)
   std::string labels;
   draforge_allocate_options options = DRAFORGE_ALLOCATE_OPTIONS_INIT;
 };
 
 void FillOptions(const Fixture& fx, CaseOptions& o) {
   if (const auto* g = fx.Get("featureGates")) o.gates = Str(*g);
+  if (const auto* v = fx.Get("kubernetesVersion")) o.version = Str(*v);
   rapidjson::Document labels(rapidjson::kObjectType);
   if (const auto* n = fx.Get("node"); n && n->IsObject()) {
     if (auto it = n->FindMember("labels"); it != n->MemberEnd() && it->value.IsObject()) {
@@ -78,6 +80,7 @@ void FillOptions(const Fixture& fx, CaseOptions& o) {
   }
   o.labels = api::WriteJson(labels, false);
   o.options.feature_gates = o.gates.c_str();
+  if (!o.version.empty()) o.options.kubernetes_version = o.version.c_str();
   o.options.unlock_locked_gates = 1;
   o.options.node_labels_json = o.labels.c_str();
 }

@@ -45,7 +45,8 @@ def test_allocate_fixture(path):
     header, claims, node, labels = load(path)
     expect = header["expect"]
     cluster = draforge.Cluster.from_files(path)
-    kwargs = dict(features=header.get("featureGates"), node_labels=labels, unlock_locked_gates=True)
+    kwargs = dict(features=header.get("featureGates"), node_labels=labels, unlock_locked_gates=True,
+                  kubernetes_version=header.get("kubernetesVersion"))
     if expect["outcome"] == "error":
         with pytest.raises(draforge.Error) as info:
             cluster.allocate(claims, node, **kwargs)
@@ -71,7 +72,8 @@ def test_allocate_fixture_without_pruning(path):
     default pruned search, in no fewer steps."""
     header, claims, node, labels = load(path)
     cluster = draforge.Cluster.from_files(path)
-    kwargs = dict(features=header.get("featureGates"), node_labels=labels, unlock_locked_gates=True)
+    kwargs = dict(features=header.get("featureGates"), node_labels=labels, unlock_locked_gates=True,
+                  kubernetes_version=header.get("kubernetesVersion"))
 
     def answer(prune):
         try:
