@@ -99,14 +99,8 @@ int RunAllocate(const Args& args, Io io) {
     return kExitBadInput;
   }
   draforge::AllocateOptions options;
-  options.feature_gates = flags->GetOr("--feature-gates", "");
-  options.kubernetes_version = flags->GetOr("--kubernetes-version", "");
-  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return kExitBadInput;
-  auto loaded = LoadCluster(*flags, io);
+  auto loaded = LoadClusterForAllocation(*flags, io, options);
   if (!loaded) return kExitBadInput;
-  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
-    return kExitBadInput;
-  }
   std::vector<std::string> claims;
   if (!SelectClaims(*flags, *loaded, io, claims)) return kExitBadInput;
   // No claim to allocate (every claim of the input already has one): nothing to search, allocated.

@@ -71,14 +71,8 @@ int RunExplain(const Args& args, Io io) {
     return kExitBadInput;
   }
   draforge::AllocateOptions options;
-  options.feature_gates = flags->GetOr("--feature-gates", "");
-  options.kubernetes_version = flags->GetOr("--kubernetes-version", "");
-  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return kExitBadInput;
-  auto loaded = LoadCluster(*flags, io);
+  auto loaded = LoadClusterForAllocation(*flags, io, options);
   if (!loaded) return kExitBadInput;
-  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
-    return kExitBadInput;
-  }
   auto ex = draforge::Explain(loaded->snapshot, ref, flags->GetOr("--node", ""), options);
   if (!ex.ok()) {
     io.err << "error: " << ex.error().message << "\n";

@@ -258,14 +258,8 @@ int RunPlace(const Args& args, Io io) {
     }
   }
   draforge::AllocateOptions options;
-  options.feature_gates = flags->GetOr("--feature-gates", "");
-  options.kubernetes_version = flags->GetOr("--kubernetes-version", "");
-  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return kExitBadInput;
-  auto loaded = LoadCluster(*flags, io);
+  auto loaded = LoadClusterForAllocation(*flags, io, options);
   if (!loaded) return kExitBadInput;
-  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
-    return kExitBadInput;
-  }
 
   if (pod_mode) {
     auto placement = draforge::PlacePodJson(loaded->snapshot, flags->GetOr("--pod", ""), options);

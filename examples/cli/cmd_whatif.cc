@@ -100,14 +100,8 @@ int RunReplay(const Args& args, Io io) {
     return kExitBadInput;
   }
   draforge::AllocateOptions options;
-  options.feature_gates = flags->GetOr("--feature-gates", "");
-  options.kubernetes_version = flags->GetOr("--kubernetes-version", "");
-  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return kExitBadInput;
-  auto loaded = LoadCluster(*flags, io);
+  auto loaded = LoadClusterForAllocation(*flags, io, options);
   if (!loaded) return kExitBadInput;
-  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
-    return kExitBadInput;
-  }
   auto result = draforge::ReplayJson(loaded->snapshot, policy, options);
   if (!result.ok()) {
     io.err << "error: " << result.error().message << "\n";

@@ -74,6 +74,10 @@ FlagSpec KubernetesVersionFlag();
 // gates are invalid for that version.
 bool ResolveKubernetesVersion(const Inputs& inputs, const std::string& gates, std::string& kubernetes_version,
                               Io io);
+// The allocation commands' common start: --feature-gates and --kubernetes-version into `options`
+// (checked), LoadCluster, then the version a cluster reports (ResolveKubernetesVersion). Prints
+// the problem and returns nullopt when any step fails.
+std::optional<ClusterInputs> LoadClusterForAllocation(const Flags& flags, Io io, draforge::AllocateOptions& options);
 
 // A client of the cluster --kubeconfig/--context name, by client-go's rules (kube.h: --kubeconfig,
 // $KUBECONFIG merged, ~/.kube/config, in-cluster) with this process's environment. Prints the problem

@@ -271,4 +271,16 @@ std::optional<ClusterInputs> LoadCluster(const Flags& flags, Io io) {
   return ClusterInputs{*std::move(inputs), *std::move(cluster), *std::move(snapshot)};
 }
 
+std::optional<ClusterInputs> LoadClusterForAllocation(const Flags& flags, Io io, draforge::AllocateOptions& options) {
+  options.feature_gates = flags.GetOr("--feature-gates", "");
+  options.kubernetes_version = flags.GetOr("--kubernetes-version", "");
+  if (!CheckFeatureGates(options.feature_gates, io, options.kubernetes_version)) return std::nullopt;
+  auto loaded = LoadCluster(flags, io);
+  if (!loaded) return std::nullopt;
+  if (!ResolveKubernetesVersion(loaded->inputs, options.feature_gates, options.kubernetes_version, io)) {
+    return std::nullopt;
+  }
+  return loaded;
+}
+
 }  // namespace draforge::cli
