@@ -143,7 +143,7 @@ namespace {
 // One Allocate: the search (internal/search.h) against the given or the snapshot's allocated state.
 AllocateResult Run(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
                    const NodeInfo& node, const AllocateOptions& options, internal::SelectorCache& cache,
-                   const std::vector<const api::ResourceSlice*>* node_independent) {
+                   const internal::NodeIndependentSlices* node_independent) {
   for (const api::ResourceClaim* c : claims) {
     if (c == nullptr) {
       AllocateResult r;
@@ -172,11 +172,11 @@ AllocateResult Allocate(const store::Snapshot& snapshot, const std::vector<const
 
 struct Allocator::Cache {
   Cache(const Features& f, const store::Snapshot& snapshot)
-      : selectors(f, &snapshot), node_independent(internal::NodeIndependentSlices(snapshot)) {}
+      : selectors(f, &snapshot), node_independent(snapshot) {}
   internal::SelectorCache selectors;
-  // The slices every node has to look at (no spec.nodeName); the others come from the snapshot's
-  // per-node index, so that one Allocate does not scan every slice of the cluster.
-  const std::vector<const api::ResourceSlice*> node_independent;
+  // The slices without spec.nodeName, their node selectors compiled and indexed; the others come
+  // from the snapshot's per-node index, so that one Allocate does not scan every slice of the cluster.
+  const internal::NodeIndependentSlices node_independent;
 };
 
 Allocator::Allocator(std::shared_ptr<const store::Snapshot> snapshot, AllocateOptions options)

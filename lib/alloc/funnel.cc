@@ -10,15 +10,20 @@
 namespace draforge::alloc::internal {
 
 Funnel::Funnel(const store::Snapshot& snapshot, const api::ResourceClaim& claim, std::string key,
-               const NodeInfo* node, const Features& features, bool only_node_devices)
+               const NodeInfo* node, const Features& features, bool only_node_devices,
+               const SharedFunnelState* shared)
     : snapshot_(snapshot),
       claim_(claim),
       key_(std::move(key)),
       node_(node),
       features_(features),
       only_node_devices_(only_node_devices),
-      state_(AllocatedStateFromSnapshot(snapshot, {&claim})),
-      cache_(features) {
+      shared_(shared != nullptr ? *shared : SharedFunnelState{}),
+      own_state_(shared_.allocated != nullptr ? std::nullopt
+                                               : std::optional<AllocatedState>(AllocatedStateFromSnapshot(snapshot, {&claim}))),
+      state_(shared_.allocated != nullptr ? *shared_.allocated : *own_state_),
+      own_cache_(shared_.selectors != nullptr ? nullptr : std::make_unique<SelectorCache>(features)),
+      cache_(shared_.selectors != nullptr ? *shared_.selectors : *own_cache_) {
   GatherNodePools();
   BuildPoolViews();
   BuildCandidates();
@@ -33,9 +38,14 @@ Explanation Funnel::Run() {
   ex.claim = key_;
   if (node_ != nullptr) {
     ex.node = node_->name;
-    AllocateOptions opts;
-    opts.features = features_;
-    AllocateResult r = Allocate(snapshot_, {&claim_}, *node_, opts);
+    std::optional<AllocateResult> own;
+    if (shared_.result == nullptr) {
+      AllocateOptions opts;
+      opts.features = features_;
+      opts.allocated_state = &state_;
+      own = Allocate(snapshot_, {&claim_}, *node_, opts);
+    }
+    const AllocateResult& r = shared_.result != nullptr ? *shared_.result : *own;
     ex.outcome = r.outcome;
     ex.outcome_detail = r.outcome == Outcome::kError ? std::string(r.error.message()) : absl::StrJoin(r.reasons, "; ");
   }
@@ -104,7 +114,9 @@ const std::map<std::string, CompatibilityGroupIntersection>& Funnel::AllocatedGr
 // Pools as the node sees them (for the node step).
 void Funnel::GatherNodePools() {
   if (node_ == nullptr) return;
-  auto g = GatherPools(snapshot_.ResourceSlices(), *node_, features_);
+  auto g = shared_.node_independent != nullptr
+               ? GatherPools(snapshot_, *shared_.node_independent, *node_, features_)
+               : GatherPools(snapshot_.ResourceSlices(), *node_, features_);
   if (g.ok()) gathered_ = *std::move(g);
   for (const auto& p : gathered_) node_pools_[{std::string(p.driver), std::string(p.pool)}] = &p;
   node_declares_ = DeclaresOptionalNodeOperations(*node_, snapshot_);
@@ -112,9 +124,18 @@ void Funnel::GatherNodePools() {
 
 // Every pool: of the generation the allocator uses on the node (GatherPools: a newer generation
 // published only in part, or only for other nodes, is not it), else of the newest generation.
-// Taking the newest everywhere missed devices the allocator uses.
+// Taking the newest everywhere missed devices the allocator uses. With only_node_devices, only the
+// pools the node can allocate from (BuildCandidates takes no other), in the same (driver, pool) order.
 void Funnel::BuildPoolViews() {
-  for (const store::PoolInfo& p : snapshot_.Pools()) {
+  std::vector<store::PoolInfo> pools;
+  if (node_ != nullptr && only_node_devices_) {
+    for (const auto& [id, unused] : node_pools_) {
+      if (std::optional<store::PoolInfo> p = snapshot_.GetPool(id.first, id.second)) pools.push_back(*std::move(p));
+    }
+  } else {
+    pools = snapshot_.Pools();
+  }
+  for (const store::PoolInfo& p : pools) {
     PoolView& view = pool_views_.emplace_back(PoolView{p.driver, p.pool, p.slices});
     auto it = node_pools_.find({std::string(p.driver), std::string(p.pool)});
     if (it == node_pools_.end()) continue;

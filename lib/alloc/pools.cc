@@ -162,14 +162,36 @@ absl::StatusOr<bool> NodeMatches(const NodeInfo& node, std::string_view node_nam
 
 namespace {
 
+// A slice GatherFrom looks at, with its node selector compiled beforehand (NodeIndependentSlices)
+// or not (null: NodeMatches compiles it).
+struct CandidateSlice {
+  const api::ResourceSlice* slice;
+  const absl::StatusOr<api::CompiledNodeSelector>* selector = nullptr;
+};
+
+std::vector<CandidateSlice> Uncompiled(const std::vector<const api::ResourceSlice*>& slices) {
+  std::vector<CandidateSlice> out;
+  out.reserve(slices.size());
+  for (const api::ResourceSlice* s : slices) out.push_back({s});
+  return out;
+}
+
+// NodeMatches for a slice whose node fields come down to its (compiled) nodeSelector.
+absl::StatusOr<bool> SelectorMatches(const NodeInfo& node, const absl::StatusOr<api::CompiledNodeSelector>& selector) {
+  if (!selector.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("failed to parse node selector: ", selector.status().message()));
+  }
+  return selector->Matches(node.labels, node.name);
+}
+
 // Upstream GatherPools over `candidates` (every slice that can target the node, in name order);
 // `slices_of_pool` returns every slice of a pool (all generations) for incomplete pools.
 template <typename SlicesOfPool>
-absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::ResourceSlice*>& candidates,
-                                             const NodeInfo& node, const Features& features,
-                                             const SlicesOfPool& slices_of_pool) {
+absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<CandidateSlice>& candidates, const NodeInfo& node,
+                                             const Features& features, const SlicesOfPool& slices_of_pool) {
   std::map<PoolKey, std::vector<const api::ResourceSlice*>> pools;
-  for (const api::ResourceSlice* slice : candidates) {
+  for (const CandidateSlice& candidate : candidates) {
+    const api::ResourceSlice* slice = candidate.slice;
     const api::ResourceSliceSpec& spec = Spec(*slice);
     if (!features.partitionable_devices &&
         (spec.per_device_node_selection.has_value() || (!spec.shared_counters.empty() && !features.NodeRelevantPools()))) {
@@ -186,7 +208,9 @@ absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::Resour
       // so an incomplete or invalid pool on another node is in their list too.
       relevant = true;
     } else if (!node_name.empty() || all_nodes || spec.node_selector) {
-      auto match = NodeMatches(node, node_name, all_nodes, spec.node_selector ? &*spec.node_selector : nullptr);
+      auto match = candidate.selector != nullptr
+                       ? SelectorMatches(node, *candidate.selector)
+                       : NodeMatches(node, node_name, all_nodes, spec.node_selector ? &*spec.node_selector : nullptr);
       if (!match.ok()) {
         return absl::InvalidArgumentError(absl::StrCat("failed to perform node selection for slice ",
                                                        slice->metadata.name.value_or(""), ": ",
@@ -268,32 +292,25 @@ absl::StatusOr<std::vector<Pool>> GatherFrom(const std::vector<const api::Resour
 
 absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::ResourceSlice*>& all_slices,
                                               const NodeInfo& node, const Features& features) {
-  return GatherFrom(all_slices, node, features, [&](PoolKey) -> const std::vector<const api::ResourceSlice*>& {
-    return all_slices;
-  });
-}
-
-std::vector<const api::ResourceSlice*> NodeIndependentSlices(const store::Snapshot& snapshot) {
-  std::vector<const api::ResourceSlice*> out;
-  for (const api::ResourceSlice* s : snapshot.ResourceSlices()) {
-    const auto& name = Spec(*s).node_name;
-    if (!name || name->empty()) out.push_back(s);
-  }
-  return out;
+  return GatherFrom(Uncompiled(all_slices), node, features,
+                    [&](PoolKey) -> const std::vector<const api::ResourceSlice*>& { return all_slices; });
 }
 
 absl::StatusOr<std::vector<Pool>> GatherPools(const store::Snapshot& snapshot,
-                                              const std::vector<const api::ResourceSlice*>& node_independent,
-                                              const NodeInfo& node, const Features& features) {
+                                              const NodeIndependentSlices& node_independent, const NodeInfo& node,
+                                              const Features& features) {
   // A slice with spec.nodeName targets only that node: the rest of them cannot be relevant, and
   // they never make node selection fail, so leaving them out changes neither result nor errors.
   // Some variants also take counter slices of other nodes (see GatherFrom): they scan all.
   if (features.CounterSlicesForEveryNode()) return GatherPools(snapshot.ResourceSlices(), node, features);
-  std::vector<const api::ResourceSlice*> candidates =
-      node.name.empty() ? std::vector<const api::ResourceSlice*>() : snapshot.SlicesByNode(node.name);
+  std::vector<CandidateSlice> candidates =
+      node.name.empty() ? std::vector<CandidateSlice>() : Uncompiled(snapshot.SlicesByNode(node.name));
   // Only node-independent slices can fail node selection, and they keep their (name) order, so
-  // the first error is the one a scan of all slices meets first.
-  candidates.insert(candidates.end(), node_independent.begin(), node_independent.end());
+  // the first error is the one a scan of all slices meets first. The ones whose selector cannot
+  // select the node are left out: they would not be relevant and cannot fail.
+  for (const NodeIndependentSlice* s : node_independent.For(node)) {
+    candidates.push_back({s->slice, s->selector ? &*s->selector : nullptr});
+  }
   std::vector<const api::ResourceSlice*> pool_slices;
   return GatherFrom(candidates, node, features, [&](PoolKey id) -> const std::vector<const api::ResourceSlice*>& {
     pool_slices = snapshot.SlicesByPool(id.first, id.second);

@@ -15,7 +15,7 @@ std::string ClaimKey(const api::ResourceClaim& c) {
 
 Search::Search(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims,
                const NodeInfo& node, const AllocateOptions& options, const AllocatedState& state,
-               SelectorCache& cache, const std::vector<const api::ResourceSlice*>* node_independent)
+               SelectorCache& cache, const NodeIndependentSlices* node_independent)
     : snapshot_(snapshot),
       node_(node),
       options_(options),

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,13 +36,28 @@ namespace draforge::alloc::internal {
 // "1 device matches", "3 devices match".
 std::string DevicesMatch(int64_t n);
 
+// What the funnels of one claim on many nodes share (the per-node verdicts, node_verdicts.cc),
+// computed once per claim instead of once per node, so that a verdict costs about what the node's
+// own devices cost rather than what the cluster costs. Everything is borrowed.
+struct SharedFunnelState {
+  // AllocatedStateFromSnapshot(snapshot, {&claim}).
+  const AllocatedState* allocated = nullptr;
+  // The snapshot's NodeIndependentSlices: the node's pools are gathered from the snapshot's indexes.
+  const NodeIndependentSlices* node_independent = nullptr;
+  // The claim's Allocate on the node, already run by the caller (null: the funnel runs it).
+  const AllocateResult* result = nullptr;
+  // Compiled selectors and their results, for every funnel of the claim (null: the funnel's own).
+  SelectorCache* selectors = nullptr;
+};
+
 class Funnel {
  public:
   // The funnel of `claim` (which has spec.devices), called `key` ("ns/name") in sentences, on
   // `node` (null: every device whatever its node, no node step, no conflicts). Everything is
   // borrowed for the life of the object. only_node_devices: ExplainOptions::only_node_devices.
+  // shared: what a caller explaining the claim on many nodes computed once (null: computed here).
   Funnel(const store::Snapshot& snapshot, const api::ResourceClaim& claim, std::string key, const NodeInfo* node,
-         const Features& features, bool only_node_devices);
+         const Features& features, bool only_node_devices, const SharedFunnelState* shared = nullptr);
   Funnel(const Funnel&) = delete;
   Funnel& operator=(const Funnel&) = delete;
 
@@ -107,9 +124,14 @@ class Funnel {
   const NodeInfo* node_;
   const Features& features_;
   const bool only_node_devices_;
+  const SharedFunnelState shared_;
 
-  const AllocatedState state_;
-  SelectorCache cache_;
+  // The allocated state: shared_.allocated, else own_state_.
+  const std::optional<AllocatedState> own_state_;
+  const AllocatedState& state_;
+  // shared_.selectors, else own_cache_.
+  const std::unique_ptr<SelectorCache> own_cache_;
+  SelectorCache& cache_;
   DerivedAttributeCache derived_cache_;
   // DRADeviceCompatibilityGroups: per pool, the groups the allocated devices leave on each counter set.
   std::map<const PoolView*, std::map<std::string, CompatibilityGroupIntersection>> allocated_groups_;

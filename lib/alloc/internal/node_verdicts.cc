@@ -14,7 +14,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/internal/explain_views.h"
+#include "alloc/internal/funnel.h"
 #include "alloc/internal/optional_node_operations.h"
+#include "alloc/internal/pools.h"
+#include "alloc/internal/selectors.h"
 #include "alloc/placement.h"
 #include "api/labels.h"
 #include "common/status.h"
@@ -115,9 +118,10 @@ void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& 
       verdicts.push_back(std::move(v));
     }
   } else {
-    const std::string ns = claim.metadata.namespace_.value_or("default");
-    const std::string name = claim.metadata.name.value_or("");
+    // One allocated state, selector cache and list of node-independent slices for every node.
     const AllocatedState state = AllocatedStateFromSnapshot(snapshot, {&claim});
+    const NodeIndependentSlices node_independent(snapshot);
+    SelectorCache selectors(features, &snapshot);
     AllocateOptions opts;
     opts.features = features;
     opts.allocated_state = &state;
@@ -132,12 +136,12 @@ void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& 
       if (r.outcome == Outcome::kError) {
         v.reason = std::string(r.error.message());
       } else if (r.outcome == Outcome::kUnschedulable) {
-        // The funnel on this node; without a node-specific sentence, the allocator's own reasons.
-        ExplainOptions on_node;
-        on_node.features = features;
-        on_node.only_node_devices = true;
-        auto node_ex = Explain(snapshot, ns, name, &node, on_node);
-        if (node_ex.ok()) v.reason = FirstBlockingReason(*node_ex);
+        // The funnel on this node's devices (ExplainOptions::only_node_devices); without a
+        // node-specific sentence, the allocator's own reasons.
+        if (claim.spec && claim.spec->devices) {
+          const SharedFunnelState shared{&state, &node_independent, &r, &selectors};
+          v.reason = FirstBlockingReason(Funnel(snapshot, claim, ex.claim, &node, features, true, &shared).Run());
+        }
         if (v.reason.empty()) {
           v.reason = r.reasons.empty() ? std::string("the allocator finds no allocation")
                                        : absl::StrJoin(r.reasons, "; ");

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "alloc/allocator.h"
 #include "alloc/features.h"
+#include "alloc/internal/node_independent_slices.h"
 #include "api/node_selector.h"
 #include "api/resource_slice.h"
 #include "store/cluster.h"
@@ -46,14 +47,12 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const std::vector<const api::Resou
                                               const NodeInfo& node, const Features& features);
 
 // The same from a snapshot's indexes, without scanning every slice per node: the slices whose
-// spec.nodeName is the node (Snapshot::SlicesByNode) plus `node_independent`, which must be
-// NodeIndependentSlices(snapshot) (computed once per snapshot by the caller). Same result and errors.
+// spec.nodeName is the node (Snapshot::SlicesByNode) plus those of `node_independent` that may
+// select it; `node_independent` must be built from `snapshot` (once per snapshot, by the caller).
+// Same result and errors.
 absl::StatusOr<std::vector<Pool>> GatherPools(const store::Snapshot& snapshot,
-                                              const std::vector<const api::ResourceSlice*>& node_independent,
-                                              const NodeInfo& node, const Features& features);
-// The slices of `snapshot` without spec.nodeName (allNodes, node selectors, per-device node
-// selection, or none), in name order.
-std::vector<const api::ResourceSlice*> NodeIndependentSlices(const store::Snapshot& snapshot);
+                                              const NodeIndependentSlices& node_independent, const NodeInfo& node,
+                                              const Features& features);
 
 // Field accessors with Go's zero values for unset fields.
 std::string_view SliceDriver(const api::ResourceSlice& slice);

@@ -150,7 +150,7 @@ class Search {
   // the snapshot, or null to scan every slice.
   Search(const store::Snapshot& snapshot, const std::vector<const api::ResourceClaim*>& claims, const NodeInfo& node,
          const AllocateOptions& options, const AllocatedState& state, SelectorCache& cache,
-         const std::vector<const api::ResourceSlice*>* node_independent);
+         const NodeIndependentSlices* node_independent);
 
   AllocateResult Run();
 
@@ -216,7 +216,7 @@ class Search {
   const Features& f_;
   const AllocatedState& state_;
   SelectorCache& cache_;
-  const std::vector<const api::ResourceSlice*>* node_independent_;  // null: scan every slice
+  const NodeIndependentSlices* node_independent_;  // null: scan every slice
   CompatibilityGroupTracker compatibility_;
   DerivedAttributeCache derived_;
   std::optional<bool> node_declares_;  // DRAOptionalNodeOperations, see NodeDeclaresOptionalNodeOperations
