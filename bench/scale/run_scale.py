@@ -42,7 +42,6 @@ BENCH = os.path.dirname(HERE)
 REPO = os.path.dirname(BENCH)
 
 GOALS = {"decode": 1.0, "memory": 150, "placement": 100}
-SERVER_MAX_INPUT = 32 << 20  # lib/api DecodeOptions::max_bytes, which draforge_cluster_apply_file uses
 
 
 def parse(argv):
@@ -153,17 +152,15 @@ def server_figures(build, path, n, seconds):
     exe = os.path.join(build, "examples", "server", "draforge-server")
     if not os.access(exe, os.X_OK) or shutil.which("wrk") is None:
         return {"skipped": f"{exe} or wrk missing"}
-    if os.path.getsize(path) > SERVER_MAX_INPUT:
-        # The server reads --scenario through the C ABI's default decode limit and has no flag to
-        # raise it; --watch-dir would take parts of it, but re-reads the whole folder on every change.
-        return {"skipped": f"the file is over the server's {SERVER_MAX_INPUT >> 20} MiB input limit"}
     tmp = tempfile.mkdtemp(prefix=f"scale-server-{n}-")
     watch = os.path.join(tmp, "watch")
     os.makedirs(watch)
     log = open(os.path.join(tmp, "server.log"), "w+")
     t0 = time.monotonic()
+    max_input = str(os.path.getsize(path) + (1 << 20))
     proc = subprocess.Popen([exe, "--scenario", path, "--port", "0", "--static-dir", "", "--rate-limit", "0",
-                             "--watch-dir", watch], stdout=log, stderr=subprocess.STDOUT)
+                             "--watch-dir", watch, "--max-input-size", max_input],
+                            stdout=log, stderr=subprocess.STDOUT)
     try:
         url = None
         while url is None and time.monotonic() - t0 < 600:

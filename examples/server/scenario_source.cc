@@ -44,10 +44,25 @@ Result<void> LoadText(std::string_view text, std::string_view source, Cluster& c
   return {};
 }
 
-Result<void> LoadFile(const std::string& path, Cluster& cluster) {
-  auto applied = cluster.ApplyFile(path);
-  if (!applied.ok()) return std::move(applied).error();
-  return {};
+Result<Objects> ReadFile(const std::string& path, size_t max_bytes) {
+  LoadOptions options;
+  options.max_bytes = max_bytes;
+  auto objects = Objects::Load({path}, options);
+  if (!objects.ok()) {
+    Error e = std::move(objects).error();
+    if (e.code == DRAFORGE_ELIMIT) e.message += " (--max-input-size)";
+    return e;
+  }
+  // As draforge_cluster_apply_file says it: the source, the object's place in it, the problem.
+  for (size_t i = 0; i < objects->size(); ++i) {
+    if (objects->decoded(i)) continue;
+    Error e;
+    e.code = DRAFORGE_EINVALID;
+    e.message = std::string(objects->source(i)) + ": object " + std::to_string(objects->position(i) + 1) + " (line " +
+                std::to_string(objects->line(i)) + "): " + std::string(objects->error(i));
+    return e;
+  }
+  return objects;
 }
 
 namespace {
@@ -74,7 +89,8 @@ std::string DirectoryStamp(const std::string& dir) {
 
 }  // namespace
 
-WatchDir::WatchDir(std::string dir, Cluster& cluster) : dir_(std::move(dir)), cluster_(cluster) {}
+WatchDir::WatchDir(std::string dir, Cluster& cluster, size_t max_bytes)
+    : dir_(std::move(dir)), cluster_(cluster), max_bytes_(max_bytes) {}
 
 bool WatchDir::Poll(const std::function<void(const std::string&)>& on_error) {
   auto report = [&](const std::string& message) {
@@ -89,7 +105,12 @@ bool WatchDir::Poll(const std::function<void(const std::string&)>& on_error) {
     report(staging.error().message);
     return false;
   }
-  if (auto applied = staging->ApplyFile(dir_); !applied.ok()) {
+  auto files = ReadFile(dir_, max_bytes_);
+  if (!files.ok()) {
+    report(files.error().message);
+    return false;
+  }
+  if (auto applied = staging->ApplyObjects(*files); !applied.ok()) {
     report(applied.error().message);
     return false;
   }

@@ -1,7 +1,7 @@
 // Where the demo/scenario mode's objects come from: the embedded scenario or a file, plus an
 // optional directory of files that are re-applied when they change (live changes without a cluster).
-// Loading is the library's (draforge_cluster_apply, draforge_cluster_apply_file); this file only
-// decides when and names the source in errors.
+// Loading is the library's (draforge_cluster_apply, draforge_objects_load, draforge_cluster_apply_objects);
+// this file only decides when and names the source in errors.
 #ifndef DRAFORGE_EXAMPLES_SERVER_SCENARIO_SOURCE_H_
 #define DRAFORGE_EXAMPLES_SERVER_SCENARIO_SOURCE_H_
 
@@ -18,17 +18,18 @@ namespace draforge::server {
 // with `source`, then the library's message naming the object ("object 2 (line 9): ...").
 Result<void> LoadText(std::string_view text, std::string_view source, Cluster& cluster);
 
-// Applies file `path`, all or nothing. Errors name the file (DRAFORGE_ENOTFOUND when it cannot be
-// read).
-Result<void> LoadFile(const std::string& path, Cluster& cluster);
+// Reads file `path` (draforge_objects_load), refusing a file larger than `max_bytes` (0: the
+// library's default, 32 MiB) with a message that names --max-input-size. Every object must decode:
+// errors name the file and the object.
+Result<Objects> ReadFile(const std::string& path, size_t max_bytes);
 
 // Applies the .yaml/.yml/.json files of a directory on top of the store, and keeps doing so: each
-// Poll() loads the directory afresh into a staging store (draforge_cluster_apply_file: every file,
-// sorted, all or nothing) and carries what changed since the previous poll into the store (objects
+// Poll() loads the directory afresh into a staging store (every file, sorted, all or nothing; no
+// file larger than `max_bytes`, 0: the library's default) and carries what changed since the previous poll into the store (objects
 // added or modified are applied, objects no file holds any more are deleted).
 class WatchDir {
  public:
-  WatchDir(std::string dir, Cluster& cluster);
+  WatchDir(std::string dir, Cluster& cluster, size_t max_bytes = 0);
   // True when something was applied or deleted. While the directory does not load (a file that
   // does not decode), its error is reported through `on_error` once (again only when it changes)
   // and the store keeps what the last good load gave it. A directory whose file names, sizes and
@@ -38,6 +39,7 @@ class WatchDir {
  private:
   std::string dir_;
   Cluster& cluster_;
+  size_t max_bytes_;
   std::optional<Snapshot> loaded_;  // the staging store of the last good load
   std::string last_error_;
   std::string stamp_;  // the directory's names, sizes and modification times at the last load

@@ -46,6 +46,8 @@ Source (default --demo):
   --scenario FILE        objects from a YAML or JSON file (multi-document; Lists expanded)
   --watch-dir DIR        also apply DIR's *.yaml|*.yml|*.json on top, re-applied when they change
                          (objects removed from the files are deleted)
+  --max-input-size BYTES the largest --scenario file and --watch-dir file read (default 33554432,
+                         32 MiB); a 10,000-node cluster's objects are about 150 MB of JSON
   --kubeconfig FILE      a live cluster, through a kubeconfig file (list + watch)
   --in-cluster           a live cluster, from inside a pod (service account)
   --cluster              a live cluster found as kubectl finds it: $KUBECONFIG, ~/.kube/config,
@@ -94,7 +96,8 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--static-dir",  "--max-streams",    "--rate-limit", "--max-body-bytes",
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
                                               "--context",     "--namespace",      "--allowed-hosts",
-                                              "--max-connections", "--max-per-source", "--package-catalog"};
+                                              "--max-connections", "--max-per-source", "--package-catalog",
+                                              "--max-input-size"};
 const std::vector<std::string> kBoolFlags = {"--demo",          "--in-cluster", "--cluster", "--limit-loopback",
                                              "--delegate-auth", "--help",       "-h",
                                              "--version"};
@@ -258,7 +261,9 @@ int ServerMain(int argc, char** argv) {
   auto ready_delay = IntFlag(*flags, "--ready-delay-ms", 0, 0, 3600 * 1000, error);
   auto connections = IntFlag(*flags, "--max-connections", 10000, 1, 1000000, error);
   auto per_source = IntFlag(*flags, "--max-per-source", 1000, 0, 1000000, error);
-  if (!port || !streams || !rate || !body || !heartbeat || !ring || !ready_delay || !connections || !per_source) {
+  auto max_input = IntFlag(*flags, "--max-input-size", int64_t{32} << 20, 1, int64_t{1} << 40, error);
+  if (!port || !streams || !rate || !body || !heartbeat || !ring || !ready_delay || !connections || !per_source ||
+      !max_input) {
     std::cerr << "draforge-server: " << error << "\n";
     return 2;
   }
@@ -280,6 +285,7 @@ int ServerMain(int argc, char** argv) {
 
   std::string scenario_text = kDemoScenario;
   std::string scenario_name = "demo scenario";
+  std::optional<Objects> scenario_objects;  // --scenario's, read at start
   if (auto it = flags->values.find("--scenario"); it != flags->values.end()) {
     // A directory would load here (the library applies every file in it) and then be read as empty
     // text below, serving an empty cluster that says it is ready: refuse it, naming the flag for it.
@@ -289,21 +295,14 @@ int ServerMain(int argc, char** argv) {
                 << ": is a directory; --scenario takes a file (serve a directory with --watch-dir DIR)\n";
       return 2;
     }
-    // Read now, so that a missing or malformed file fails at start and not in the background.
-    auto probe = Cluster::Create();
-    if (!probe.ok()) {
-      std::cerr << "draforge-server: " << probe.error().message << "\n";
+    // Read now, once, so that a missing or malformed file fails at start and not in the background.
+    auto read = ReadFile(it->second, static_cast<size_t>(*max_input));
+    if (!read.ok()) {
+      std::cerr << "draforge-server: " << read.error().message << "\n";
       return 1;
     }
-    if (auto loaded = LoadFile(it->second, *probe); !loaded.ok()) {
-      std::cerr << "draforge-server: " << loaded.error().message << "\n";
-      return 1;
-    }
+    scenario_objects.emplace(*std::move(read));
     scenario_name = it->second;
-    std::ifstream in(it->second, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    scenario_text = ss.str();
   }
 
   auto created = Cluster::Create();
@@ -398,13 +397,19 @@ int ServerMain(int argc, char** argv) {
   std::thread loader([&] {
     if (cluster_mode) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(*ready_delay));
-    if (auto loaded = LoadText(scenario_text, scenario_name, cluster); !loaded.ok()) {
-      std::cerr << "draforge-server: " << loaded.error().message << "\n";
+    // LoadText names the source in its errors; ApplyObjects names the object only.
+    auto loaded = scenario_objects ? cluster.ApplyObjects(*scenario_objects) : LoadText(scenario_text, scenario_name, cluster);
+    if (!loaded.ok()) {
+      std::cerr << "draforge-server: " << (scenario_objects ? scenario_name + ": " : "") << loaded.error().message
+                << "\n";
       server.Stop();
       return;
     }
+    scenario_objects.reset();  // the store holds them now
     std::optional<WatchDir> watch;
-    if (auto it = flags->values.find("--watch-dir"); it != flags->values.end()) watch.emplace(it->second, cluster);
+    if (auto it = flags->values.find("--watch-dir"); it != flags->values.end()) {
+      watch.emplace(it->second, cluster, static_cast<size_t>(*max_input));
+    }
     auto report = [](const std::string& msg) { std::cerr << "draforge-server: watch-dir: " << msg << std::endl; };
     if (watch) watch->Poll(report);
     synced = true;

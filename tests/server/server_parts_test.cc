@@ -362,8 +362,36 @@ TEST(LoadTextTest, ErrorsNameTheSourceAndObject) {
   auto s = LoadText("apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\n", "my.yaml", c);
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(s.error().message, HasSubstr("my.yaml: object 1"));
-  EXPECT_THAT(LoadFile("/no/such/file.yaml", c).error().message, HasSubstr("/no/such/file.yaml"));
-  EXPECT_THAT(LoadFile("/no/such/file.yaml", c).error().message, Not(HasSubstr("object")));
+  EXPECT_THAT(ReadFile("/no/such/file.yaml", 0).error().message, HasSubstr("/no/such/file.yaml"));
+  EXPECT_THAT(ReadFile("/no/such/file.yaml", 0).error().message, Not(HasSubstr("object")));
+}
+
+TEST(ReadFileTest, NamesTheFileTheObjectAndTheLimitFlag) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("draforge-readfile-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream f(dir / "s.yaml");
+    f << "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: a}\n---\n"
+         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: b}\nspec: {selectors: 7}\n";
+  }
+  auto bad = ReadFile((dir / "s.yaml").string(), 0);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("s.yaml: object 2 (line "));
+  EXPECT_THAT(bad.error().message, HasSubstr("spec.selectors"));
+  // Over the limit: refused before decoding, naming the flag that raises it.
+  auto big = ReadFile((dir / "s.yaml").string(), 16);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().code, DRAFORGE_ELIMIT);
+  EXPECT_THAT(big.error().message, HasSubstr("--max-input-size"));
+  // The watch directory obeys the same limit.
+  Cluster c = Cluster::Create().value();
+  WatchDir watch(dir.string(), c, 16);
+  std::vector<std::string> errors;
+  EXPECT_FALSE(watch.Poll([&](const std::string& e) { errors.push_back(e); }));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0], HasSubstr("--max-input-size"));
+  fs::remove_all(dir);
 }
 
 }  // namespace
