@@ -47,6 +47,7 @@ namespace {
 struct Options {
   std::string scenario;
   int repetitions = 3;
+  int placement_repetitions = -1;  // the placement steps' own (default: repetitions), for profiling them
   int explain_sample = 400;
   int changes = 200;
   int explain_seconds = 60;  // CPU budget of the explain sample: stop after the claim that crosses it
@@ -256,14 +257,14 @@ int Run(const Options& opt) {
       }
     }
   };
-  out.Time("placement_fresh", Best(opt.repetitions, [&] {
+  out.Time("placement_fresh", Best(opt.placement_repetitions, [&] {
     alloc::Allocator allocator(snap, aopts);
     place(allocator, false);
   }));
   {
     alloc::Allocator allocator(snap, aopts);
     place(allocator, true);
-    out.Time("placement_warm", Best(opt.repetitions, [&] { place(allocator, false); }));
+    out.Time("placement_warm", Best(opt.placement_repetitions, [&] { place(allocator, false); }));
   }
   out.Int("placement_steps", steps).Int("placement_fits", static_cast<int64_t>(fits.size())).Strings("fits_on", fits);
 
@@ -313,6 +314,7 @@ int main(int argc, char** argv) {
       opt.scenario = a.substr(11);
     } else if (!IntFlag(a, "--repetitions=", &opt.repetitions) && !IntFlag(a, "--explain-sample=", &opt.explain_sample) &&
                !IntFlag(a, "--changes=", &opt.changes) &&
+               !IntFlag(a, "--placement-repetitions=", &opt.placement_repetitions) &&
                !IntFlag(a, "--explain-seconds=", &opt.explain_seconds)) {
       std::fprintf(stderr, "scale_bench: unknown argument %s\n", a.c_str());
       return 2;
@@ -320,10 +322,11 @@ int main(int argc, char** argv) {
   }
   opt.repetitions = std::max(1, opt.repetitions);
   opt.changes = std::max(1, opt.changes);
+  opt.placement_repetitions = opt.placement_repetitions < 1 ? opt.repetitions : opt.placement_repetitions;
   if (opt.scenario.empty()) {
     std::fprintf(stderr,
                  "usage: scale_bench --scenario=FILE [--repetitions=K] [--explain-sample=N] [--explain-seconds=S]\n"
-                 "                   [--changes=M]\n"
+                 "                   [--changes=M] [--placement-repetitions=K]\n"
                  "  FILE from bench/scale/gen_scale.py\n");
     return 2;
   }
