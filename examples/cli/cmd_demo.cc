@@ -21,7 +21,7 @@ void Section(std::ostream& out, std::string_view title) {
   out << "\n" << title << "\n" << std::string(title.size(), '=') << "\n";
 }
 
-constexpr char kUsage[] = "draforge demo [--print-scenario] | draforge demo --serve [--port N] [--address A]";
+constexpr char kDemoUsage[] = "draforge demo [--print-scenario] | draforge demo --serve [--port N] [--address A]";
 
 bool IsExecutable(const std::filesystem::path& p) {
   std::error_code ec;
@@ -92,22 +92,22 @@ int RunDemo(const Args& args, Io io) {
                              {{"--serve"}, false, "run draforge-server on the demo scenario and print the dashboard URL"},
                              {{"--port"}, true, "with --serve: listen port (default 8080; 0 picks a free one)"},
                              {{"--address"}, true, "with --serve: listen address (default 127.0.0.1)"}},
-                            kUsage, io, code);
+                            kDemoUsage, io, code);
   if (!flags) return code;
   if (!flags->positional().empty()) {
-    io.err << "error: unexpected argument \"" << flags->positional()[0] << "\"\n\nUsage: " << kUsage << "\n";
+    io.err << "error: unexpected argument \"" << flags->positional()[0] << "\"\n\nUsage: " << kDemoUsage << "\n";
     return kExitBadInput;
   }
   if (flags->Has("--serve")) {
     if (flags->Has("--print-scenario")) {
-      io.err << "error: --print-scenario and --serve cannot be combined\n\nUsage: " << kUsage << "\n";
+      io.err << "error: --print-scenario and --serve cannot be combined\n\nUsage: " << kDemoUsage << "\n";
       return kExitBadInput;
     }
     return Serve(*flags, io);
   }
   for (const char* f : {"--port", "--address"}) {
     if (flags->Has(f)) {
-      io.err << "error: " << f << " needs --serve\n\nUsage: " << kUsage << "\n";
+      io.err << "error: " << f << " needs --serve\n\nUsage: " << kDemoUsage << "\n";
       return kExitBadInput;
     }
   }

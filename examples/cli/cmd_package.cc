@@ -39,7 +39,7 @@
 namespace draforge::cli {
 namespace {
 
-constexpr char kUsage[] =
+constexpr char kPackageUsage[] =
     "draforge package validate --catalog FILE [-f FILE... | --kubeconfig FILE] [-o text|json|yaml]\n"
     "       draforge package expand ID --catalog FILE --name N [--namespace NS] --image IMG [-o yaml|json]\n"
     "       draforge package capacity --catalog FILE [--id ID] [--namespace NS [--quota]] [--cap N] "
@@ -134,7 +134,7 @@ int Expand(const Flags& flags, const std::string& format, Io io) {
 }
 
 // A positive integer; false otherwise.
-bool ParsePositive(const std::string& text, int64_t& out) {
+bool ParseCap(const std::string& text, int64_t& out) {
   if (text.empty() || text[0] < '0' || text[0] > '9') return false;
   errno = 0;
   char* stop = nullptr;
@@ -144,7 +144,7 @@ bool ParsePositive(const std::string& text, int64_t& out) {
   return true;
 }
 
-std::string StopSentence(const rapidjson::Value& c) {
+std::string CapacityStopSentence(const rapidjson::Value& c) {
   const std::string stop = JsonStr(c, "stop");
   if (stop == "exhausted") return "no node fits another";
   if (stop == "cap") return "cap of " + std::to_string(JsonInt(c, "cap")) + " reached";
@@ -167,7 +167,7 @@ int Capacity(const Flags& flags, const std::string& format, Io io) {
     return kExitBadInput;
   }
   int64_t cap = 0;
-  if (auto text = flags.Get("--cap"); text && !ParsePositive(*text, cap)) {
+  if (auto text = flags.Get("--cap"); text && !ParseCap(*text, cap)) {
     io.err << "error: --cap: expected a positive integer, got \"" << *text << "\"\n";
     return kExitBadInput;
   }
@@ -202,7 +202,7 @@ int Capacity(const Flags& flags, const std::string& format, Io io) {
     const std::string devices =
         JsonInt(p, "gpu") == 0 ? "-" : std::to_string(JsonInt(p, "gpu")) + " " + JsonStr(p, "deviceClassName");
     totals.AddRow({JsonStr(p, "id"), JsonStr(p, "cpu"), JsonStr(p, "memory"), devices, std::to_string(JsonInt(c, "total")),
-                   StopSentence(c)});
+                   CapacityStopSentence(c)});
     for (const auto& n : JsonArray(c, "nodes").GetArray()) {
       std::string why = JsonStr(n, "why").empty() ? Join(JsonStrings(n, "reasons"), "; ") : JsonStr(n, "why");
       per_node.AddRow({JsonStr(p, "id"), JsonStr(n, "node"), std::to_string(JsonInt(n, "count")),
@@ -250,10 +250,10 @@ int RunPackage(const Args& args, Io io) {
   if (args.empty() || (args.front() != "validate" && args.front() != "expand" && args.front() != "capacity" &&
                        args.front() != "inventory")) {
     if (!args.empty() && (args.front() == "--help" || args.front() == "-h")) {
-      io.out << "Usage: " << kUsage << "\n";
+      io.out << "Usage: " << kPackageUsage << "\n";
       return kExitOk;
     }
-    io.err << "error: package needs a subcommand: validate, expand, capacity or inventory\nUsage: " << kUsage << "\n";
+    io.err << "error: package needs a subcommand: validate, expand, capacity or inventory\nUsage: " << kPackageUsage << "\n";
     return kExitBadInput;
   }
   const std::string sub = args.front();
@@ -277,7 +277,7 @@ int RunPackage(const Args& args, Io io) {
     specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes 1.37 defaults"});
   }
   int code = kExitOk;
-  auto flags = ParseOrUsage(rest, specs, kUsage, io, code);
+  auto flags = ParseOrUsage(rest, specs, kPackageUsage, io, code);
   if (!flags) return code;
   const std::vector<std::string> formats = sub == "expand"     ? std::vector<std::string>{"yaml", "json"}
                                            : sub == "validate" ? std::vector<std::string>{"text", "json", "yaml"}

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "http_encoding.h"
+
 namespace draforge::server {
 namespace {
 
@@ -42,12 +44,6 @@ bool IsPort(std::string_view s) {
   return s.size() <= 5 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 HostAllowList::HostAllowList() : HostAllowList(*Parse(kDefaultAllowedHosts)) {}
@@ -60,7 +56,7 @@ Result<HostAllowList> HostAllowList::Parse(std::string_view patterns) {
   while (start <= patterns.size()) {
     size_t comma = patterns.find(',', start);
     if (comma == std::string_view::npos) comma = patterns.size();
-    const std::string_view pattern = Trim(patterns.substr(start, comma - start));
+    const std::string_view pattern = TrimOptionalWhitespace(patterns.substr(start, comma - start));
     start = comma + 1;
     if (pattern.empty()) continue;
     any_pattern = true;

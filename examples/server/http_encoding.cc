@@ -9,13 +9,13 @@
 
 
 namespace draforge::server {
-namespace {
-
-std::string_view Trim(std::string_view s) {
+std::string_view TrimOptionalWhitespace(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
+
+namespace {
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -40,9 +40,9 @@ double QValue(std::string_view params) {
   double q = 1;
   bool bad = false;
   ForEachPart(params, ';', [&](std::string_view p) {
-    p = Trim(p);
+    p = TrimOptionalWhitespace(p);
     if (p.size() < 2 || Lower(p.substr(0, 2)) != "q=") return;  // empty, or another parameter
-    const std::string_view v = Trim(p.substr(2));
+    const std::string_view v = TrimOptionalWhitespace(p.substr(2));
     // RFC 9110: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )
     auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), q);
     if (ec != std::errc() || end != v.data() + v.size() || q < 0 || q > 1) bad = true;
@@ -57,7 +57,7 @@ bool AcceptsGzip(std::string_view accept_encoding) {
   double star_q = -1;
   ForEachPart(accept_encoding, ',', [&](std::string_view element) {
     const size_t semi = element.find(';');
-    const std::string coding = Lower(Trim(element.substr(0, semi)));
+    const std::string coding = Lower(TrimOptionalWhitespace(element.substr(0, semi)));
     const double q = QValue(semi == std::string_view::npos ? std::string_view() : element.substr(semi + 1));
     if (q < 0) return;
     if (coding == "gzip" || coding == "x-gzip") {
@@ -71,7 +71,7 @@ bool AcceptsGzip(std::string_view accept_encoding) {
 }
 
 bool IsCompressible(std::string_view content_type) {
-  const std::string type = Lower(Trim(content_type.substr(0, content_type.find(';'))));
+  const std::string type = Lower(TrimOptionalWhitespace(content_type.substr(0, content_type.find(';'))));
   auto starts = [&](std::string_view p) { return type.compare(0, p.size(), p) == 0; };
   auto ends = [&](std::string_view p) {
     return type.size() >= p.size() && type.compare(type.size() - p.size(), p.size(), p) == 0;

@@ -22,6 +22,9 @@ inline constexpr size_t kCompressMinBytes = 1400;
 // level 9 (or Brotli 11) costs seconds for a few percent more.
 inline constexpr int kGzipLevel = 1;
 
+// `s` without leading and trailing spaces and tabs (RFC 9110's optional whitespace, OWS).
+std::string_view TrimOptionalWhitespace(std::string_view s);
+
 // Whether an Accept-Encoding header value (RFC 9110 section 12.5.3) allows a gzip body: `gzip` or
 // `x-gzip` with a non-zero q, or `*` with a non-zero q when gzip is not listed. Empty or missing:
 // false (identity). Never fails; a malformed element counts as absent.
