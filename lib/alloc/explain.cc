@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "alloc/internal/explain_shared.h"
 #include "alloc/internal/funnel.h"
 #include "alloc/internal/node_verdicts.h"
 #include "common/status.h"
@@ -122,11 +123,20 @@ absl::StatusOr<Explanation> Explain(const store::Snapshot& snapshot, std::string
   if (!claim->spec || !claim->spec->devices) {
     return absl::InvalidArgumentError(absl::StrCat("resourceclaim ", AV(ns), "/", AV(name), ": spec.devices is not set"));
   }
+  internal::ExplainShared* context =
+      options.context != nullptr && options.context->Fits(snapshot, options.features) ? &options.context->shared() : nullptr;
+  internal::SharedFunnelState shared;
+  if (context != nullptr) {
+    // The context's allocated state holds every claim's allocation: right for a claim without one.
+    if (!claim->status || !claim->status->allocation) shared.allocated = &context->allocated;
+    shared.node_independent = &context->node_independent;
+    shared.selectors = &context->selectors;
+  }
   Explanation ex = internal::Funnel(snapshot, *claim, absl::StrCat(AV(ns), "/", AV(name)), node, options.features,
-                                    options.only_node_devices)
+                                    options.only_node_devices, context != nullptr ? &shared : nullptr)
                        .Run();
   if (node == nullptr && options.max_nodes > 0) {
-    internal::AddNodeVerdicts(snapshot, *claim, options.features, options.max_nodes, ex);
+    internal::AddNodeVerdicts(snapshot, *claim, options.features, options.max_nodes, ex, context);
   }
   return ex;
 }

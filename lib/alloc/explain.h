@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "alloc/allocator.h"
+#include "alloc/explain_context.h"
 #include "alloc/features.h"
 #include "store/cluster.h"
 
@@ -155,6 +156,9 @@ struct ExplainOptions {
   // tolerated") rather than "not reachable from node N". Off: the funnel starts from every device
   // of the cluster, as `draforge explain --node` shows it. The per-node verdicts use it.
   bool only_node_devices = false;
+  // Built for the same snapshot and features (ExplainContext::Fits; otherwise it is not used): what
+  // explanations of many claims share. The results are the same with or without it.
+  ExplainContext* context = nullptr;
 };
 
 // Explains claim `ns/name` of `snapshot` on `node` (null: no node). With a node, the devices are

@@ -1,6 +1,7 @@
 #include "analysis/diagnostics.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -82,7 +83,7 @@ std::string_view PendingOutcomeName(PendingOutcome outcome) {
 }
 
 PendingClaimDiagnosis DiagnosePendingClaim(const store::Snapshot& snapshot, const api::ResourceClaim& claim,
-                                           const alloc::Features& features) {
+                                           const alloc::Features& features, alloc::ExplainContext* context) {
   PendingClaimDiagnosis d;
   d.namespace_ = claim.metadata.namespace_.value_or("");
   d.name = claim.metadata.name.value_or("");
@@ -98,7 +99,10 @@ PendingClaimDiagnosis DiagnosePendingClaim(const store::Snapshot& snapshot, cons
     }
   }
   std::sort(d.consumers.begin(), d.consumers.end());
-  auto explanation = alloc::Explain(snapshot, d.namespace_, d.name, node ? &*node : nullptr, features);
+  alloc::ExplainOptions options;
+  options.features = features;
+  options.context = context;
+  auto explanation = alloc::Explain(snapshot, d.namespace_, d.name, node ? &*node : nullptr, options);
   if (!explanation.ok()) {
     d.outcome = PendingOutcome::kError;
     d.error = std::string(explanation.status().message());
@@ -128,8 +132,11 @@ PendingClaimDiagnosis DiagnosePendingClaim(const store::Snapshot& snapshot, cons
 std::vector<PendingClaimDiagnosis> DiagnosePendingClaims(const store::Snapshot& snapshot, std::string_view ns,
                                                          const alloc::Features& features) {
   std::vector<PendingClaimDiagnosis> out;
+  std::optional<alloc::ExplainContext> context;  // built at the first pending claim
   for (const auto* claim : snapshot.ResourceClaims(ns)) {
-    if (StateOf(*claim) == ClaimState::kPending) out.push_back(DiagnosePendingClaim(snapshot, *claim, features));
+    if (StateOf(*claim) != ClaimState::kPending) continue;
+    if (!context) context.emplace(snapshot, features);
+    out.push_back(DiagnosePendingClaim(snapshot, *claim, features, &*context));
   }
   return out;
 }

@@ -62,15 +62,18 @@ struct PendingClaimDiagnosis {
 
 // One entry per pending claim (no status.allocation), sorted by (namespace, name); only namespace
 // `ns` when it is non-empty. Never fails: a claim explain cannot handle carries its error. A claim
-// no pod uses costs one allocation per node (the placement); the others one explain each.
+// no pod uses costs one allocation per node (the placement); the others one explain each, which
+// share one alloc::ExplainContext (the snapshot's allocated state, nodes and compiled selectors).
 std::vector<PendingClaimDiagnosis> DiagnosePendingClaims(const store::Snapshot& snapshot, std::string_view ns = {},
                                                          const alloc::Features& features = alloc::Features{});
 
 // The same for one claim, which the caller has found pending (StateOf is kPending): what the
 // server's diagnostics list says of it, for a caller that asks about one claim (explain with the
 // node verdicts in the server's shape).
+// `context`: one built for `snapshot` and `features` by a caller diagnosing many claims (null: none).
 PendingClaimDiagnosis DiagnosePendingClaim(const store::Snapshot& snapshot, const api::ResourceClaim& claim,
-                                           const alloc::Features& features = alloc::Features{});
+                                           const alloc::Features& features = alloc::Features{},
+                                           alloc::ExplainContext* context = nullptr);
 
 }  // namespace draforge::analysis
 

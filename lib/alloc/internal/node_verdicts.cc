@@ -77,9 +77,11 @@ std::string NodesSummary(const Explanation& ex) {
 
 
 void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& claim, const Features& features,
-                     int64_t max_nodes, Explanation& ex) {
-  std::string source;
-  const std::vector<NodeInfo> all_nodes = PlacementNodes(snapshot, &source);
+                     int64_t max_nodes, Explanation& ex, ExplainShared* context) {
+  // What every node's verdict shares: the context's, else made here for this claim.
+  std::optional<ExplainShared> own;
+  if (context == nullptr) context = &own.emplace(snapshot, features);
+  const std::vector<NodeInfo>& all_nodes = context->nodes;
   const size_t examined = std::min<size_t>(all_nodes.size(), static_cast<size_t>(std::max<int64_t>(max_nodes, 0)));
   std::vector<NodeVerdict> verdicts;
   verdicts.reserve(examined);
@@ -118,20 +120,13 @@ void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& 
       verdicts.push_back(std::move(v));
     }
   } else {
-    // One allocated state, selector cache and list of node-independent slices for every node.
-    const AllocatedState state = AllocatedStateFromSnapshot(snapshot, {&claim});
-    const NodeIndependentSlices node_independent(snapshot);
-    SelectorCache selectors(features, &snapshot);
-    AllocateOptions opts;
-    opts.features = features;
-    opts.allocated_state = &state;
-    const std::shared_ptr<const store::Snapshot> borrowed(std::shared_ptr<const store::Snapshot>(), &snapshot);
-    const Allocator allocator(borrowed, opts);
+    // A claim without an allocation adds nothing to the allocated state: the context's (every
+    // claim's allocations) is the one Allocate would compute for it.
     for (size_t i = 0; i < examined; ++i) {
       const NodeInfo& node = all_nodes[i];
       NodeVerdict v;
       v.node = node.name;
-      AllocateResult r = allocator.Allocate({&claim}, node);
+      AllocateResult r = context->allocator.Allocate({&claim}, node);
       v.outcome = r.outcome;
       if (r.outcome == Outcome::kError) {
         v.reason = std::string(r.error.message());
@@ -139,7 +134,7 @@ void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& 
         // The funnel on this node's devices (ExplainOptions::only_node_devices); without a
         // node-specific sentence, the allocator's own reasons.
         if (claim.spec && claim.spec->devices) {
-          const SharedFunnelState shared{&state, &node_independent, &r, &selectors};
+          const SharedFunnelState shared{&context->allocated, &context->node_independent, &r, &context->selectors};
           v.reason = FirstBlockingReason(Funnel(snapshot, claim, ex.claim, &node, features, true, &shared).Run());
         }
         if (v.reason.empty()) {
@@ -152,7 +147,7 @@ void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& 
   }
   ex.nodes = std::move(verdicts);
   ex.nodes_total = static_cast<int64_t>(all_nodes.size());
-  ex.node_source = std::move(source);
+  ex.node_source = context->node_source;
   ex.nodes_summary = NodesSummary(ex);
 }
 

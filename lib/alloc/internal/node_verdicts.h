@@ -7,6 +7,7 @@
 
 #include "alloc/explain.h"
 #include "alloc/features.h"
+#include "alloc/internal/explain_shared.h"
 #include "api/resource_claim.h"
 #include "store/cluster.h"
 
@@ -19,8 +20,9 @@ namespace draforge::alloc::internal {
 // its allocation's nodeSelector selects the node (and, for devices that skip node operations, the
 // node declares DRAOptionalNodeOperations), as Place() judges it; a nodeSelector that does not parse
 // is an error verdict (kError, the message) on every node, as in Place().
+// `context` (null: none) is what explanations of the snapshot share (ExplainContext); it must fit.
 void AddNodeVerdicts(const store::Snapshot& snapshot, const api::ResourceClaim& claim, const Features& features,
-                     int64_t max_nodes, Explanation& ex);
+                     int64_t max_nodes, Explanation& ex, ExplainShared* context = nullptr);
 
 }  // namespace draforge::alloc::internal
 
