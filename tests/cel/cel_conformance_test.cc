@@ -657,6 +657,10 @@ const Case kCases[] = {
     {"google.protobuf.Timestamp{seconds: 9223372036854775807 - device.attributes[\"dra.example.com\"].memory} < timestamp(0)", Outcome::kMatch, true, "", 47u, 46, true},
     {"google.protobuf.Timestamp{seconds: -9223372036854775808 + device.attributes[\"dra.example.com\"].memory}.getFullYear('+05:30') == 292277026596", Outcome::kMatch, true, "", 47u, 47, true},
     {"google.protobuf.Timestamp{seconds: -9223372036854775808 + device.attributes[\"dra.example.com\"].memory} - duration('1m') > timestamp(0)", Outcome::kRuntimeError, false, "integer overflow", 0u, 0, false},
+    // A folded dyn() over a constant list keeps its operands: the list's strings point into them
+    // (strings beyond the small-string buffer read freed memory before).
+    {"dyn(['123456789012345678901'])[0] == '123456789012345678901'", Outcome::kMatch, true, "", 15u, 5, true},
+    {"google.protobuf.Struct{fields: {'a': dyn([string(18446744073709551615u)])}}.a[0] == '18446744073709551615'", Outcome::kMatch, true, "", 86u, 45, true},
 };
 
 class ConformanceTest : public ::testing::TestWithParam<Case> {
