@@ -810,6 +810,7 @@ absl::Status Program::FoldConversions(Expr& e) {
     }
     e.kind = ExprKind::kConst;
     e.constant = v;
+    for (auto& a : e.args) folded_operands_.push_back(std::move(a));
     e.args.clear();
     return absl::OkStatus();
   }

@@ -10,6 +10,7 @@
 
 #include "absl/numeric/int128.h"
 #include "cel/functions.h"
+#include "cel/internal/go_calendar.h"
 #include "cel/internal/str.h"
 #include "cel/internal/time_zone.h"
 #include "cel/net.h"
@@ -35,25 +36,6 @@ int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
-
-struct Civil {
-  int64_t year;
-  unsigned month, day;  // 1-based
-};
-Civil CivilFromDays(int64_t z) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  return {y + (m <= 2), m, d};
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 bool Digits(std::string_view s, size_t pos, size_t n, int64_t* out) {
   if (pos + n > s.size()) return false;
@@ -167,18 +149,30 @@ bool ParseGoDuration(std::string_view s, int64_t* out) {
 
 bool InRange(int64_t seconds) { return seconds >= kMinSeconds && seconds <= kMaxSeconds; }
 
-Value MakeTimestamp(EvalContext& ctx, absl::int128 total_nanos) {
-  absl::int128 secs = total_nanos / kNanosPerSecond;
-  absl::int128 rem = total_nanos % kNanosPerSecond;
-  if (rem < 0) {
-    rem += kNanosPerSecond;
-    secs -= 1;
-  }
-  if (secs < kMinSeconds || secs > kMaxSeconds) return Err(ctx, "timestamp overflow");
-  return Value::Timestamp(static_cast<int64_t>(secs), static_cast<uint32_t>(rem));
+// cel-go's addTimeDurationChecked: the whole seconds are added first and the nanoseconds carried
+// after, each step in int64 ("integer overflow" when one wraps), and only the result is held to years
+// 1..9999 ("timestamp overflow"). A google.protobuf.Timestamp near the int64 limits overflows at the
+// first step.
+Value AddDuration(EvalContext& ctx, const Value& t, int64_t d) {
+  int64_t secs;
+  if (__builtin_add_overflow(t.seconds(), d / kNanosPerSecond, &secs)) return Err(ctx, "integer overflow");
+  int64_t nanos = static_cast<int64_t>(t.nanos()) + d % kNanosPerSecond;  // -999999999 .. 1999999998
+  if (nanos >= kNanosPerSecond && __builtin_add_overflow(secs, int64_t{1}, &secs)) return Err(ctx, "integer overflow");
+  if (nanos < 0 && __builtin_sub_overflow(secs, int64_t{1}, &secs)) return Err(ctx, "integer overflow");
+  nanos = (nanos + kNanosPerSecond) % kNanosPerSecond;
+  if (!InRange(secs)) return Err(ctx, "timestamp overflow");
+  return Value::Timestamp(secs, static_cast<uint32_t>(nanos));
 }
 
-absl::int128 TotalNanos(const Value& t) { return static_cast<absl::int128>(t.seconds()) * kNanosPerSecond + t.nanos(); }
+// cel-go's subtractTimeChecked: seconds subtracted, scaled to nanoseconds, then the nanosecond
+// difference added, each step in int64. A difference that fits a duration only thanks to the
+// nanoseconds (seconds -9223372037, nanoseconds +999999999) is still an overflow there.
+bool SubtractTimes(const Value& a, const Value& b, int64_t* out) {
+  int64_t secs, nanos;
+  return !__builtin_sub_overflow(a.seconds(), b.seconds(), &secs) &&
+         !__builtin_mul_overflow(secs, kNanosPerSecond, &nanos) &&
+         !__builtin_add_overflow(nanos, static_cast<int64_t>(a.nanos()) - static_cast<int64_t>(b.nanos()), out);
+}
 
 // Go's strconv.Atoi on a 64-bit platform: the value, or its error text in *error.
 bool GoAtoi(std::string_view s, int64_t* out, std::string* error) {
@@ -266,17 +260,17 @@ Value DurationToInt(EvalContext&, const Value* a) { return Value::Int(a[0].durat
 Value AddTimestampDuration(EvalContext& ctx, const Value* a) {
   const Value& t = a[0].kind() == ValueKind::kTimestamp ? a[0] : a[1];
   const Value& d = a[0].kind() == ValueKind::kTimestamp ? a[1] : a[0];
-  return MakeTimestamp(ctx, TotalNanos(t) + d.duration_nanos());
+  return AddDuration(ctx, t, d.duration_nanos());
 }
 Value SubTimestampDuration(EvalContext& ctx, const Value* a) {
   // cel-go's subtractTimeDurationChecked negates the duration first, which overflows for the minimum.
   if (a[1].duration_nanos() == INT64_MIN) return Err(ctx, "integer overflow");
-  return MakeTimestamp(ctx, TotalNanos(a[0]) - a[1].duration_nanos());
+  return AddDuration(ctx, a[0], -a[1].duration_nanos());
 }
 Value SubTimestamps(EvalContext& ctx, const Value* a) {
-  absl::int128 d = TotalNanos(a[0]) - TotalNanos(a[1]);
-  if (d > INT64_MAX || d < INT64_MIN) return Err(ctx, "integer overflow");
-  return Value::Duration(static_cast<int64_t>(d));
+  int64_t d;
+  if (!SubtractTimes(a[0], a[1], &d)) return Err(ctx, "integer overflow");
+  return Value::Duration(d);
 }
 Value AddDurations(EvalContext& ctx, const Value* a) {
   int64_t r;
@@ -312,20 +306,17 @@ Value TimestampField(EvalContext& ctx, const Value& t, std::string_view tz, Fiel
   int64_t offset;
   std::string error;
   if (!ZoneOffset(t, tz, &offset, &error)) return Err(ctx, error);
-  const int64_t local = t.seconds() + offset;
-  const int64_t days = FloorDiv(local, 86400);
-  const int64_t secs = local - days * 86400;
-  const Civil c = CivilFromDays(days);
+  const internal::GoCivilTime c = internal::GoCivil(t.seconds(), offset);
   switch (f) {
     case Field::kFullYear: return Value::Int(c.year);
-    case Field::kMonth: return Value::Int(static_cast<int64_t>(c.month) - 1);
+    case Field::kMonth: return Value::Int(c.month - 1);
     case Field::kDate: return Value::Int(c.day);
-    case Field::kDayOfMonth: return Value::Int(static_cast<int64_t>(c.day) - 1);
-    case Field::kDayOfYear: return Value::Int(days - DaysFromCivil(c.year, 1, 1));
-    case Field::kDayOfWeek: return Value::Int(((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
-    case Field::kHours: return Value::Int(secs / 3600);
-    case Field::kMinutes: return Value::Int(secs / 60 % 60);
-    case Field::kSeconds: return Value::Int(secs % 60);
+    case Field::kDayOfMonth: return Value::Int(c.day - 1);
+    case Field::kDayOfYear: return Value::Int(c.year_day);
+    case Field::kDayOfWeek: return Value::Int(c.weekday);
+    case Field::kHours: return Value::Int(c.hour);
+    case Field::kMinutes: return Value::Int(c.minute);
+    case Field::kSeconds: return Value::Int(c.second);
     case Field::kMillis: return Value::Int(t.nanos() / 1000000);
   }
   return Value::Int(0);
@@ -359,13 +350,13 @@ Value DurationField(EvalContext&, const Value* a) {
 namespace internal {
 
 std::string FormatTimestamp(const Value& v) {
-  const int64_t days = FloorDiv(v.seconds(), 86400);
-  const int64_t secs = v.seconds() - days * 86400;
-  const Civil c = CivilFromDays(days);
+  // Go's Format(time.RFC3339Nano) in UTC: the year has at least four digits, after the sign when
+  // negative (-0001, not -001); a wrapped timestamp (see internal/go_calendar.h) has twelve.
+  const GoCivilTime c = GoCivil(v.seconds(), 0);
+  const uint64_t year_digits = c.year < 0 ? 0 - static_cast<uint64_t>(c.year) : static_cast<uint64_t>(c.year);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", static_cast<long long>(c.year), c.month,
-                c.day, static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
-                static_cast<long long>(secs % 60));
+  std::snprintf(buf, sizeof buf, "%s%04llu-%02d-%02dT%02d:%02d:%02d", c.year < 0 ? "-" : "",
+                static_cast<unsigned long long>(year_digits), c.month, c.day, c.hour, c.minute, c.second);
   std::string out = buf;
   if (v.nanos() != 0) {
     std::snprintf(buf, sizeof buf, ".%09u", v.nanos());

@@ -86,6 +86,9 @@ class Program {
   // Storage for constant-folded aggregate literals.
   Arena constants_;
   std::map<const Expr*, Value> folded_;
+  // The operands of conversions folded into constants (`dyn([...])`): a folded list or map they
+  // produced still points into their string constants, and folded_ is keyed by them.
+  std::vector<std::unique_ptr<Expr>> folded_operands_;
 };
 
 }  // namespace draforge::cel

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cel/internal/go_calendar.h"
 #include "cel/internal/values.h"
 #include "cel/named_format.h"
 #include "cel/url.h"
@@ -254,11 +255,10 @@ int CompareValues(const Value& a, const Value& b) {
     case ValueKind::kTimestamp: {
       // Go's Time.Before/After compare the seconds since year 1 in a wrapping int64: only a
       // timestamp built from seconds near the int64 limits (google.protobuf.Timestamp{seconds: s})
-      // orders differently from its instant.
-      auto internal = [](const Value& t) {
-        return static_cast<int64_t>(static_cast<uint64_t>(t.seconds()) + 62135596800u);
-      };
-      return a.seconds() != b.seconds() ? cmp(internal(a), internal(b)) : cmp(a.nanos(), b.nanos());
+      // orders differently from its instant (internal/go_calendar.h).
+      return a.seconds() != b.seconds()
+                 ? cmp(internal::GoInternalSeconds(a.seconds()), internal::GoInternalSeconds(b.seconds()))
+                 : cmp(a.nanos(), b.nanos());
     }
     case ValueKind::kDuration: return cmp(a.duration_nanos(), b.duration_nanos());
     default: return 2;

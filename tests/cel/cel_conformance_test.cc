@@ -650,6 +650,17 @@ const Case kCases[] = {
     {"google.protobuf.Any{type_url: 'type.googleapis.com/google.protobuf.Int64Value', value: b'\\x08\\x05'} == 5", Outcome::kMatch, true, "", 41u, 41, true},
     {"google.protobuf.Value{list_value: [dyn(1), 'a']} == [1.0, 'a']", Outcome::kCompileError, false, "compilation failed: ERROR: <input>:1:44: expected type 'dyn' but found 'string'", 0u, 0, true},
     {"google.protobuf.Int32Value{value: dyn(12345678900)} == 0", Outcome::kRuntimeError, false, "field type conversion error for google.protobuf.Int32Value.value value type: integer overflow", 0u, 0, false},
+    // Recorded from dra-cel: google.protobuf.Timestamp seconds near the int64 limits wrap around in Go's
+    // time.Unix (lib/cel/internal/go_calendar.h): year 292277026596 at the low limit, before 1970 in
+    // the order at the high limit, integer overflow in arithmetic.
+    {"google.protobuf.Timestamp{seconds: -9223372036854775808}.getFullYear() > 2000", Outcome::kMatch, true, "", 42u, 42, true},
+    {"google.protobuf.Timestamp{seconds: 9223372036854775807 - device.attributes[\"dra.example.com\"].memory} < timestamp(0)", Outcome::kMatch, true, "", 47u, 46, true},
+    {"google.protobuf.Timestamp{seconds: -9223372036854775808 + device.attributes[\"dra.example.com\"].memory}.getFullYear('+05:30') == 292277026596", Outcome::kMatch, true, "", 47u, 47, true},
+    {"google.protobuf.Timestamp{seconds: -9223372036854775808 + device.attributes[\"dra.example.com\"].memory} - duration('1m') > timestamp(0)", Outcome::kRuntimeError, false, "integer overflow", 0u, 0, false},
+    // A folded dyn() over a constant list keeps its operands: the list's strings point into them
+    // (strings beyond the small-string buffer read freed memory before).
+    {"dyn(['123456789012345678901'])[0] == '123456789012345678901'", Outcome::kMatch, true, "", 15u, 5, true},
+    {"google.protobuf.Struct{fields: {'a': dyn([string(18446744073709551615u)])}}.a[0] == '18446744073709551615'", Outcome::kMatch, true, "", 86u, 45, true},
 };
 
 class ConformanceTest : public ::testing::TestWithParam<Case> {

@@ -52,8 +52,10 @@ DYN_MISMATCH = ["dyn(1)", "dyn(1u)", "dyn(1.5)", "dyn('1')", "dyn(true)", "dyn(b
 
 DURATION_SECONDS = ["0", "1", "-1", "60", "315576000000", "315576000001", "-315576000001", "9223372036854775807",
                     "-9223372036854775808", "9223372036"]
+# Seconds near the int64 limits wrap around in Go's time.Unix (lib/cel/internal/go_calendar.h).
 TIMESTAMP_SECONDS = ["0", "1", "-1", "1609459200", "253402300799", "253402300800", "-62135596800",
-                     "-62135596801", "9223372036854775807"]
+                     "-62135596801", "9223372036854775807", "-9223372036854775808", "-9223372036854775000",
+                     "9223372036854775000"]
 NANOS = ["0", "1", "5", "-5", "999999999", "1000000000", "-1000000000", "2147483647", "2147483648", "-2147483649"]
 NULL_VALUES = ["0", f"{PKG}.NullValue.NULL_VALUE", "1", "null", "0u"]
 
@@ -425,7 +427,7 @@ class WellKnownMixin:
                 lambda: wof("int"),
                 lambda: f"{wof('int')} {one('+', '-', '*', '/', '%')} {g('int')}",
                 lambda: f"{dur()}.{one('getSeconds', 'getMilliseconds', 'getHours')}()",
-                lambda: f"{ts()}.{one('getFullYear', 'getMonth', 'getSeconds')}()",
+                lambda: f"{ts()}.{one('getFullYear', 'getMonth', 'getSeconds', 'getDayOfYear', 'getHours')}()",
                 lambda: f"int({ts()})",
                 lambda: f"size({one(st, lv)()})",
                 lambda: f"size({w(one('StringValue', 'BytesValue'))})",
@@ -656,6 +658,22 @@ FIXED_EXPRESSIONS = [
     f"{PKG}.Timestamp{{seconds: 1, nanos: 1000000000}}",
     f"{PKG}.Timestamp{{seconds: 1}} - timestamp('1970-01-01T00:00:00Z')",
     f"{PKG}.Timestamp{{seconds: 1609459200}}.getFullYear()",
+    # seconds near the int64 limits: Go's wrapped calendar and order (lib/cel/internal/go_calendar.h)
+    f"{PKG}.Timestamp{{seconds: -9223372036854775808}}",
+    f"{PKG}.Timestamp{{seconds: -9223372036854775808}}.getFullYear() > 2000",
+    f"string({PKG}.Timestamp{{seconds: -9223372036854775807, nanos: 999999999}})",
+    f"{PKG}.Timestamp{{seconds: -9223372036854775000}}.getDayOfYear('Asia/Tokyo')",
+    f"{PKG}.Timestamp{{seconds: 9223372036854775807}}.getHours('+05:30')",
+    f"{PKG}.Timestamp{{seconds: 9223372036854775807}}.getFullYear('-14:00')",
+    f"{PKG}.Timestamp{{seconds: 9223372036854775807}} < timestamp('2021-01-01T00:00:00Z')",
+    f"{PKG}.Timestamp{{seconds: -9223372036854775808}} > {PKG}.Timestamp{{seconds: 9223372036854775807}}",
+    f"{PKG}.Timestamp{{seconds: -9223372036854775808}} == {PKG}.Timestamp{{seconds: -9223372036854775808}}",
+    f"{PKG}.Timestamp{{seconds: -9223372036854775808}} - duration('1s')",
+    f"{PKG}.Timestamp{{seconds: 9223372036854775807, nanos: 999999999}} + duration('1ns')",
+    f"{PKG}.Timestamp{{seconds: 9223372036854775807}} - timestamp(0)",
+    f"{PKG}.Timestamp{{seconds: -9223372037, nanos: 999999999}} - timestamp(0)",
+    f"int({PKG}.Timestamp{{seconds: -9223372036854775808}})",
+    f"{PKG}.Timestamp{{seconds: -62167219201}}",
     # Empty and Any
     f"{PKG}.Empty{{}}",
     f"{PKG}.Empty{{}} == {PKG}.Empty{{}}",
@@ -712,4 +730,6 @@ SELECTOR_EXPRESSIONS = [
     f"{PKG}.StringValue{{value: device.driver}}.endsWith('example.com')",
     f"[{PKG}.Int64Value{{value: {_A}.memory}}, {PKG}.Int32Value{{}}].exists(x, x == 40)",
     f"{PKG}.Struct{{fields: {{'m': dyn({_A}.model)}}}}.?m.orValue('') == 'a100'",
+    f"{PKG}.Timestamp{{seconds: -9223372036854775808 + {_A}.memory}}.getFullYear() > 2000",
+    f"{PKG}.Timestamp{{seconds: 9223372036854775807 - {_A}.memory}} > timestamp('2021-01-01T00:00:00Z')",
 ]

@@ -11,7 +11,7 @@ Sources (read, never copied: only each case's name and expression are taken):
     element types; the Kubernetes URL library (Go net/url parsing, printing, accessors; urls.go has
     no upstream test file); timestamp getters in named time zones and numeric offsets; every named
     format on a common set of inputs; the protobuf well-known messages (construction, conversion
-    errors, JSON conversion, Any payloads) and behaviours checked beside them; quantity arithmetic
+    errors, JSON conversion, Any payloads; Timestamp seconds near the int64 limits, which Go wraps) and behaviours checked beside them; quantity arithmetic
     (apimachinery's int64Amount/inf.Dec representation through add()/sub(), which isInteger(),
     asInteger() and asApproximateFloat() read); checker type inference (overload order, type
     parameters widened to dyn, leading-dot names). cel-spec's network_ext cases run too: their functions are Kubernetes' IP/CIDR library, so
@@ -212,6 +212,37 @@ TIME_ZONES = ["UTC", "", "America/Los_Angeles", "Europe/Berlin", "Asia/Kolkata",
               "-0:30", "1:99", "x:1", "1:", "+99999999999999999999:00", "Nowhere/Zone", "America", "../x",
               "/etc/localtime", "zone.tab", "Z", "utc"]
 TIMESTAMPS = ["2009-02-13T23:31:30Z", "2021-03-14T10:00:00Z", "1969-12-31T23:59:59.999Z", "0001-01-01T00:00:00Z"]
+
+# google.protobuf.Timestamp seconds near the int64 limits, which cel-go accepts unchecked: Go's
+# time.Unix wraps them around (lib/cel/internal/go_calendar.h), in the calendar, the RFC 3339 text, the
+# order and the arithmetic; plus the years just before year 1 (Go prints -0001).
+_TS = "google.protobuf.Timestamp"
+_EDGE_SECONDS = ["-9223372036854775808", "-9223372036854775807", "-9223372036854775000", "-9223300000000000000",
+                 "-9223372036854775808 + 62135596799", "-9223372036854775808 + 62135596800", "9223372036854775807",
+                 "9223372036854775807 - 62135596800", "9223372036854775807 - 62135596799", "-62135596801",
+                 "-62167219201", "-99999999999"]
+TIME_RANGE_EXPRS = []
+for _s in _EDGE_SECONDS:
+    _t = f"{_TS}{{seconds: {_s}, nanos: 999999999}}"
+    TIME_RANGE_EXPRS += [_t, f"string({_t})", f"int({_t})"]
+    TIME_RANGE_EXPRS += [f"{_t}.{g}()" for g in ("getFullYear", "getMonth", "getDate", "getDayOfYear", "getDayOfWeek",
+                                                 "getHours", "getMinutes", "getSeconds", "getMilliseconds")]
+    TIME_RANGE_EXPRS += [f"{_t}.getFullYear('+05:30')", f"{_t}.getHours('-14:00')", f"{_t}.getDayOfYear('Asia/Tokyo')",
+                         f"{_t}.getMinutes('America/New_York')"]
+    TIME_RANGE_EXPRS += [f"{_t} {op} timestamp('9999-12-31T23:59:59Z')" for op in ("<", ">", "==")]
+    TIME_RANGE_EXPRS += [f"{_t} - timestamp(0)", f"{_t} + duration('1ns')", f"{_t} - duration('1ns')",
+                         f"{_t} + duration('-2562047h')", f"{_t} == {_TS}{{seconds: {_s}, nanos: 999999999}}"]
+TIME_RANGE_EXPRS += [
+    f"{_TS}{{seconds: -9223372036854775808}}.getFullYear() > 2000",
+    f"{_TS}{{seconds: -9223372036854775808}} > {_TS}{{seconds: 9223372036854775807}}",
+    f"{_TS}{{seconds: 9223372036854775807}} < timestamp(0)",
+    f"{_TS}{{seconds: -9223372037, nanos: 999999999}} - timestamp(0)",
+    f"timestamp(0) - {_TS}{{seconds: -9223372037, nanos: 999999999}}",
+    f"{_TS}{{seconds: 9223372037}} - {_TS}{{seconds: 0, nanos: 999999999}}",
+    f"{_TS}{{seconds: 9223372036, nanos: 854775807}} - timestamp(0)",
+    f"google.protobuf.Value{{string_value: string({_TS}{{seconds: -9223372036854775808}})}}",
+    f"google.protobuf.ListValue{{values: [dyn({_TS}{{seconds: -9223372036854775808, nanos: 5}})]}}",
+]
 
 # The format library beyond upstream's format_test.go: every format on the same inputs.
 FORMAT_NAMES = ["dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
@@ -628,6 +659,8 @@ def draforge_cases():
         yield ("draforge_quantity", "", f"quantity_{i}", e, None)
     for i, e in enumerate(CHECKER_EXPRS):
         yield ("draforge_checker", "", f"checker_{i}", e, None)
+    for i, e in enumerate(TIME_RANGE_EXPRS):
+        yield ("draforge_time_range", "", f"time_range_{i}", e, None)
 
 
 NOT_ENABLED_RX = re.compile(r"undeclared reference to '([^']*)'|unknown type|no such overload|found no matching overload for '(isURL|url|ip|cidr|isIP|isCIDR|format\.[a-z0-9]+)'")
