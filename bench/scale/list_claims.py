@@ -12,7 +12,7 @@ Usage: bench/scale/list_claims.py BUILD_DIR [--count N] [--limit L] [--runs R] [
   --check       a smoke check: one run each, listing only the claims dra-create-claims made (label
                 bench.draforge.dev/list=true, so other claims of a shared cluster do not count);
                 exit 1 unless every client saw exactly N claims
-  --json        print the medians as one JSON object instead of the sentence
+  --json        print the medians, the ratio and every run as one JSON object instead of the sentence
 
 The clients, each a process of its own whose CPU time (getrusage: user + system, every thread) is
 the figure, over the same span (first request to last item decoded):
@@ -149,7 +149,7 @@ def main(argv):
         pages = {name: md["pages"] for name, md in m["median"].items()}
         print(f"ok - list {o['count']} claims in pages of {o['limit']}: every client saw all of them ({pages} pages)")
         return 0
-    print(json.dumps(m["median"] | {"ratio": m["ratio"]}) if o["json"] else sentence(m))
+    print(json.dumps({"median": m["median"], "ratio": m["ratio"], "runs": m["runs"]}) if o["json"] else sentence(m))
     return 0
 
 
