@@ -2,7 +2,7 @@
 
 Usage: bench/run [BUILD_DIR] --scale [--sizes 1000,2500,5000,10000] [--repetitions K]
                  [--explain-sample N] [--explain-seconds S] [--oracle-ops N] [--wrk-seconds S]
-                 [--no-server] [--keep]
+                 [--no-server] [--keep] [--list-claims [N] | --no-list-claims]
   --repetitions      DRAForge's steps: best of K (default 3)
   --explain-sample   explain every k-th pending claim, N claims in all (default 100) ...
   --explain-seconds  ... or fewer, once they used S CPU seconds (default 60); extrapolated to all
@@ -10,6 +10,8 @@ Usage: bench/run [BUILD_DIR] --scale [--sizes 1000,2500,5000,10000] [--repetitio
   --wrk-seconds      per server page (default 5)
   --no-server        skip the draforge-server figures
   --keep             keep BUILD_DIR/bench/scale/cluster-N.json
+  --list-claims [N]  list N claims (default 100,000) from a kube-apiserver, see below
+  --no-list-claims   skip that
 
 For each size: bench/scale/gen_scale.py writes the cluster (BUILD_DIR/bench/scale/cluster-N.json),
 then, in the same run:
@@ -24,8 +26,11 @@ then, in the same run:
     one change delivered over SSE (sse_clients.py: a file written into --watch-dir, 100 ms poll).
 Then the cost per unit of input at each size (the curve) and which goals are met.
 
-Listing 100,000 claims in pages from a real kube-apiserver is not part of this run: see
-docs/performance.md ("Listing from the API server") for why and what was measured instead.
+Once per run, not per size: listing N claims (default 100,000) in pages of 500 from a real
+kube-apiserver of its own (tests/cluster/up), DRAForge's client beside client-go, CPU ratio
+(bench/scale/list_claims.py). On by default when the control plane's build is cached
+(tests/cluster/build); --list-claims [N] asks for it (building the control plane if needed),
+--no-list-claims skips it. Creating the claims takes minutes and is not a figure.
 """
 import json
 import os
@@ -46,7 +51,7 @@ GOALS = {"decode": 1.0, "memory": 150, "placement": 100}
 
 def parse(argv):
     o = {"sizes": [1000, 2500, 5000, 10000], "reps": 3, "explain_sample": 100, "explain_seconds": 60, "oracle_ops": 2,
-         "wrk_seconds": 5, "server": True, "keep": False}
+         "wrk_seconds": 5, "server": True, "keep": False, "list_claims": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -73,6 +78,14 @@ def parse(argv):
             o["server"] = False
         elif a == "--keep":
             o["keep"] = True
+        elif a == "--list-claims":
+            # An optional count follows.
+            o["list_claims"] = 100000
+            if i + 1 < len(argv) and argv[i + 1].isdigit():
+                o["list_claims"] = int(argv[i + 1])
+                i += 1
+        elif a == "--no-list-claims":
+            o["list_claims"] = 0
         else:
             sys.exit(f"bench/run --scale: unknown argument {a}\n{__doc__}")
         i += 1
@@ -301,7 +314,6 @@ def report(n, r):
               f"p50 {p['p50']} p99 {p['p99']}; non-2xx {s['non2xx'] + p['non2xx']}")
         print(f"  a change over SSE (10 clients, watch-dir poll 100 ms): max delivery "
               f"{', '.join(f'{x:.3f} s' for x in srv['sse'] if x is not None)}")
-    print("listing the claims from a kube-apiserver in pages: not measured here (docs/performance.md says why)")
     sys.stdout.flush()
     return {"decode_ratio": rj["cpu_s"] / dec["cpu_s"], "per_device": per_dev, "placement_ratio": up / pf,
             "same": same,
@@ -314,6 +326,27 @@ def report(n, r):
                       "placement ns/node": pf / ours["nodes"] * 1e9,
                       "upstream Filter ns/node": up / ours["nodes"] * 1e9,
                       "explain us/claim/node": per_cpu / min(ours["nodes"], 1000) * 1e6}}
+
+
+def list_claims(build, o):
+    """Once per run (it does not depend on the cluster size): list_claims.py on a control plane of its
+    own, when asked for or, by default, when the control plane's build is cached."""
+    import list_claims as lc
+    n = o["list_claims"]
+    if n is None:
+        if not lc.control_plane_cached():
+            print("listing claims from kube-apiserver: not measured (the control plane is not built: "
+                  "tests/cluster/build, or pass --list-claims)")
+            return
+        n = 100000
+    if n == 0:
+        return
+    exe = os.path.join(build, "bench", "list_claims_bench")
+    if not os.access(exe, os.X_OK):
+        sys.exit(f"{exe} is missing: build it first (scripts/build)")
+    with lc.ControlPlane() as cp:
+        print(lc.sentence(lc.measure(build, cp.kubeconfig, n, runs=o["reps"])))
+    sys.stdout.flush()
 
 
 def main(build, argv):
@@ -334,6 +367,7 @@ def main(build, argv):
         vals = [rows[n]["curve"][k] for n in sizes]
         grow = f"{vals[-1] / vals[0]:>12.2f}" if len(sizes) > 1 and vals[0] else ""
         print(f"{k:26}" + "".join(f"{v:>12,.1f}" for v in vals) + grow)
+    list_claims(build, o)
     last = rows[sizes[-1]]
     print(f"goals at {sizes[-1]:,} nodes: decode ratio {last['decode_ratio']:.2f} (>= 1.0: "
           f"{'met' if last['decode_ratio'] >= 1 else 'not met'}); memory {last['per_device']:.0f} bytes per device "
