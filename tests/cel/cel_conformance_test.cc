@@ -591,6 +591,22 @@ const Case kCases[] = {
     {"{\"a\": 1}[device.attributes[\"dra.example.com\"].version] == 1", Outcome::kRuntimeError, false, "invalid qualifier type: cel.Semver", 36u, 6, true},
     {"{\"a\": 1}[?device.attributes[\"dra.example.com\"].version].hasValue()", Outcome::kRuntimeError, false, "invalid qualifier type: cel.Semver", 36u, 5, true},
     {"[1][device.attributes[\"dra.example.com\"].version] == 1", Outcome::kRuntimeError, false, "invalid qualifier type: cel.Semver", 16u, 6, true},
+    // Keys cel-go cannot make a qualifier of at run time (a list attribute, dyn() lists and maps):
+    // its error, optional index or not; constant ones fail at program instantiation. A scalar
+    // has no keys: an optional index on it is empty, a plain one "no such key" (Go's %v of the key).
+    {"{\"a\": 1}[?device.attributes[\"dra.example.com\"].ints].orValue(5) == 5", Outcome::kRuntimeError, false, "invalid qualifier type: *types.baseList", 37u, 5, true},
+    {"{\"a\": 1}[device.attributes[\"dra.example.com\"].ints] == 1", Outcome::kRuntimeError, false, "invalid qualifier type: *types.baseList", 36u, 6, true},
+    {"[1][device.attributes[\"dra.example.com\"].ints] == 1", Outcome::kRuntimeError, false, "invalid qualifier type: *types.baseList", 16u, 6, true},
+    {"[1][?device.attributes[\"dra.example.com\"].strs].hasValue()", Outcome::kRuntimeError, false, "invalid qualifier type: *types.baseList", 16u, 5, true},
+    {"[1].all(x, {\"a\": 1}[?dyn([x])].hasValue())", Outcome::kRuntimeError, false, "invalid qualifier type: *types.baseList", 58u, 18, true},
+    {"[{\"k\": 1}].all(x, {\"a\": 1}[?dyn(x)].hasValue())", Outcome::kRuntimeError, false, "invalid qualifier type: *types.baseMap", 78u, 8, true},
+    {"[1].all(x, {\"a\": 1}[?dyn(b\"a\")].hasValue())", Outcome::kCompileError, false, "program instantiation failed: invalid qualifier type: types.Bytes", 0u, 0, true},
+    {"[1].all(x, {\"a\": 1}[dyn(null)] == 1)", Outcome::kCompileError, false, "program instantiation failed: invalid qualifier type: types.Null", 0u, 0, true},
+    {"[1u].all(x, {1u: 2}[dyn(x + 2u)] == 2)", Outcome::kRuntimeError, false, "no such key: 3", 49u, 10, true},
+    {"[1].all(x, dyn(x)[?\"a\"].hasValue()) == false", Outcome::kMatch, true, "", 19u, 9, true},
+    {"[1].all(x, dyn(x)[?2u].hasValue()) == false", Outcome::kMatch, true, "", 19u, 9, true},
+    {"[1].all(x, dyn(x)[1.5] == 1)", Outcome::kRuntimeError, false, "no such key: 1.5", 18u, 9, true},
+    {"[1].all(x, dyn(google.protobuf.Empty{})[\"a\"] == 1)", Outcome::kRuntimeError, false, "no such field 'a'", 57u, 48, true},
     {"optional.none()[?device.attributes[\"dra.example.com\"].nokey].hasValue() == false", Outcome::kMatch, true, "", 8u, 4, true},
     {"optional.none()[?(\"a\" + device.driver)].hasValue() == false", Outcome::kMatch, true, "", 13u, 4, true},
     // The Kubernetes IP and CIDR libraries (estimates use the DRA string size of attributes).
