@@ -394,11 +394,10 @@ class Interpreter {
             AddCost(30);
             return v;
           }
-          // cel-go also accepts the hashable Kubernetes IP and CIDR values as literal keys.
-          if (k.kind() != ValueKind::kString && k.kind() != ValueKind::kInt && k.kind() != ValueKind::kUint &&
-              k.kind() != ValueKind::kBool && k.kind() != ValueKind::kIP && k.kind() != ValueKind::kCIDR) {
-            return Error(Cat("unsupported key type: ", TypeName(k)));
-          }
+          // cel-go keeps a literal in a Go map keyed by the value: besides the CEL key types it
+          // takes any value Go can hash (doubles, null, timestamps, durations, IPs, and lists or
+          // quantities by pointer); a semver or bytes key is a Go panic.
+          if (std::string_view panic = UnhashableKeyPanic(k); !panic.empty()) return Panic(panic);
           if (IsOptionalIndex(e, i / 2)) {
             if (v.kind() != ValueKind::kOptional) return Error("no such overload");
             if (v.optional() == nullptr) continue;
