@@ -875,9 +875,21 @@ bool Program::FoldConstants(const Expr& e) {
   m->set_keyed_by_go_value();
   for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
     Value k = value_of(*e.args[i]);
-    if (k.kind() != ValueKind::kString && k.kind() != ValueKind::kInt && k.kind() != ValueKind::kUint &&
-        k.kind() != ValueKind::kBool) {
-      return false;
+    // The constant keys a Go map takes: cel-go folds `{1.5: 1}`, `{null: 1}` and, its conversions
+    // being constants, `{timestamp(0): 1}` and `{dyn(int): 1}` too.
+    switch (k.kind()) {
+      case ValueKind::kString:
+      case ValueKind::kInt:
+      case ValueKind::kUint:
+      case ValueKind::kBool:
+      case ValueKind::kDouble:
+      case ValueKind::kNull:
+      case ValueKind::kTimestamp:
+      case ValueKind::kDuration:
+      case ValueKind::kType:
+        break;
+      default:
+        return false;
     }
     m->Put(constants_, k, value_of(*e.args[i + 1]));
   }

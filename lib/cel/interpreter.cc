@@ -394,11 +394,10 @@ class Interpreter {
             AddCost(30);
             return v;
           }
-          // cel-go also accepts the hashable Kubernetes IP and CIDR values as literal keys.
-          if (k.kind() != ValueKind::kString && k.kind() != ValueKind::kInt && k.kind() != ValueKind::kUint &&
-              k.kind() != ValueKind::kBool && k.kind() != ValueKind::kIP && k.kind() != ValueKind::kCIDR) {
-            return Error(Cat("unsupported key type: ", TypeName(k)));
-          }
+          // cel-go keeps a literal in a Go map keyed by the value: besides the CEL key types it
+          // takes any value Go can hash (doubles, null, timestamps, durations, IPs, and lists or
+          // quantities by pointer); a semver or bytes key is a Go panic.
+          if (std::string_view panic = UnhashableKeyPanic(k); !panic.empty()) return Panic(panic);
           if (IsOptionalIndex(e, i / 2)) {
             if (v.kind() != ValueKind::kOptional) return Error("no such overload");
             if (v.optional() == nullptr) continue;
@@ -472,18 +471,32 @@ class Interpreter {
     return false;
   }
 
-  // Keys cel-go cannot make a qualifier of (interpreter/attributes.go newQualifier): they can be
-  // iterated and tested with `in`, but indexing by them, optional or not, fails whatever the operand.
+  // Keys cel-go cannot make a qualifier of (interpreter/attributes.go newQualifier takes strings,
+  // ints, uints, bools and doubles only): a list attribute, a semver, an IP, a dyn() map or bytes
+  // can be iterated and tested with `in`, but indexing by them, optional or not, fails whatever
+  // the operand. (A constant key of those types is Program::CheckConstantQualifiers' compile error.)
   static bool QualifierRejects(const Value& key) {
-    return key.kind() == ValueKind::kIP || key.kind() == ValueKind::kCIDR || key.kind() == ValueKind::kSemver;
+    switch (key.kind()) {
+      case ValueKind::kString:
+      case ValueKind::kInt:
+      case ValueKind::kUint:
+      case ValueKind::kBool:
+      case ValueKind::kDouble:
+      case ValueKind::kError:
+        return false;
+      default:
+        return true;
+    }
   }
 
   // Field or key access on `v`; `found` reports presence (for has() and optional selection).
   Value Access(const Value& v, const Value& key, bool* found) {
     *found = false;
+    if (v.kind() != ValueKind::kError && QualifierRejects(key)) {
+      return Error(Cat("invalid qualifier type: ", GoTypeName(key)));
+    }
     switch (v.kind()) {
       case ValueKind::kMap: {
-        if (QualifierRejects(key)) return Error(Cat("invalid qualifier type: ", GoTypeName(key)));
         Value out;
         if (v.map()->Find(key, &out)) {
           *found = true;
@@ -492,7 +505,7 @@ class Interpreter {
         if (key.kind() == ValueKind::kDouble) {
           // Heterogeneous lookups are handled by Find; a non-integral double never matches.
         }
-        return Error(Cat("no such key: ", key.kind() == ValueKind::kString ? std::string(key.str()) : DebugString(key)));
+        return Error(Cat("no such key: ", MissingKeyText(key)));
       }
       case ValueKind::kList: {
         int64_t i;
@@ -506,8 +519,6 @@ class Interpreter {
             return Error(Cat("unsupported index value ", internal::FormatGoDouble(d), " in list"));
           }
           i = static_cast<int64_t>(d);
-        } else if (QualifierRejects(key)) {
-          return Error(Cat("invalid qualifier type: ", GoTypeName(key)));
         } else {
           return Error(Cat("unsupported index type '", TypeName(key), "' in list"));
         }
@@ -517,9 +528,21 @@ class Interpreter {
       }
       case ValueKind::kError:
         return v;
-      default:
-        if (key.kind() == ValueKind::kString) return Error(Cat("no such key: ", key.str()));
+      case ValueKind::kMessage:
+        if (key.kind() == ValueKind::kString) return Error(Cat("no such field '", key.str(), "'"));
         return Error("no such overload");
+      default:
+        // A scalar has no keys (cel-go's refQualify): an optional index on it is empty.
+        return Error(Cat("no such key: ", MissingKeyText(key)));
+    }
+  }
+
+  // A missing key as cel-go's resolution error prints it (Go's %v of the CEL value: 3 for 3u).
+  static std::string MissingKeyText(const Value& key) {
+    switch (key.kind()) {
+      case ValueKind::kString: return std::string(key.str());
+      case ValueKind::kUint: return std::to_string(key.uint_value());
+      default: return DebugString(key);
     }
   }
 
@@ -674,7 +697,7 @@ class Interpreter {
       Value out = Access(v, k, &found);
       if (optional_index) {
         if (!found) {
-          if ((v.kind() == ValueKind::kMap || v.kind() == ValueKind::kList) && !QualifierRejects(k)) {
+          if (v.kind() != ValueKind::kMessage && !QualifierRejects(k)) {
             return Value::Optional(nullptr);
           }
           return out;

@@ -501,23 +501,27 @@ void RegisterStandardLibrary(FunctionRegistry& r) {
   r.Add("@not_strictly_false", "not_strictly_false", {Bo}, Bo, false, NotStrictlyFalse);
   r.Add("_==_", "equals", {A, A}, Bo, false, Equals);
   r.Add("_!=_", "not_equals", {A, A}, Bo, false, NotEquals);
-  r.Add("-_", "negate_int64", {I}, I, false, NegInt);
+  // Arithmetic in cel-go's declaration order (common/stdlib/standard.go, by overload id): the
+  // first overload an argument of unknown type fits binds that type, so `[].map(x, x * attr)` is a
+  // list(double) and `[].map(x, x + attr)` a list(bytes) upstream. The timestamp and duration
+  // overloads (library_time.cc) come later here; an unbound argument never reaches them first.
   r.Add("-_", "negate_double", {D}, D, false, NegDouble);
-  r.Add("_+_", "add_int64", {I, I}, I, false, AddInt);
-  r.Add("_+_", "add_uint64", {U, U}, U, false, AddUint);
-  r.Add("_+_", "add_double", {D, D}, D, false, AddDouble);
-  r.Add("_+_", "add_string", {S, S}, S, false, AddString);
+  r.Add("-_", "negate_int64", {I}, I, false, NegInt);
   r.Add("_+_", "add_bytes", {By, By}, By, false, AddString);
+  r.Add("_+_", "add_double", {D, D}, D, false, AddDouble);
+  r.Add("_+_", "add_int64", {I, I}, I, false, AddInt);
   r.Add("_+_", "add_list", {LA, LA}, LA, false, AddList);
+  r.Add("_+_", "add_string", {S, S}, S, false, AddString);
+  r.Add("_+_", "add_uint64", {U, U}, U, false, AddUint);
+  r.Add("_-_", "subtract_double", {D, D}, D, false, SubDouble);
   r.Add("_-_", "subtract_int64", {I, I}, I, false, SubInt);
   r.Add("_-_", "subtract_uint64", {U, U}, U, false, SubUint);
-  r.Add("_-_", "subtract_double", {D, D}, D, false, SubDouble);
+  r.Add("_*_", "multiply_double", {D, D}, D, false, MulDouble);
   r.Add("_*_", "multiply_int64", {I, I}, I, false, MulInt);
   r.Add("_*_", "multiply_uint64", {U, U}, U, false, MulUint);
-  r.Add("_*_", "multiply_double", {D, D}, D, false, MulDouble);
+  r.Add("_/_", "divide_double", {D, D}, D, false, DivDouble);
   r.Add("_/_", "divide_int64", {I, I}, I, false, DivInt);
   r.Add("_/_", "divide_uint64", {U, U}, U, false, DivUint);
-  r.Add("_/_", "divide_double", {D, D}, D, false, DivDouble);
   r.Add("_%_", "modulo_int64", {I, I}, I, false, ModInt);
   r.Add("_%_", "modulo_uint64", {U, U}, U, false, ModUint);
   struct Cmp {
@@ -531,19 +535,19 @@ void RegisterStandardLibrary(FunctionRegistry& r) {
                       {"_>=_", "greater_equals", Compare<3>}};
   for (const Cmp& c : cmps) {
     std::string id = c.id;
+    // cel-go's declaration order, the cross-type numeric comparisons after their left type's own.
     r.Add(c.fn, id + "_bool", {Bo, Bo}, Bo, false, c.impl);
     r.Add(c.fn, id + "_int64", {I, I}, Bo, false, c.impl);
-    r.Add(c.fn, id + "_uint64", {U, U}, Bo, false, c.impl);
-    r.Add(c.fn, id + "_double", {D, D}, Bo, false, c.impl);
-    r.Add(c.fn, id + "_string", {S, S}, Bo, false, c.impl);
-    r.Add(c.fn, id + "_bytes", {By, By}, Bo, false, c.impl);
-    // CrossTypeNumericComparisons.
-    r.Add(c.fn, id + "_int64_uint64", {I, U}, Bo, false, c.impl);
     r.Add(c.fn, id + "_int64_double", {I, D}, Bo, false, c.impl);
-    r.Add(c.fn, id + "_uint64_int64", {U, I}, Bo, false, c.impl);
+    r.Add(c.fn, id + "_int64_uint64", {I, U}, Bo, false, c.impl);
+    r.Add(c.fn, id + "_uint64", {U, U}, Bo, false, c.impl);
     r.Add(c.fn, id + "_uint64_double", {U, D}, Bo, false, c.impl);
+    r.Add(c.fn, id + "_uint64_int64", {U, I}, Bo, false, c.impl);
+    r.Add(c.fn, id + "_double", {D, D}, Bo, false, c.impl);
     r.Add(c.fn, id + "_double_int64", {D, I}, Bo, false, c.impl);
     r.Add(c.fn, id + "_double_uint64", {D, U}, Bo, false, c.impl);
+    r.Add(c.fn, id + "_string", {S, S}, Bo, false, c.impl);
+    r.Add(c.fn, id + "_bytes", {By, By}, Bo, false, c.impl);
   }
   // Index, membership and optional access are evaluated by the interpreter.
   r.Add("_[_]", "index_list", {LA, I}, A, false, nullptr);

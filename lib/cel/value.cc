@@ -69,7 +69,24 @@ void MutableList::AppendAll(Arena& arena, const ListValue& l) {
 
 namespace {
 
-// Numeric key equality for map lookups (heterogeneous: 1 == 1u == 1.0).
+// Whether two values of one kind are the same key of a Go map keyed by the CEL value: cel-go's
+// lists, maps, optionals, quantities, URLs and formats are pointers there, so only the same
+// object is the same key (`{dyn([1]): 1, dyn([1]): 2}` has two entries); the others compare by
+// value.
+bool SameGoMapKey(const Value& a, const Value& b) {
+  switch (a.kind()) {
+    case ValueKind::kList: return a.list() == b.list();
+    case ValueKind::kMap: return a.map() == b.map();
+    case ValueKind::kOptional: return a.optional() == b.optional();
+    case ValueKind::kQuantity: return a.quantity() == b.quantity();
+    case ValueKind::kURL: return a.url() == b.url();
+    case ValueKind::kFormat: return a.format() == b.format();
+    default: return ValueEquals(a, b);
+  }
+}
+
+// Key equality for map lookups of `b` among the stored keys `a` (heterogeneous: 1 finds 1u, and
+// a double 1.0 finds 1 or 1u, but 1 never finds a double key).
 bool KeyEquals(const Value& a, const Value& b) {
   if (a.kind() == b.kind()) {
     switch (a.kind()) {
@@ -77,9 +94,12 @@ bool KeyEquals(const Value& a, const Value& b) {
       case ValueKind::kInt: return a.int_value() == b.int_value();
       case ValueKind::kUint: return a.uint_value() == b.uint_value();
       case ValueKind::kBool: return a.bool_value() == b.bool_value();
-      default: return ValueEquals(a, b);
+      default: return SameGoMapKey(a, b);
     }
   }
+  // cel-go looks a double up as an int or uint too, but an int or uint never finds a double key
+  // (types/map.go refValMapAccessor.Find: "map keys of type double are not supported").
+  if (a.kind() == ValueKind::kDouble) return false;
   if (a.IsNumber() && b.IsNumber()) return ValueEquals(a, b);
   return false;
 }
@@ -121,7 +141,7 @@ bool ArrayMap::Insert(Arena& arena, Value key, Value value) {
 
 void ArrayMap::Put(Arena& arena, Value key, Value value) {
   for (size_t i = 0; i < size_; ++i) {
-    if (keys_[i].kind() == key.kind() && ValueEquals(keys_[i], key)) {
+    if (keys_[i].kind() == key.kind() && SameGoMapKey(keys_[i], key)) {
       values_[i] = value;
       return;
     }
