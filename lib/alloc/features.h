@@ -112,6 +112,28 @@ struct Features {
   // only needs the attribute; only the same (shared) device again clashes with the device last
   // added for a request.
   bool DistinctAttributeByIdentity() const { return version == api::KubernetesVersion::k1_34; }
+  // Whether a distinctAttribute constraint compares a new device only with the device last added
+  // for each request (upstream's map keyed by request name, fixed in 1.37 by a list of every
+  // device): 1.35 and 1.36. Removing a device forgets its request's entry, even while other
+  // devices of that request stay. 1.34 does the same by address (DistinctAttributeByIdentity).
+  bool DistinctAttributeLastOfRequest() const {
+    return version == api::KubernetesVersion::k1_35 || version == api::KubernetesVersion::k1_36;
+  }
+
+  // Whether matchAttribute and distinctAttribute compare list-type attributes as sets (a common
+  // element; disjoint sets), which only 1.37's experimental variant does (upstream's allocator
+  // Features.ListTypeAttributes). 1.36's kube-scheduler never asks for it, so its constraints
+  // compare scalars even with DRAListTypeAttributes on (a list value matches nothing after the
+  // first device), while its CEL selectors see the lists.
+  bool ListTypeConstraints() const {
+    return list_type_attributes && version >= api::KubernetesVersion::k1_37;
+  }
+
+  // Whether CEL selectors see list-valued attributes (upstream's cel.Features.EnableListTypeAttributes
+  // at evaluation): 1.37 always; 1.36's scheduler only with DRAListTypeAttributes on, otherwise a
+  // device with a list-valued attribute fails every selector with a runtime error. Before 1.36 the
+  // API has no list values.
+  bool ListAttributeValues() const { return version >= api::KubernetesVersion::k1_37 || list_type_attributes; }
 
   // Whether GatherPools takes every slice with shared counters into its pool whatever node it
   // targets ("Always include slices with SharedCounters"): 1.35's incubating and experimental

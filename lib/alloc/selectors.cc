@@ -12,10 +12,11 @@ SelectorCache::SelectorCache(const Features& features, const store::Snapshot* sn
   options_.check_estimated_cost = false;  // the scheduler compiles without the cost estimate
   // kube-scheduler compiles selectors with the "stored expressions" environment, which declares every
   // library and field whatever the feature gates say (device.allowMultipleAllocations, `includes`,
-  // dyn attribute values); the gates only decide what the API server accepts in new objects.
-  (void)features;
+  // dyn attribute values); the gates only decide what the API server accepts in new objects, and
+  // before 1.37 whether evaluation sees list values (Features::ListAttributeValues).
   options_.consumable_capacity = true;
   options_.list_type_attributes = true;
+  options_.list_attribute_values = features.ListAttributeValues();
   if (snapshot != nullptr) {
     for (const api::ResourceSlice* slice : snapshot->ResourceSlices()) {
       if (!slice->spec) continue;
