@@ -84,7 +84,7 @@ void Funnel::RequestStep(size_t vi, Pending& p) {
       if (ReachOf(c) == Reach::kNo) continue;
       if (features_.consumable_capacity) {
         auto alone =
-            CheckCapacity(nullptr, v.capacity, c->device->capacity, nullptr, features_.fractional_capacity_range);
+            CheckCapacity(nullptr, v.capacity, c->device->capacity, nullptr, CapacityRangeArithmetic(features_));
         if (!alone.ok() || *alone != internal::CapacityCheck::kFits) continue;
       }
       all_set_[vi].insert(c);
@@ -207,7 +207,7 @@ void Funnel::CountersAndCapacityStep(size_t vi, Pending& p) {
     if (ok && features_.consumable_capacity) {
       auto agg = state_.aggregated_capacity.find(c->id);
       auto r = CheckCapacity(agg == state_.aggregated_capacity.end() ? nullptr : &agg->second, v.capacity,
-                             c->device->capacity, nullptr, features_.fractional_capacity_range);
+                             c->device->capacity, nullptr, CapacityRangeArithmetic(features_));
       // An unrepresentable request makes Allocate fail outright; here it only means "does not fit".
       if (!r.ok() || *r != internal::CapacityCheck::kFits) {
         ok = false;

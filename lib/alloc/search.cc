@@ -352,7 +352,7 @@ absl::StatusOr<bool> Search::AddToConstraints(ClaimData& cd, const RequestData& 
 // A share of consumable-capacity device `d` for request `rd`: what it consumes goes to `consumed`
 // and to what the search is allocating on the device.
 absl::Status Search::AddShare(const RequestData& rd, int d, api::Map<api::Quantity>& consumed) {
-  ASSIGN_OR_RETURN(consumed, ConsumedCapacity(rd.capacity, devs_[d].device->capacity, f_.fractional_capacity_range));
+  ASSIGN_OR_RETURN(consumed, ConsumedCapacity(rd.capacity, devs_[d].device->capacity, CapacityRangeArithmetic(f_)));
   AddCapacity(allocating_capacity_[d], consumed);
   ++allocating_shares_[d];
   return absl::OkStatus();

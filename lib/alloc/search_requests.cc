@@ -230,7 +230,7 @@ absl::Status Search::CollectAllDevices(int ci, int ri, int si, RequestData& rd) 
       // AllocateDevice fails it after the in-use, taint and constraint checks, as upstream's
       // allocateDevice does (notes Q8, PR #140769); a constraint it breaks is then an error.
       auto alone =
-          internal::CheckCapacity(nullptr, rd.capacity, dev.device->capacity, nullptr, f_.fractional_capacity_range);
+          internal::CheckCapacity(nullptr, rd.capacity, dev.device->capacity, nullptr, CapacityRangeArithmetic(f_));
       if (!alone.ok()) return CapacityError(cd, rd, dev, alone.status(), /*with_pool=*/false);
       if (*alone != CapacityCheck::kFits) continue;
     }
