@@ -135,6 +135,12 @@ struct Features {
   // API has no list values.
   bool ListAttributeValues() const { return version >= api::KubernetesVersion::k1_37 || list_type_attributes; }
 
+  // Whether the device after one of an allocationMode All subrequest is looked up as subrequest 0's
+  // (1.34 and 1.35: allocateOne's recursion drops subRequestIndex, fixed in 1.36). An All
+  // subrequest other than the first then ends after its first device when the first subrequest
+  // wants no more devices than that, or continues with the first subrequest's devices.
+  bool AllSubrequestLosesIndex() const { return version <= api::KubernetesVersion::k1_35; }
+
   // Whether GatherPools takes every slice with shared counters into its pool whatever node it
   // targets ("Always include slices with SharedCounters"): 1.35's incubating and experimental
   // variants, every 1.36 variant, 1.37's stable one; not 1.34 (counters live in the device slices).

@@ -187,7 +187,7 @@ R Search::AllocateAllDevice(int ci, int ri, int si, int di, bool allocate_sub) {
   auto ok = AllocateDevice(ci, ri, si, rd.all_devices[di], true);
   if (!ok.ok()) return Fail(ok.status());
   if (!*ok) return R::kFalse;
-  R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, {});
+  R r = AllocateOne(ci, ri, f_.AllSubrequestLosesIndex() ? 0 : si, di + 1, allocate_sub, {});
   if (r != R::kTrue) Deallocate();
   return r;
 }
