@@ -141,6 +141,17 @@ struct Features {
   // wants no more devices than that, or continues with the first subrequest's devices.
   bool AllSubrequestLosesIndex() const { return version <= api::KubernetesVersion::k1_35; }
 
+  // Whether the search for a request's next device starts again at the first device of the first
+  // pool (1.34 and 1.35) instead of after the device just taken (1.36 on; stable variants never
+  // had it, which gives the same answers there because they allocate no device twice). From the
+  // start, a device that allows multiple allocations can serve one request twice, and devices
+  // before the last one taken are tried again in another order.
+  bool NextDeviceSearchedFromStart() const { return version <= api::KubernetesVersion::k1_35; }
+
+  // Whether a DeviceTaintRule without spec.deviceSelector taints every device (1.34 to 1.36: the
+  // ResourceSlice tracker reads a missing selector as an empty one) rather than none (1.37).
+  bool TaintRuleWithoutSelectorMatchesAll() const { return version <= api::KubernetesVersion::k1_36; }
+
   // Whether GatherPools takes every slice with shared counters into its pool whatever node it
   // targets ("Always include slices with SharedCounters"): 1.35's incubating and experimental
   // variants, every 1.36 variant, 1.37's stable one; not 1.34 (counters live in the device slices).

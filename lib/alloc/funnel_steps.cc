@@ -103,7 +103,8 @@ void Funnel::TaintsStep(size_t vi, Pending& p) {
     if (features_.device_taints) {
       taints = c->device->taints;
       if (features_.device_taint_rules) {
-        for (const auto* rule : snapshot_.TaintRulesFor(c->id.driver, c->id.pool, c->id.device)) {
+        for (const auto* rule : snapshot_.TaintRulesFor(c->id.driver, c->id.pool, c->id.device,
+                                                             features_.TaintRuleWithoutSelectorMatchesAll())) {
           if (rule->spec && rule->spec->taint) taints.push_back(*rule->spec->taint);
         }
       }

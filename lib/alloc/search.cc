@@ -117,7 +117,8 @@ void Search::BuildDevices() {
         if (f_.device_taints) {
           dev.taints = d.taints;
           if (rules) {
-            for (const api::DeviceTaintRule* rule : snapshot_.TaintRulesFor(dev.driver, dev.pool, dev.name)) {
+            for (const api::DeviceTaintRule* rule : snapshot_.TaintRulesFor(dev.driver, dev.pool, dev.name,
+                                                                                 f_.TaintRuleWithoutSelectorMatchesAll())) {
               if (rule->spec && rule->spec->taint) dev.taints.push_back(*rule->spec->taint);
             }
           }
@@ -236,7 +237,7 @@ R Search::AllocateFromPools(int ci, int ri, int si, int di, bool allocate_sub, L
           MarkFailed(d);
           continue;
         }
-        R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, Loc{pi, sli, k + 1});
+        R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, f_.NextDeviceSearchedFromStart() ? Loc{} : Loc{pi, sli, k + 1});
         if (r == R::kTrue) return r;
         Deallocate();
         if (r != R::kFalse) return r;

@@ -70,6 +70,9 @@ bool Search::EnoughCandidates(int ci, int ri, int si, const RequestData& rd, Loc
         }
       }
     }
+    // Searched from the start again (Features::NextDeviceSearchedFromStart), a device that allows
+    // multiple allocations may serve the request more than once: no bound from counting.
+    if (devs_[d].multi && f_.NextDeviceSearchedFromStart()) return true;
     if (++found >= needed) return true;
   }
   return false;
