@@ -148,6 +148,17 @@ struct Features {
   // before the last one taken are tried again in another order.
   bool NextDeviceSearchedFromStart() const { return version <= api::KubernetesVersion::k1_35; }
 
+  // Whether a pool's slices with binding conditions come after its other slices, so that devices
+  // without binding conditions are tried first (1.34 and 1.35's experimental variant, GatherPools).
+  // Every variant that knows binding conditions still moves whole pools with them last.
+  bool BindingConditionSlicesLast() const {
+    return version <= api::KubernetesVersion::k1_35 && !StableAllocator();
+  }
+
+  // Whether a device taint of any effect must be tolerated (1.34, whose API knows only NoSchedule and
+  // NoExecute) rather than only those two (1.35 on ignore others, such as None).
+  bool EveryTaintEffectPrevents() const { return version == api::KubernetesVersion::k1_34; }
+
   // Whether a DeviceTaintRule without spec.deviceSelector taints every device (1.34 to 1.36: the
   // ResourceSlice tracker reads a missing selector as an empty one) rather than none (1.37).
   bool TaintRuleWithoutSelectorMatchesAll() const { return version <= api::KubernetesVersion::k1_36; }

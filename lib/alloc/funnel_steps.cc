@@ -109,7 +109,7 @@ void Funnel::TaintsStep(size_t vi, Pending& p) {
         }
       }
     }
-    if (TaintPreventsAllocation(taints, *v.tolerations)) {
+    if (TaintPreventsAllocation(taints, *v.tolerations, features_.EveryTaintEffectPrevents())) {
       for (const auto& t : taints) keys.insert(t.key.value_or(""));
     } else {
       next.push_back(c);

@@ -263,7 +263,7 @@ absl::StatusOr<bool> Search::AllocateDevice(int ci, int ri, int si, int d, bool 
   }
   CounterReservation reservation;
   if (!ReserveCounters(d, reservation)) return false;
-  if (f_.device_taints && TaintPreventsAllocation(dev.taints, *rd.tolerations)) {
+  if (f_.device_taints && TaintPreventsAllocation(dev.taints, *rd.tolerations, f_.EveryTaintEffectPrevents())) {
     ReleaseCounters(d, reservation);
     return false;
   }

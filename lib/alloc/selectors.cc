@@ -183,10 +183,10 @@ bool ToleratesTaint(const api::DeviceToleration& t, const api::DeviceTaint& tain
 }
 
 bool TaintPreventsAllocation(const std::vector<api::DeviceTaint>& taints,
-                             const std::vector<api::DeviceToleration>& tolerations) {
+                             const std::vector<api::DeviceToleration>& tolerations, bool every_effect) {
   for (const api::DeviceTaint& taint : taints) {
     const std::string effect = taint.effect.value_or("");
-    if (effect != "NoSchedule" && effect != "NoExecute") continue;
+    if (!every_effect && effect != "NoSchedule" && effect != "NoExecute") continue;
     bool tolerated = false;
     for (const api::DeviceToleration& t : tolerations) {
       if (ToleratesTaint(t, taint)) {
