@@ -155,6 +155,13 @@ struct Features {
     return version <= api::KubernetesVersion::k1_35 && !StableAllocator();
   }
 
+  // Whether allocating a device re-checks consumable capacity on the device at the request's device
+  // index in the chosen device's slice rather than on the chosen device (1.34's experimental
+  // variant, the only one of 1.34 with consumable capacity; fixed in 1.35): Search::AllocateDeviceAt134.
+  bool CapacityRecheckedAtRequestIndex() const {
+    return version == api::KubernetesVersion::k1_34 && !StableAllocator();
+  }
+
   // Whether a device taint of any effect must be tolerated (1.34, whose API knows only NoSchedule and
   // NoExecute) rather than only those two (1.35 on ignore others, such as None).
   bool EveryTaintEffectPrevents() const { return version == api::KubernetesVersion::k1_34; }

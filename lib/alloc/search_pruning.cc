@@ -79,7 +79,7 @@ bool Search::EnoughCandidates(int ci, int ri, int si, const RequestData& rd, Loc
 }
 
 void Search::MarkFailed(int d) {
-  if (options_.prune_search && !devs_[d].multi) failed_.push_back(d);
+  if (prune_ && !devs_[d].multi) failed_.push_back(d);
 }
 
 bool Search::TwinFailed(int d, size_t failed_base) {
