@@ -246,7 +246,9 @@ class DeletePods:
 class Variant:
     """One what-if: ``edits`` applied in turn to the base snapshot's objects (each a function from
     the list of object dicts to a new list; none: the base as it is), then a replay with ``policy``,
-    ``features``, ``kubernetes_version`` and ``max_steps`` (as :meth:`draforge.Snapshot.replay`).
+    ``features``, ``kubernetes_version``, ``max_steps`` and ``explain`` (as
+    :meth:`draforge.Snapshot.replay`; ``explain=False`` skips the reasons' sentences, often most of
+    the cost when many pods stay pending, and is right when only the counts matter).
     To run on a Dask cluster with worker processes, edits must pickle (cloudpickle: lambdas too)."""
 
     name: str
@@ -255,6 +257,7 @@ class Variant:
     features: Features = None
     kubernetes_version: Optional[str] = None
     max_steps: int = 0
+    explain: bool = True
 
     def snapshot(self, base: "Snapshot") -> "Snapshot":
         """``base`` with the edits applied (``base`` itself when there are none)."""
@@ -272,7 +275,8 @@ class Variant:
     def replay(self, base: "Snapshot") -> ReplayResult:
         """The replay of this variant of ``base``."""
         return self.snapshot(base).replay(policy=self.policy, features=self.features,
-                                          kubernetes_version=self.kubernetes_version, max_steps=self.max_steps)
+                                          kubernetes_version=self.kubernetes_version, max_steps=self.max_steps,
+                                          explain=self.explain)
 
 
 # The frames :func:`sweep` collects.
