@@ -193,6 +193,7 @@ def test_sweep_serial_is_the_variants_replayed_one_by_one(small):
                        ignore_index=True)
     assert placements.drop(columns="variant").equals(expect)
     assert sweep(small, [], frame="pending").empty
+    assert list(sweep(small, [], frame="pending").columns) == ["variant"] + draforge.whatif.PENDING_COLUMNS
     with pytest.raises(draforge.InvalidInputError):
         sweep(small, vs, frame="everything")
 

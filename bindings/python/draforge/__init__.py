@@ -34,9 +34,9 @@ from .whatif import NodeReason, PendingPod, PlacedClaim, PlacedPod, ReplayResult
 __all__ = [
     "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
     "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
-    "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeReason", "NodeVerdict", "NotFoundError", "PendingPod",
-    "PlacedClaim", "PlacedCopy", "PlacedPod", "Placement", "PodClaim", "Pool", "ReplayResult", "RequestFunnel", "Snapshot",
-    "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "packages", "whatif",
+    "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeReason", "NodeVerdict", "NotFoundError",
+    "PendingPod", "PlacedClaim", "PlacedCopy", "PlacedPod", "Placement", "PodClaim", "Pool", "ReplayResult",
+    "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "packages", "whatif",
     "feature_gates", "kubernetes_version", "kubernetes_versions", "version",
 ]
 

@@ -131,12 +131,17 @@ class ReplayResult:
     def to_dict(self) -> Dict[str, Any]:
         """The C ABI's JSON shape (draforge_replay_json): policy, order, placed, pending."""
         return {"policy": self.policy, "order": list(self.order),
-                "placed": [{"pod": p.pod, "node": p.node, "claims": [asdict(c) for c in p.claims]} for p in self.placed],
+                "placed": [{"pod": p.pod, "node": p.node, "claims": [asdict(c) for c in p.claims]}
+                           for p in self.placed],
                 "pending": [{"pod": q.pod, "nodes": [asdict(n) for n in q.nodes]} for q in self.pending]}
 
     def to_pandas(self) -> ReplayFrames:
         """(placements, pending) as two DataFrames, columns PLACEMENT_COLUMNS and PENDING_COLUMNS."""
         pd = _pandas()
+        return ReplayFrames(placements=pd.DataFrame(self._placement_rows(), columns=PLACEMENT_COLUMNS),
+                            pending=pd.DataFrame(self._pending_rows(), columns=PENDING_COLUMNS))
+
+    def _placement_rows(self) -> List[Dict[str, Any]]:
         position = {pod: i for i, pod in enumerate(self.order)}
         rows: List[Dict[str, Any]] = []
         for p in self.placed:
@@ -149,13 +154,16 @@ class ReplayResult:
             if len(rows) == before:
                 rows.append({"position": position.get(p.pod, -1), "pod": p.pod, "node": p.node, "claim": None,
                              "existing": None, "request": None, "driver": None, "pool": None, "device": None})
+        return rows
+
+    def _pending_rows(self) -> List[Dict[str, Any]]:
+        position = {pod: i for i, pod in enumerate(self.order)}
         pending: List[Dict[str, Any]] = []
         for q in self.pending:
             for n in q.nodes or [NodeReason(node=None, reason=None)]:  # type: ignore[arg-type]
                 pending.append({"position": position.get(q.pod, -1), "pod": q.pod, "node": n.node,
                                 "reason": n.reason})
-        return ReplayFrames(placements=pd.DataFrame(rows, columns=PLACEMENT_COLUMNS),
-                            pending=pd.DataFrame(pending, columns=PENDING_COLUMNS))
+        return pending
 
     def summary(self) -> Dict[str, Any]:
         """One row of :func:`sweep`'s summary frame: policy, pods (pending before the replay), placed,
@@ -279,28 +287,38 @@ class Variant:
                                           explain=self.explain)
 
 
-# The frames :func:`sweep` collects.
+# The frames :func:`sweep` collects, and their columns (after the leading "variant").
 SWEEP_FRAMES = ("summary", "placements", "pending")
+SUMMARY_COLUMNS = ["policy", "pods", "placed", "pending", "devices"]
+_COLUMNS = {"summary": SUMMARY_COLUMNS, "placements": PLACEMENT_COLUMNS, "pending": PENDING_COLUMNS}
 
 
-def _frame(variant: Variant, result: ReplayResult, frame: str):
-    pd = _pandas()
-    if frame == "summary":
-        df = pd.DataFrame([result.summary()], columns=["policy", "pods", "placed", "pending", "devices"])
-    else:
-        df = getattr(result.to_pandas(), "placements" if frame == "placements" else "pending")
-    df.insert(0, "variant", variant.name)
-    return df
+def _rows(variants: Sequence[Variant], base: "Snapshot", frame: str) -> List[Dict[str, Any]]:
+    """The rows of ``frame`` for ``variants`` run in turn: what one Dask task returns. Rows rather
+    than frames, so that the one DataFrame is built once, the same way with or without Dask."""
+    rows: List[Dict[str, Any]] = []
+    for v in variants:
+        r = v.replay(base)
+        if frame == "summary":
+            part = [r.summary()]
+        elif frame == "placements":
+            part = r._placement_rows()
+        else:
+            part = r._pending_rows()
+        rows.extend({"variant": v.name, **row} for row in part)
+    return rows
+
+
+def _frame(rows: List[Dict[str, Any]], frame: str):
+    return _pandas().DataFrame(rows, columns=["variant"] + _COLUMNS[frame])
 
 
 def run_variants(base: "Snapshot", variants: Sequence[Variant], frame: str = "summary"):
     """The frame of ``variants`` (in order) run one after the other in this process: what
-    :func:`sweep` computes without a client, and what one Dask task runs."""
-    pd = _pandas()
-    frames = [_frame(v, v.replay(base), frame) for v in variants]
-    if not frames:
-        return _frame(Variant(""), ReplayResult(policy="", order=[], placed=[], pending=[]), frame).iloc[0:0]
-    return pd.concat(frames, ignore_index=True)
+    :func:`sweep` computes without a client."""
+    if frame not in SWEEP_FRAMES:
+        raise InvalidInputError(f"frame: expected one of {', '.join(SWEEP_FRAMES)}, got {frame!r}", code=-1)
+    return _frame(_rows(variants, base, frame), frame)
 
 
 def sweep(base: "Snapshot", variants: Sequence[Variant], client: Any = None, *, frame: str = "summary",
@@ -315,24 +333,21 @@ def sweep(base: "Snapshot", variants: Sequence[Variant], client: Any = None, *, 
     to every worker once and the variants go in batches of ``batch_size`` (default: about four
     batches per worker thread) as tasks; the frame is the same as without a client. An error in a
     variant (an unknown policy or gate, ...) is raised here, as the draforge exception it was."""
+    variants = list(variants)
+    if client is None or not variants:
+        return run_variants(base, variants, frame)
     if frame not in SWEEP_FRAMES:
         raise InvalidInputError(f"frame: expected one of {', '.join(SWEEP_FRAMES)}, got {frame!r}", code=-1)
-    variants = list(variants)
-    if client is None:
-        return run_variants(base, variants, frame)
-    pd = _pandas()
     if batch_size is None:
         threads = sum(client.nthreads().values()) or 1
         batch_size = max(1, -(-len(variants) // (4 * threads)))
     if batch_size < 1:
         raise InvalidInputError(f"batch_size: expected a positive number, got {batch_size}", code=-1)
     batches = [variants[i:i + batch_size] for i in range(0, len(variants), batch_size)]
-    if not batches:
-        return run_variants(base, [], frame)
     [remote_base] = client.scatter([base], broadcast=True, hash=False)
-    futures = [client.submit(run_variants, remote_base, batch, frame, pure=False) for batch in batches]
+    futures = [client.submit(_rows, batch, remote_base, frame, pure=False) for batch in batches]
     try:
-        frames = client.gather(futures)
+        parts = client.gather(futures)
     finally:
         client.cancel(futures + [remote_base])
-    return pd.concat(frames, ignore_index=True)
+    return _frame([row for part in parts for row in part], frame)
