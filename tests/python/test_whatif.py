@@ -8,7 +8,6 @@ GPUs) and huge (8 cpu) stay pending."""
 import os
 import pathlib
 import pickle
-import time
 
 import pytest
 
@@ -200,7 +199,6 @@ def test_sweep_serial_is_the_variants_replayed_one_by_one(small):
 
 def test_sweep_on_dask_equals_the_serial_frames(small):
     distributed = pytest.importorskip("distributed")
-    started = time.monotonic()
     vs = variants()
     serial = {f: sweep(small, vs, frame=f) for f in draforge.whatif.SWEEP_FRAMES}
     # Two worker processes: the snapshot, the variants and the frames cross process boundaries pickled.
@@ -212,4 +210,3 @@ def test_sweep_on_dask_equals_the_serial_frames(small):
         # An error in one variant is raised here as the draforge exception it was.
         with pytest.raises(draforge.InvalidInputError, match="unknown policy"):
             sweep(small, vs[:3] + [Variant("bad", policy="best-fit")], client)
-    assert time.monotonic() - started < 30
