@@ -79,10 +79,14 @@ func PatchedSlices(ctx context.Context, slices []*resourceapi.ResourceSlice, rul
 	for _, inf := range informers {
 		go inf.Run(ctx.Done())
 	}
-	syncCtx, syncCancel := context.WithTimeout(ctx, time.Minute)
-	defer syncCancel()
-	if !cache.WaitForCacheSync(syncCtx.Done(), t.HasSynced) {
-		return nil, errors.New("ResourceSlice tracker did not sync")
+	// These trackers have no HasSyncedChecker, and WaitForCacheSync polls every 100ms, which was
+	// most of an older version's parity run (the informers here sync within a millisecond or so).
+	deadline := time.Now().Add(time.Minute)
+	for !t.HasSynced() {
+		if time.Now().After(deadline) {
+			return nil, errors.New("ResourceSlice tracker did not sync")
+		}
+		time.Sleep(200 * time.Microsecond)
 	}
 	return t.ListPatchedResourceSlices()
 }
