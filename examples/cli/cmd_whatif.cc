@@ -4,9 +4,10 @@
 //                          [--policy first-fit|most-allocated|least-allocated] [--feature-gates A=true,B=false]
 //                          [--kubernetes-version 1.3X] [-o table|json|yaml]
 //     Places the pending pods (no spec.nodeName, not terminal, default scheduler) one at a time in
-//     kube-scheduler's queue order (priority, then creation time, then namespace/name): each node is
-//     judged as `draforge place` judges it plus the pod's cpu/memory/pods against the node's
-//     allocatable minus the pods bound there; --policy picks among the nodes that fit (default
+//     kube-scheduler's queue order (priority, then creation time, then namespace/name): each node goes
+//     through the scheduler's filters in order (NodeUnschedulable, TaintToleration, NodeAffinity,
+//     NodeResourcesFit: the pod's cpu/memory/pods against the node's allocatable minus the pods bound
+//     there), then is judged as `draforge place` judges it (DynamicResources); --policy picks among the nodes that fit (default
 //     first-fit: the first in name order; most-/least-allocated: by the share of the node's devices
 //     allocated); the result is committed before the next pod. Nothing is written anywhere.
 //     Exit status: 0 every pending pod is placed, 1 at least one stays pending, 2 bad input.
@@ -17,7 +18,8 @@
 //    "placed": [{"pod": "team-a/trainer", "node": "node-1",
 //                "claims": [{"claim": "team-a/gpus", "existing": false,
 //                            "results": [...status.allocation.devices.results...]}]}],
-//    "pending": [{"pod": "team-b/big", "nodes": [{"node": "node-1", "reason": "cpu: 8 requested, 2 free ..."}]}]}
+//    "pending": [{"pod": "team-b/big", "nodes": [{"node": "node-1", "filter": "NodeResourcesFit",
+//                                                 "reason": "cpu: 8 requested, 2 free ..."}]}]}
 #include <string>
 #include <utility>
 #include <vector>

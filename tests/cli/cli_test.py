@@ -707,9 +707,11 @@ class WhatifReplay(unittest.TestCase):
 
     DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "whatif")
     SMALL = os.path.join(DATA, "replay-small.yaml")
+    FILTERS = os.path.join(DATA, "replay-filters.yaml")
 
     def test_table_output_is_golden(self):
-        for scenario, golden, want_code in ((DEMO, "replay-demo.txt", None), (self.SMALL, "replay-small.txt", 1)):
+        for scenario, golden, want_code in ((DEMO, "replay-demo.txt", None), (self.SMALL, "replay-small.txt", 1),
+                                            (self.FILTERS, "replay-filters.txt", 1)):
             code, out, err = run("whatif", "replay", "-f", scenario)
             self.assertIn(code, (0, 1), err)
             if want_code is not None:
@@ -725,6 +727,20 @@ class WhatifReplay(unittest.TestCase):
         self.assertEqual({p["pod"]: p["node"] for p in r["placed"]},
                          {"team-a/urgent": "node-c", "team-a/early": "node-a", "team-a/late": "node-c"})
         self.assertEqual([p["pod"] for p in r["pending"]], ["team-a/big", "team-a/huge"])
+
+    def test_node_filters_name_the_plugin_in_json(self):
+        code, out, err = run("whatif", "replay", "-f", self.FILTERS, "-o", "json")
+        self.assertEqual(code, 1, err)
+        r = json.loads(out)
+        self.assertEqual({p["pod"]: p["node"] for p in r["placed"]},
+                         {"ml/trainer": "gpu-1", "ml/drain-helper": "gpu-2", "web/web": "cpu-1"})
+        zone_b = {n["node"]: (n["filter"], n["reason"]) for n in r["pending"][0]["nodes"]}
+        self.assertEqual(zone_b, {
+            "cpu-1": ("NodeAffinity", "node(s) didn't match Pod's node affinity/selector"),
+            "gpu-1": ("TaintToleration", "node(s) had untolerated taint(s): team=ml:NoSchedule"),
+            "gpu-2": ("NodeUnschedulable", "node(s) were unschedulable"),
+        })
+        self.assertEqual(r["pending"][1]["nodes"][0]["filter"], "DynamicResources")
 
     def test_bad_policy_and_subcommand_are_usage_errors(self):
         code, _, err = run("whatif", "replay", "-f", self.SMALL, "--policy", "best-fit")
