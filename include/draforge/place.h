@@ -123,6 +123,30 @@ DRAFORGE_API int draforge_replay_json(draforge_buffer *out, const draforge_snaps
                                       const draforge_replay_options *options,
                                       const draforge_allocate_options *alloc_options, draforge_error **error);
 
+/* Applies what-if edits, in order, to a copy of `snapshot` (which is not changed), for a replay or
+ * any other question asked of the result. `edits_json` is a JSON array of edits:
+ *   {"op":"add-nodes","like":"NODE","count":N}  N copies of Node NODE (NODE-whatif-1..) with copies
+ *                                                of its node-local ResourceSlices (pool NODE renamed
+ *                                                to the copy's name, devices identical)
+ *   {"op":"delete-claim","name":"NS/NAME"}       the ResourceClaim is gone, its devices free
+ *   {"op":"delete-pod","name":"NS/NAME"}         the Pod is gone; it leaves its claims' reservedFor, a
+ *                                                claim reserved by nobody is deallocated, the claims
+ *                                                it owns (template claims) are deleted
+ *   {"op":"drain-node","name":"NODE"}            kubectl drain: cordoned (spec.unschedulable), its
+ *                                                pods but DaemonSet and mirror pods pending again
+ *                                                (no nodeName), their claims released as above
+ *   {"op":"delete-node","name":"NODE"}           the Node and its node-local ResourceSlices are
+ *                                                gone, all its pods pending again
+ * (a name without "/" is in namespace "default"). On success `*out` is the edited snapshot (destroy
+ * with draforge_snapshot_destroy) and, when `changes` is not NULL, `*changes` (free with
+ * draforge_buffer_dispose) holds a JSON array with one sentence per edit saying what it did.
+ * Errors: DRAFORGE_EINVALID for NULL out, snapshot or edits_json, a malformed edit (the message
+ * names the entry, "edits[1].op: ..."), a count below 1 or a copy whose name is taken;
+ * DRAFORGE_ENOTFOUND for a node, pod or claim that does not exist (named). */
+DRAFORGE_API int draforge_whatif_edit(draforge_snapshot **out, draforge_buffer *changes,
+                                      const draforge_snapshot *snapshot, const char *edits_json,
+                                      draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -84,6 +84,19 @@ class Objects {
   std::vector<api::Object> objects_;
 };
 
+bool NodeLocalTo(const api::ResourceSlice& s, std::string_view node) {
+  return s.spec && s.spec->node_name && *s.spec->node_name == node;
+}
+
+// A Node object, or (as Place and Replay see nodes without Node objects) a node-local slice's node.
+bool NodeExists(Objects& objects, std::string_view node) {
+  if (objects.Find<api::Node>("", node) != nullptr) return true;
+  for (const api::ResourceSlice* s : objects.All<api::ResourceSlice>()) {
+    if (NodeLocalTo(*s, node)) return true;
+  }
+  return false;
+}
+
 bool IsTerminal(const api::Pod& pod) {
   return pod.status && pod.status->phase && (*pod.status->phase == "Succeeded" || *pod.status->phase == "Failed");
 }
@@ -167,24 +180,26 @@ absl::StatusOr<std::string> AddNodes(Objects& objects, const WhatifEdit& e) {
   const std::string& like = e.name;
   if (e.count < 1) return absl::InvalidArgumentError(absl::StrCat("add-nodes: count must be at least 1, got ", e.count));
   const api::Node* original = objects.Find<api::Node>("", like);
-  if (original == nullptr) return absl::NotFoundError(absl::StrCat("add-nodes: node \"", like, "\" not found"));
-  const api::Node node = *original;
+  const std::optional<api::Node> node = original ? std::optional<api::Node>(*original) : std::nullopt;
   std::vector<api::ResourceSlice> slices;
   for (api::ResourceSlice* s : objects.All<api::ResourceSlice>()) {
-    if (s->spec && s->spec->node_name && *s->spec->node_name == like) slices.push_back(*s);
+    if (NodeLocalTo(*s, like)) slices.push_back(*s);
   }
+  if (!node && slices.empty()) return absl::NotFoundError(absl::StrCat("add-nodes: node \"", like, "\" not found"));
   std::vector<std::string> names;
   for (int64_t i = 1; i <= e.count; ++i) {
     const std::string name = absl::StrCat(like, "-whatif-", i);
-    if (objects.Find<api::Node>("", name) != nullptr) {
+    if (NodeExists(objects, name)) {
       return absl::InvalidArgumentError(absl::StrCat("add-nodes: node \"", name, "\" already exists"));
     }
-    api::Node copy = node;
-    copy.metadata.name = name;
-    copy.metadata.uid.reset();
-    copy.metadata.resource_version.reset();
-    if (copy.metadata.labels.Contains(kHostnameLabel)) copy.metadata.labels.Set(kHostnameLabel, name);
-    objects.Add(api::Object{"v1", std::move(copy)});
+    if (node) {
+      api::Node copy = *node;
+      copy.metadata.name = name;
+      copy.metadata.uid.reset();
+      copy.metadata.resource_version.reset();
+      if (copy.metadata.labels.Contains(kHostnameLabel)) copy.metadata.labels.Set(kHostnameLabel, name);
+      objects.Add(api::Object{"v1", std::move(copy)});
+    }
     for (const api::ResourceSlice& s : slices) {
       api::ResourceSlice sc = s;
       const std::string slice_name = absl::StrCat(s.metadata.name.value_or(""), "-whatif-", i);
@@ -247,7 +262,13 @@ absl::StatusOr<std::string> DeletePod(Objects& objects, const WhatifEdit& e) {
 
 absl::StatusOr<std::string> DrainNode(Objects& objects, const WhatifEdit& e) {
   api::Node* node = objects.Find<api::Node>("", e.name);
-  if (node == nullptr) return absl::NotFoundError(absl::StrCat("drain-node: node \"", e.name, "\" not found"));
+  if (node == nullptr) {
+    if (NodeExists(objects, e.name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("drain-node: node \"", e.name, "\" is named only by ResourceSlices: there is no Node to cordon"));
+    }
+    return absl::NotFoundError(absl::StrCat("drain-node: node \"", e.name, "\" not found"));
+  }
   auto spec = SetUnschedulable(node->spec);
   if (!spec.ok()) return absl::InvalidArgumentError(absl::StrCat("drain-node: node ", e.name, ": ", spec.status().message()));
   node->spec = api::RawJson(*std::move(spec));
@@ -258,13 +279,13 @@ absl::StatusOr<std::string> DrainNode(Objects& objects, const WhatifEdit& e) {
 }
 
 absl::StatusOr<std::string> DeleteNode(Objects& objects, const WhatifEdit& e) {
-  if (objects.Find<api::Node>("", e.name) == nullptr) {
+  if (!NodeExists(objects, e.name)) {
     return absl::NotFoundError(absl::StrCat("delete-node: node \"", e.name, "\" not found"));
   }
   const std::vector<std::string> parts = Evict(objects, e.name, [](const api::Pod&) { return true; });
   objects.Remove<api::Node>([&](const api::Node& n) { return n.metadata.name.value_or("") == e.name; });
-  const size_t slices = objects.Remove<api::ResourceSlice>(
-      [&](const api::ResourceSlice& s) { return s.spec && s.spec->node_name && *s.spec->node_name == e.name; });
+  const size_t slices =
+      objects.Remove<api::ResourceSlice>([&](const api::ResourceSlice& s) { return NodeLocalTo(s, e.name); });
   return absl::StrCat("delete-node ", e.name, ": deleted with ", slices,
                       slices == 1 ? " ResourceSlice; " : " ResourceSlices; ", absl::StrJoin(parts, "; "));
 }

@@ -22,6 +22,9 @@
 //                          pod bound to it becomes pending again as for drain (DaemonSet pods
 //                          included: they are gone with the node, and pending ones find no node).
 //
+// A node is a Node object or, as for Place and Replay, a node that node-local ResourceSlices name:
+// add-nodes and delete-node work on such a node (slices only); drain-node needs a Node to cordon.
+//
 // Edits apply in the order given, each to the result of the previous one. Every edit checks its
 // object: a node, pod or claim that does not exist, a count below 1, or a copy whose name is taken
 // is an error (InvalidArgument / NotFound) naming the edit and the object.
