@@ -56,63 +56,94 @@ class MatchAttribute : public Constraint {
 
 class DistinctAttribute : public Constraint {
  public:
-  DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types, bool by_identity)
-      : Constraint(std::move(requests), std::move(attribute), list_types), by_identity_(by_identity) {}
+  DistinctAttribute(std::vector<std::string> requests, std::string attribute, bool list_types,
+                    DistinctAttributeMode mode)
+      : Constraint(std::move(requests), std::move(attribute), list_types), mode_(mode) {}
   bool SameFor(const api::Device& a, const api::Device& b, std::string_view driver) const override;
   bool AddAttribute(std::string_view request, std::string_view sub, const api::DeviceAttribute* attr) override {
     if (!AppliesTo(request, sub)) return true;
     if (attr == nullptr) return false;
-    if (by_identity_) return AddByIdentity(request, attr);
-    std::vector<std::string> set = list_types_ ? AttributeValueSet(*attr) : std::vector<std::string>{};
-    std::string scalar = list_types_ ? std::string() : AttributeScalar(*attr);
-    if (list_types_) {
-      // Upstream's set comparison needs a value even for the first device: an empty list
-      // (`ints: []`) is no value, so the device cannot take part, like one without the attribute.
-      // The scalar comparison below, by contrast, takes any first device (DRAListTypeAttributes off).
-      if (set.empty()) return false;
-      for (const Entry& e : values_) {
-        if (SortedIntersects(e.set, set)) return false;
-      }
-    } else if (!values_.empty()) {
-      if (scalar.empty()) return false;
-      for (const Entry& e : values_) {
-        if (e.scalar == scalar) return false;
-      }
+    switch (mode_) {
+      case DistinctAttributeMode::kEveryDevice: return AddToEveryDevice(*attr);
+      case DistinctAttributeMode::kLastOfRequest: return AddAsLastOfRequest(request, *attr);
+      case DistinctAttributeMode::kLastOfRequestByIdentity: return AddByIdentity(request, attr);
     }
-    values_.push_back({std::move(set), std::move(scalar)});
-    return true;
+    return false;
   }
   void Remove(std::string_view request, std::string_view sub) override {
     if (!AppliesTo(request, sub)) return;
-    if (by_identity_) {
-      last_of_request_.erase(std::string(request));
-      --count_;
+    if (mode_ == DistinctAttributeMode::kEveryDevice) {
+      if (!values_.empty()) values_.pop_back();
       return;
     }
-    if (!values_.empty()) values_.pop_back();
+    // Upstream forgets the request's entry, even when other devices of the request stay.
+    last_of_request_.erase(std::string(request));
+    by_identity_.erase(std::string(request));
+    --count_;
   }
 
  private:
-  // 1.34 (Features::DistinctAttributeByIdentity): the attribute last added for each request, compared
-  // by address, so only the same device twice clashes; removing a device forgets its request's entry.
-  bool AddByIdentity(std::string_view request, const api::DeviceAttribute* attr) {
-    if (count_ > 0) {
-      for (const auto& [unused, last] : last_of_request_) {
-        if (last == attr) return false;
-      }
-    }
-    last_of_request_[std::string(request)] = attr;
-    ++count_;
-    return true;
-  }
-
-  bool by_identity_;
-  int count_ = 0;
-  std::map<std::string, const api::DeviceAttribute*> last_of_request_;
   struct Entry {
     std::vector<std::string> set;
     std::string scalar;
   };
+  Entry MakeEntry(const api::DeviceAttribute& attr) const {
+    if (list_types_) return {AttributeValueSet(attr), std::string()};
+    return {{}, AttributeScalar(attr)};
+  }
+  // Whether `e` may join devices whose entries are `others` (list types: disjoint sets; else
+  // pairwise different scalars, an attribute without one clashing with any device).
+  template <typename Range, typename Get>
+  bool DistinctFrom(const Entry& e, const Range& others, Get get) const {
+    for (const auto& item : others) {
+      const Entry& o = get(item);
+      if (list_types_ ? SortedIntersects(o.set, e.set) : (e.scalar.empty() || o.scalar == e.scalar)) return false;
+    }
+    return true;
+  }
+
+  // 1.37: every device added so far. Upstream's set comparison needs a value even for the first
+  // device: an empty list (`ints: []`) is no value, so the device cannot take part, like one without
+  // the attribute. The scalar comparison, by contrast, takes any first device.
+  bool AddToEveryDevice(const api::DeviceAttribute& attr) {
+    Entry e = MakeEntry(attr);
+    if (list_types_ && e.set.empty()) return false;
+    if (!DistinctFrom(e, values_, [](const Entry& x) -> const Entry& { return x; })) return false;
+    values_.push_back(std::move(e));
+    return true;
+  }
+
+  // 1.35 and 1.36 (Features::DistinctAttributeLastOfRequest): upstream keeps one attribute per
+  // request, the one last added, and compares a new device with those only; the first device of the
+  // constraint is taken whatever its value.
+  bool AddAsLastOfRequest(std::string_view request, const api::DeviceAttribute& attr) {
+    Entry e = MakeEntry(attr);
+    if (count_ > 0) {
+      if (list_types_ && e.set.empty()) return false;
+      if (!DistinctFrom(e, last_of_request_, [](const auto& kv) -> const Entry& { return kv.second; })) return false;
+    }
+    last_of_request_[std::string(request)] = std::move(e);
+    ++count_;
+    return true;
+  }
+
+  // 1.34 (Features::DistinctAttributeByIdentity): the attribute last added for each request, compared
+  // by address, so only the same device twice clashes.
+  bool AddByIdentity(std::string_view request, const api::DeviceAttribute* attr) {
+    if (count_ > 0) {
+      for (const auto& [unused, last] : by_identity_) {
+        if (last == attr) return false;
+      }
+    }
+    by_identity_[std::string(request)] = attr;
+    ++count_;
+    return true;
+  }
+
+  DistinctAttributeMode mode_;
+  int count_ = 0;
+  std::map<std::string, const api::DeviceAttribute*> by_identity_;
+  std::map<std::string, Entry> last_of_request_;
   std::vector<Entry> values_;
 };
 
@@ -200,9 +231,9 @@ std::unique_ptr<Constraint> NewMatchAttribute(std::vector<std::string> requests,
 }
 
 std::unique_ptr<Constraint> NewDistinctAttribute(std::vector<std::string> requests, std::string attribute,
-                                                 bool list_types, bool by_identity) {
+                                                 bool list_types, DistinctAttributeMode mode) {
   return std::unique_ptr<Constraint>(
-      new DistinctAttribute(std::move(requests), std::move(attribute), list_types, by_identity));
+      new DistinctAttribute(std::move(requests), std::move(attribute), list_types, mode));
 }
 
 }  // namespace draforge::alloc::internal

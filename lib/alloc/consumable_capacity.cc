@@ -17,11 +17,11 @@ constexpr std::string_view kNotRepresentable =
     "capacity request cannot be represented in the device's range arithmetic";
 
 absl::StatusOr<api::Quantity> RoundUpRange(const api::Quantity& requested, const api::CapacityRequestPolicyRange& range,
-                                           bool fractional) {
+                                           RangeArithmetic arithmetic) {
   const api::Quantity& min = *range.min;
   if (requested.Compare(min) < 0) return min;
   if (!range.step) return requested;
-  if (fractional) return api::Quantity::RoundUpToStep(requested, min, *range.step);
+  if (arithmetic == RangeArithmetic::kFractional) return api::Quantity::RoundUpToStep(requested, min, *range.step);
   // Upstream (before DRAFractionalCapacityRange): integer arithmetic on Value(). Value() of a
   // request above MaxInt64 would wrap, so upstream refuses it instead of rounding garbage.
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -41,21 +41,29 @@ absl::StatusOr<api::Quantity> RoundUpRange(const api::Quantity& requested, const
     return absl::InvalidArgumentError(absl::StrCat(AV(kNotRepresentable), ": rounding request ", requested.String(),
                                                    " up to the next step passes MaxInt64"));
   }
-  // Upstream: resource.NewQuantity(min + n*step, validRange.Step.Format).
-  return api::Quantity::FromInt64(min.Value() + step * n, range.step->format());
+  // Upstream: resource.NewQuantity(min + n*step, validRange.Step.Format); before 1.37 BinarySI.
+  return api::Quantity::FromInt64(min.Value() + step * n, arithmetic == RangeArithmetic::kIntegerBinarySI
+                                                              ? api::Quantity::Format::kBinarySI
+                                                              : range.step->format());
 }
 
 }  // namespace
 
+RangeArithmetic CapacityRangeArithmetic(const Features& features) {
+  if (features.fractional_capacity_range) return RangeArithmetic::kFractional;
+  if (features.version < api::KubernetesVersion::k1_37) return RangeArithmetic::kIntegerBinarySI;
+  return RangeArithmetic::kInteger;
+}
+
 absl::StatusOr<api::Quantity> ConsumedAmount(const api::Quantity* requested, const api::DeviceCapacity& capacity,
-                                             bool fractional) {
+                                             RangeArithmetic arithmetic) {
   const auto& policy = capacity.request_policy;
   if (requested == nullptr) {
     if (policy && policy->default_) return *policy->default_;
     return Value(capacity);
   }
   if (!policy) return *requested;
-  if (policy->valid_range && policy->valid_range->min) return RoundUpRange(*requested, *policy->valid_range, fractional);
+  if (policy->valid_range && policy->valid_range->min) return RoundUpRange(*requested, *policy->valid_range, arithmetic);
   if (!policy->valid_values.empty()) {
     for (const api::Quantity& v : policy->valid_values) {
       if (requested->Compare(v) <= 0) return v;
@@ -64,7 +72,7 @@ absl::StatusOr<api::Quantity> ConsumedAmount(const api::Quantity* requested, con
   return *requested;
 }
 
-bool ViolatesPolicy(const api::Quantity& amount, const api::CapacityRequestPolicy* policy, bool fractional) {
+bool ViolatesPolicy(const api::Quantity& amount, const api::CapacityRequestPolicy* policy, RangeArithmetic arithmetic) {
   if (policy == nullptr) return false;
   if (policy->default_ && amount.Compare(*policy->default_) == 0) return false;
   if (policy->valid_range) {
@@ -72,7 +80,7 @@ bool ViolatesPolicy(const api::Quantity& amount, const api::CapacityRequestPolic
     if (r.max && amount.Compare(*r.max) > 0) return true;
     if (r.step) {
       const api::Quantity min = r.min.value_or(api::Quantity());
-      if (fractional) {
+      if (arithmetic == RangeArithmetic::kFractional) {
         auto mod = amount.Sub(min).Mod(*r.step);
         return mod && !mod->IsZero();
       }
@@ -94,7 +102,7 @@ bool ViolatesPolicy(const api::Quantity& amount, const api::CapacityRequestPolic
 absl::StatusOr<CapacityCheck> CheckCapacity(const api::Map<api::Quantity>* consumed,
                                             const api::CapacityRequirements* request,
                                             const api::Map<api::DeviceCapacity>& capacity,
-                                            const api::Map<api::Quantity>* allocating, bool fractional) {
+                                            const api::Map<api::Quantity>* allocating, RangeArithmetic arithmetic) {
   if (request != nullptr) {
     for (const auto& [name, unused] : request->requests) {
       if (!capacity.Contains(name)) return CapacityCheck::kUnknownCapacity;
@@ -105,7 +113,7 @@ absl::StatusOr<CapacityCheck> CheckCapacity(const api::Map<api::Quantity>* consu
   api::Map<api::Quantity> amounts;
   for (const auto& [name, cap] : capacity) {
     const api::Quantity* requested = request != nullptr ? request->requests.Find(name) : nullptr;
-    absl::StatusOr<api::Quantity> amount = ConsumedAmount(requested, cap, fractional);
+    absl::StatusOr<api::Quantity> amount = ConsumedAmount(requested, cap, arithmetic);
     if (!amount.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("capacity \"", AV(name), "\": ", amount.status().message()));
     }
@@ -116,7 +124,7 @@ absl::StatusOr<CapacityCheck> CheckCapacity(const api::Map<api::Quantity>* consu
   }
   for (const auto& [name, cap] : capacity) {
     const api::Quantity& amount = *amounts.Find(name);
-    if (ViolatesPolicy(amount, cap.request_policy ? &*cap.request_policy : nullptr, fractional)) {
+    if (ViolatesPolicy(amount, cap.request_policy ? &*cap.request_policy : nullptr, arithmetic)) {
       return CapacityCheck::kInsufficient;
     }
     api::Quantity total = amount;
@@ -133,11 +141,11 @@ absl::StatusOr<CapacityCheck> CheckCapacity(const api::Map<api::Quantity>* consu
 
 absl::StatusOr<api::Map<api::Quantity>> ConsumedCapacity(const api::CapacityRequirements* request,
                                                          const api::Map<api::DeviceCapacity>& capacity,
-                                                         bool fractional) {
+                                                         RangeArithmetic arithmetic) {
   api::Map<api::Quantity> out;
   for (const auto& [name, cap] : capacity) {
     const api::Quantity* requested = request != nullptr ? request->requests.Find(name) : nullptr;
-    ASSIGN_OR_RETURN(api::Quantity amount, ConsumedAmount(requested, cap, fractional));
+    ASSIGN_OR_RETURN(api::Quantity amount, ConsumedAmount(requested, cap, arithmetic));
     out.Set(name, std::move(amount));
   }
   return out;

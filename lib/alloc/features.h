@@ -112,6 +112,63 @@ struct Features {
   // only needs the attribute; only the same (shared) device again clashes with the device last
   // added for a request.
   bool DistinctAttributeByIdentity() const { return version == api::KubernetesVersion::k1_34; }
+  // Whether a distinctAttribute constraint compares a new device only with the device last added
+  // for each request (upstream's map keyed by request name, fixed in 1.37 by a list of every
+  // device): 1.35 and 1.36. Removing a device forgets its request's entry, even while other
+  // devices of that request stay. 1.34 does the same by address (DistinctAttributeByIdentity).
+  bool DistinctAttributeLastOfRequest() const {
+    return version == api::KubernetesVersion::k1_35 || version == api::KubernetesVersion::k1_36;
+  }
+
+  // Whether matchAttribute and distinctAttribute compare list-type attributes as sets (a common
+  // element; disjoint sets), which only 1.37's experimental variant does (upstream's allocator
+  // Features.ListTypeAttributes). 1.36's kube-scheduler never asks for it, so its constraints
+  // compare scalars even with DRAListTypeAttributes on (a list value matches nothing after the
+  // first device), while its CEL selectors see the lists.
+  bool ListTypeConstraints() const {
+    return list_type_attributes && version >= api::KubernetesVersion::k1_37;
+  }
+
+  // Whether CEL selectors see list-valued attributes (upstream's cel.Features.EnableListTypeAttributes
+  // at evaluation): 1.37 always; 1.36's scheduler only with DRAListTypeAttributes on, otherwise a
+  // device with a list-valued attribute fails every selector with a runtime error. Before 1.36 the
+  // API has no list values.
+  bool ListAttributeValues() const { return version >= api::KubernetesVersion::k1_37 || list_type_attributes; }
+
+  // Whether the device after one of an allocationMode All subrequest is looked up as subrequest 0's
+  // (1.34 and 1.35: allocateOne's recursion drops subRequestIndex, fixed in 1.36). An All
+  // subrequest other than the first then ends after its first device when the first subrequest
+  // wants no more devices than that, or continues with the first subrequest's devices.
+  bool AllSubrequestLosesIndex() const { return version <= api::KubernetesVersion::k1_35; }
+
+  // Whether the search for a request's next device starts again at the first device of the first
+  // pool (1.34 and 1.35) instead of after the device just taken (1.36 on; stable variants never
+  // had it, which gives the same answers there because they allocate no device twice). From the
+  // start, a device that allows multiple allocations can serve one request twice, and devices
+  // before the last one taken are tried again in another order.
+  bool NextDeviceSearchedFromStart() const { return version <= api::KubernetesVersion::k1_35; }
+
+  // Whether a pool's slices with binding conditions come after its other slices, so that devices
+  // without binding conditions are tried first (1.34 and 1.35's experimental variant, GatherPools).
+  // Every variant that knows binding conditions still moves whole pools with them last.
+  bool BindingConditionSlicesLast() const {
+    return version <= api::KubernetesVersion::k1_35 && !StableAllocator();
+  }
+
+  // Whether allocating a device re-checks consumable capacity on the device at the request's device
+  // index in the chosen device's slice rather than on the chosen device (1.34's experimental
+  // variant, the only one of 1.34 with consumable capacity; fixed in 1.35): Search::AllocateDeviceAt134.
+  bool CapacityRecheckedAtRequestIndex() const {
+    return version == api::KubernetesVersion::k1_34 && !StableAllocator();
+  }
+
+  // Whether a device taint of any effect must be tolerated (1.34, whose API knows only NoSchedule and
+  // NoExecute) rather than only those two (1.35 on ignore others, such as None).
+  bool EveryTaintEffectPrevents() const { return version == api::KubernetesVersion::k1_34; }
+
+  // Whether a DeviceTaintRule without spec.deviceSelector taints every device (1.34 to 1.36: the
+  // ResourceSlice tracker reads a missing selector as an empty one) rather than none (1.37).
+  bool TaintRuleWithoutSelectorMatchesAll() const { return version <= api::KubernetesVersion::k1_36; }
 
   // Whether GatherPools takes every slice with shared counters into its pool whatever node it
   // targets ("Always include slices with SharedCounters"): 1.35's incubating and experimental

@@ -91,7 +91,7 @@ Funnel::ValueGroups Funnel::GroupByValue(Pending& p, const std::string& attr, bo
       ++vg.missing;
       continue;
     }
-    if (features_.list_type_attributes) {
+    if (features_.ListTypeConstraints()) {
       const std::vector<std::string> values = AttributeValueSet(*a);
       if (values.empty()) {
         ++vg.missing;  // an empty list is no value to compare (upstream attributeAsSet)
@@ -159,7 +159,7 @@ std::string Funnel::ConstraintStep(size_t vi, Pending& p, const api::DeviceConst
         }
       }
     }
-  } else if (features_.list_type_attributes) {
+  } else if (features_.ListTypeConstraints()) {
     // Enough pairwise disjoint sets: the step keeps every device with a value. Too few: it keeps the
     // largest disjoint family, which falls short. Undecided within the budget: every device with a
     // value, so that the step is never stricter than the search. Only the devices the node reaches

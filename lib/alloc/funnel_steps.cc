@@ -84,7 +84,7 @@ void Funnel::RequestStep(size_t vi, Pending& p) {
       if (ReachOf(c) == Reach::kNo) continue;
       if (features_.consumable_capacity) {
         auto alone =
-            CheckCapacity(nullptr, v.capacity, c->device->capacity, nullptr, features_.fractional_capacity_range);
+            CheckCapacity(nullptr, v.capacity, c->device->capacity, nullptr, CapacityRangeArithmetic(features_));
         if (!alone.ok() || *alone != internal::CapacityCheck::kFits) continue;
       }
       all_set_[vi].insert(c);
@@ -103,12 +103,13 @@ void Funnel::TaintsStep(size_t vi, Pending& p) {
     if (features_.device_taints) {
       taints = c->device->taints;
       if (features_.device_taint_rules) {
-        for (const auto* rule : snapshot_.TaintRulesFor(c->id.driver, c->id.pool, c->id.device)) {
+        for (const auto* rule : snapshot_.TaintRulesFor(c->id.driver, c->id.pool, c->id.device,
+                                                             features_.TaintRuleWithoutSelectorMatchesAll())) {
           if (rule->spec && rule->spec->taint) taints.push_back(*rule->spec->taint);
         }
       }
     }
-    if (TaintPreventsAllocation(taints, *v.tolerations)) {
+    if (TaintPreventsAllocation(taints, *v.tolerations, features_.EveryTaintEffectPrevents())) {
       for (const auto& t : taints) keys.insert(t.key.value_or(""));
     } else {
       next.push_back(c);
@@ -207,7 +208,7 @@ void Funnel::CountersAndCapacityStep(size_t vi, Pending& p) {
     if (ok && features_.consumable_capacity) {
       auto agg = state_.aggregated_capacity.find(c->id);
       auto r = CheckCapacity(agg == state_.aggregated_capacity.end() ? nullptr : &agg->second, v.capacity,
-                             c->device->capacity, nullptr, features_.fractional_capacity_range);
+                             c->device->capacity, nullptr, CapacityRangeArithmetic(features_));
       // An unrepresentable request makes Allocate fail outright; here it only means "does not fit".
       if (!r.ok() || *r != internal::CapacityCheck::kFits) {
         ok = false;

@@ -26,6 +26,13 @@ int64_t SliceCount(const api::ResourceSlice& slice) {
 
 using PoolKey = std::pair<std::string_view, std::string_view>;
 
+bool SliceHasBindingConditions(const api::ResourceSlice& slice) {
+  for (const api::Device& d : Spec(slice).devices) {
+    if (!d.binding_conditions.empty()) return true;
+  }
+  return false;
+}
+
 // Upstream buildPool: splits the pool's slices and validates device names and counters. Invalid
 // pools are returned with the reason, not as an error.
 Pool BuildPool(PoolKey id, std::vector<const api::ResourceSlice*> slices, const Features& features,
@@ -36,6 +43,10 @@ Pool BuildPool(PoolKey id, std::vector<const api::ResourceSlice*> slices, const 
   std::stable_sort(slices.begin(), slices.end(), [](const api::ResourceSlice* a, const api::ResourceSlice* b) {
     return a->metadata.name.value_or("") < b->metadata.name.value_or("");
   });
+  if (features.BindingConditionSlicesLast()) {
+    std::stable_partition(slices.begin(), slices.end(),
+                          [](const api::ResourceSlice* s) { return !SliceHasBindingConditions(*s); });
+  }
   std::vector<const api::ResourceSlice*> counter_slices;
   for (const api::ResourceSlice* s : slices) {
     if (features.partitionable_devices && HasCounters(*s) && !features.NodeRelevantPools()) {

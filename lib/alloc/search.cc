@@ -25,6 +25,7 @@ Search::Search(const store::Snapshot& snapshot, const std::vector<const api::Res
       node_independent_(node_independent),
       compatibility_(state),
       counters_(pools_, state) {
+  prune_ = options_.prune_search && !(f_.consumable_capacity && f_.CapacityRecheckedAtRequestIndex());
   for (const api::ResourceClaim* c : claims) {
     ClaimData cd;
     cd.claim = c;
@@ -117,7 +118,8 @@ void Search::BuildDevices() {
         if (f_.device_taints) {
           dev.taints = d.taints;
           if (rules) {
-            for (const api::DeviceTaintRule* rule : snapshot_.TaintRulesFor(dev.driver, dev.pool, dev.name)) {
+            for (const api::DeviceTaintRule* rule : snapshot_.TaintRulesFor(dev.driver, dev.pool, dev.name,
+                                                                                 f_.TaintRuleWithoutSelectorMatchesAll())) {
               if (rule->spec && rule->spec->taint) dev.taints.push_back(*rule->spec->taint);
             }
           }
@@ -157,7 +159,7 @@ R Search::AllocateOne(int ci, int ri, int si, int di, bool allocate_sub, Loc sta
   if (rd.all_mode && rd.all_devices.empty()) return R::kFalse;
   if (di >= rd.num_devices) return AllocateOne(ci, ri + 1, 0, 0, false, {});
   if (static_cast<int>(cd.results.size()) + rd.num_devices - di > kMaxResults) return R::kMaxExceeded;
-  if (options_.prune_search && !rd.all_mode && !EnoughCandidates(ci, ri, si, rd, start, rd.num_devices - di)) {
+  if (prune_ && !rd.all_mode && !EnoughCandidates(ci, ri, si, rd, start, rd.num_devices - di)) {
     return R::kFalse;
   }
   if (rd.all_mode) return AllocateAllDevice(ci, ri, si, di, allocate_sub);
@@ -184,10 +186,10 @@ R Search::AllocateSubrequests(int ci, int ri, int di) {
 // allocationMode All: the next device of the request's fixed list, which must fit.
 R Search::AllocateAllDevice(int ci, int ri, int si, int di, bool allocate_sub) {
   const RequestData& rd = claims_[ci].requests[ri][si];
-  auto ok = AllocateDevice(ci, ri, si, rd.all_devices[di], true);
+  auto ok = AllocateDevice(ci, ri, si, di, rd.all_devices[di], true);
   if (!ok.ok()) return Fail(ok.status());
   if (!*ok) return R::kFalse;
-  R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, {});
+  R r = AllocateOne(ci, ri, f_.AllSubrequestLosesIndex() ? 0 : si, di + 1, allocate_sub, {});
   if (r != R::kTrue) Deallocate();
   return r;
 }
@@ -230,13 +232,13 @@ R Search::AllocateFromPools(int ci, int ri, int si, int di, bool allocate_sub, L
         }
         // After the cheap checks, so that twins are looked for only among devices worth trying.
         if (failed_.size() > failed_base && TwinFailed(d, failed_base)) continue;
-        auto ok = AllocateDevice(ci, ri, si, d, false);
+        auto ok = AllocateDevice(ci, ri, si, di, d, false);
         if (!ok.ok()) return Fail(ok.status());
         if (!*ok) {
           MarkFailed(d);
           continue;
         }
-        R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, Loc{pi, sli, k + 1});
+        R r = AllocateOne(ci, ri, si, di + 1, allocate_sub, f_.NextDeviceSearchedFromStart() ? Loc{} : Loc{pi, sli, k + 1});
         if (r == R::kTrue) return r;
         Deallocate();
         if (r != R::kFalse) return r;
@@ -249,7 +251,7 @@ R Search::AllocateFromPools(int ci, int ri, int si, int di, bool allocate_sub, L
 
 // upstream allocateDevice; on success pushes a result and an undo record. must: allocationMode All,
 // where a constraint the device breaks is an error rather than a reason to try another device.
-absl::StatusOr<bool> Search::AllocateDevice(int ci, int ri, int si, int d, bool must) {
+absl::StatusOr<bool> Search::AllocateDevice(int ci, int ri, int si, int di, int d, bool must) {
   ClaimData& cd = claims_[ci];
   const RequestData& rd = cd.requests[ri][si];
   const Dev& dev = devs_[d];
@@ -262,7 +264,7 @@ absl::StatusOr<bool> Search::AllocateDevice(int ci, int ri, int si, int d, bool 
   }
   CounterReservation reservation;
   if (!ReserveCounters(d, reservation)) return false;
-  if (f_.device_taints && TaintPreventsAllocation(dev.taints, *rd.tolerations)) {
+  if (f_.device_taints && TaintPreventsAllocation(dev.taints, *rd.tolerations, f_.EveryTaintEffectPrevents())) {
     ReleaseCounters(d, reservation);
     return false;
   }
@@ -278,6 +280,7 @@ absl::StatusOr<bool> Search::AllocateDevice(int ci, int ri, int si, int d, bool 
   result.admin = rd.admin_access;
   result.shared = multi;
   if (f_.consumable_capacity) {
+    if (f_.CapacityRecheckedAtRequestIndex()) return AllocateDeviceAt134(ci, ri, si, di, d, reservation, result);
     absl::StatusOr<CapacityCheck> check = CheckCapacity(cd, rd, d);
     if (!check.ok() || *check != CapacityCheck::kFits) {
       for (auto& c : cd.constraints) c->Remove(rd.BaseName(), rd.SubName());
@@ -290,6 +293,35 @@ absl::StatusOr<bool> Search::AllocateDevice(int ci, int ri, int si, int d, bool 
   if (!multi) allocating_[d].push_back(ci);
   cd.results.push_back(std::move(result));
   undo_.push_back(Undo{ci, d, multi, rd.BaseName(), rd.SubName(), std::move(reservation)});
+  return true;
+}
+
+// The end of AllocateDevice as Kubernetes 1.34's experimental allocator has it, which re-checks the
+// consumable capacity of the device at the request's device index `di` in the chosen device's slice
+// (slice.Spec.Devices[r.deviceIndex]) instead of the chosen device `d`: past the slice's devices
+// that panics; when that other device fails the check, the constraints keep `d` and `d` stays
+// marked as being allocated for the claim (no rollback), for the rest of this allocation.
+absl::StatusOr<bool> Search::AllocateDeviceAt134(int ci, int ri, int si, int di, int d,
+                                                 CounterReservation& reservation, DeviceResult& result) {
+  ClaimData& cd = claims_[ci];
+  const RequestData& rd = cd.requests[ri][si];
+  const Dev& dev = devs_[d];
+  if (!dev.multi) allocating_[d].push_back(ci);
+  const int n = static_cast<int>(SliceDevices(*dev.slice).size());
+  if (di >= n) {
+    return absl::InternalError(absl::StrCat("Kubernetes 1.34's allocator panics here: index out of range [", di,
+                                            "] with length ", n, " (it re-checks the capacity of device #", di,
+                                            " of the slice of ", dev.id.String(), ")"));
+  }
+  absl::StatusOr<CapacityCheck> check = CheckCapacity(cd, rd, slice_first_[dev.pool_index][dev.slice_index] + di);
+  if (!check.ok() || *check != CapacityCheck::kFits) {
+    ReleaseCounters(d, reservation);
+    if (!check.ok()) return check.status();
+    return false;
+  }
+  if (dev.multi) RETURN_IF_ERROR(AddShare(rd, d, result.consumed));
+  cd.results.push_back(std::move(result));
+  undo_.push_back(Undo{ci, d, dev.multi, rd.BaseName(), rd.SubName(), std::move(reservation)});
   return true;
 }
 
@@ -352,7 +384,7 @@ absl::StatusOr<bool> Search::AddToConstraints(ClaimData& cd, const RequestData& 
 // A share of consumable-capacity device `d` for request `rd`: what it consumes goes to `consumed`
 // and to what the search is allocating on the device.
 absl::Status Search::AddShare(const RequestData& rd, int d, api::Map<api::Quantity>& consumed) {
-  ASSIGN_OR_RETURN(consumed, ConsumedCapacity(rd.capacity, devs_[d].device->capacity, f_.fractional_capacity_range));
+  ASSIGN_OR_RETURN(consumed, ConsumedCapacity(rd.capacity, devs_[d].device->capacity, CapacityRangeArithmetic(f_)));
   AddCapacity(allocating_capacity_[d], consumed);
   ++allocating_shares_[d];
   return absl::OkStatus();

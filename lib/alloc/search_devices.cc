@@ -54,7 +54,7 @@ absl::StatusOr<CapacityCheck> Search::CheckCapacity(const ClaimData& cd, const R
   }
   const api::Map<api::Quantity>* allocating = allocating_shares_[d] > 0 ? &allocating_capacity_[d] : nullptr;
   auto check = internal::CheckCapacity(dev.aggregated, rd.capacity, dev.device->capacity, allocating,
-                                       f_.fractional_capacity_range);
+                                       CapacityRangeArithmetic(f_));
   if (!check.ok()) return CapacityError(cd, rd, dev, check.status(), /*with_pool=*/true);
   if (alone) capacity_alone_[d] = static_cast<int8_t>(*check);
   return check;

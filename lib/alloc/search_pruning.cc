@@ -70,13 +70,16 @@ bool Search::EnoughCandidates(int ci, int ri, int si, const RequestData& rd, Loc
         }
       }
     }
+    // Searched from the start again (Features::NextDeviceSearchedFromStart), a device that allows
+    // multiple allocations may serve the request more than once: no bound from counting.
+    if (devs_[d].multi && f_.NextDeviceSearchedFromStart()) return true;
     if (++found >= needed) return true;
   }
   return false;
 }
 
 void Search::MarkFailed(int d) {
-  if (options_.prune_search && !devs_[d].multi) failed_.push_back(d);
+  if (prune_ && !devs_[d].multi) failed_.push_back(d);
 }
 
 bool Search::TwinFailed(int d, size_t failed_base) {

@@ -77,6 +77,16 @@ absl::StatusOr<int64_t> Search::PrepareRequest(int ci, int ri) {
   return adding;
 }
 
+namespace {
+
+DistinctAttributeMode DistinctMode(const Features& f) {
+  if (f.DistinctAttributeByIdentity()) return DistinctAttributeMode::kLastOfRequestByIdentity;
+  if (f.DistinctAttributeLastOfRequest()) return DistinctAttributeMode::kLastOfRequest;
+  return DistinctAttributeMode::kEveryDevice;
+}
+
+}  // namespace
+
 absl::Status Search::PrepareConstraints(ClaimData& cd) {
   const api::DeviceClaim& dc = ClaimDevices(*cd.claim);
   for (size_t i = 0; i < dc.constraints.size(); ++i) {
@@ -85,10 +95,10 @@ absl::Status Search::PrepareConstraints(ClaimData& cd) {
     // the gates say.
     const bool distinct_supported = !f_.StableAllocator();
     if (c.match_attribute) {
-      cd.constraints.push_back(NewMatchAttribute(c.requests, *c.match_attribute, f_.list_type_attributes));
+      cd.constraints.push_back(NewMatchAttribute(c.requests, *c.match_attribute, f_.ListTypeConstraints()));
     } else if (c.distinct_attribute && distinct_supported) {
-      cd.constraints.push_back(NewDistinctAttribute(c.requests, *c.distinct_attribute, f_.list_type_attributes,
-                                                          f_.DistinctAttributeByIdentity()));
+      cd.constraints.push_back(
+          NewDistinctAttribute(c.requests, *c.distinct_attribute, f_.ListTypeConstraints(), DistinctMode(f_)));
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("claim ", cd.key, ", constraint #", i, ": empty constraint (unsupported constraint type?)"));
@@ -220,7 +230,7 @@ absl::Status Search::CollectAllDevices(int ci, int ri, int si, RequestData& rd) 
       // AllocateDevice fails it after the in-use, taint and constraint checks, as upstream's
       // allocateDevice does (notes Q8, PR #140769); a constraint it breaks is then an error.
       auto alone =
-          internal::CheckCapacity(nullptr, rd.capacity, dev.device->capacity, nullptr, f_.fractional_capacity_range);
+          internal::CheckCapacity(nullptr, rd.capacity, dev.device->capacity, nullptr, CapacityRangeArithmetic(f_));
       if (!alone.ok()) return CapacityError(cd, rd, dev, alone.status(), /*with_pool=*/false);
       if (*alone != CapacityCheck::kFits) continue;
     }

@@ -12,10 +12,11 @@ SelectorCache::SelectorCache(const Features& features, const store::Snapshot* sn
   options_.check_estimated_cost = false;  // the scheduler compiles without the cost estimate
   // kube-scheduler compiles selectors with the "stored expressions" environment, which declares every
   // library and field whatever the feature gates say (device.allowMultipleAllocations, `includes`,
-  // dyn attribute values); the gates only decide what the API server accepts in new objects.
-  (void)features;
+  // dyn attribute values); the gates only decide what the API server accepts in new objects, and
+  // before 1.37 whether evaluation sees list values (Features::ListAttributeValues).
   options_.consumable_capacity = true;
   options_.list_type_attributes = true;
+  options_.list_attribute_values = features.ListAttributeValues();
   if (snapshot != nullptr) {
     for (const api::ResourceSlice* slice : snapshot->ResourceSlices()) {
       if (!slice->spec) continue;
@@ -182,10 +183,10 @@ bool ToleratesTaint(const api::DeviceToleration& t, const api::DeviceTaint& tain
 }
 
 bool TaintPreventsAllocation(const std::vector<api::DeviceTaint>& taints,
-                             const std::vector<api::DeviceToleration>& tolerations) {
+                             const std::vector<api::DeviceToleration>& tolerations, bool every_effect) {
   for (const api::DeviceTaint& taint : taints) {
     const std::string effect = taint.effect.value_or("");
-    if (effect != "NoSchedule" && effect != "NoExecute") continue;
+    if (!every_effect && effect != "NoSchedule" && effect != "NoExecute") continue;
     bool tolerated = false;
     for (const api::DeviceToleration& t : tolerations) {
       if (ToleratesTaint(t, taint)) {

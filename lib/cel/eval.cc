@@ -226,7 +226,7 @@ void Format(std::string& out, const Value& v) {
       out += ')';
       return;
     case ValueKind::kTimestamp:
-      out += "timestamp(\"" + internal::FormatTimestamp(v) + "\")";
+      out += "timestamp(\"" + internal::FormatTimestamp(v, /*in_utc=*/true) + "\")";
       return;
     case ValueKind::kDuration:
       out += "duration(\"" + internal::FormatDuration(v) + "\")";

@@ -213,7 +213,7 @@ Value AddList(EvalContext& ctx, const Value* a) {
   Value* items = ctx.arena->NewArray<Value>(n);
   for (size_t i = 0; i < x->size(); ++i) items[i] = x->Get(i);
   for (size_t i = 0; i < y->size(); ++i) items[x->size() + i] = y->Get(i);
-  return Value::List(ctx.arena->New<ArrayList>(items, n));
+  return Value::ConcatList(ctx.arena->New<ArrayList>(items, n));
 }
 
 // ---- comparisons ----

@@ -49,7 +49,8 @@ bool Digits(std::string_view s, size_t pos, size_t n, int64_t* out) {
 }
 
 // Go's time.Parse(time.RFC3339, s).
-bool ParseRfc3339(std::string_view s, int64_t* seconds, uint32_t* nanos) {
+bool ParseRfc3339(std::string_view s, int64_t* seconds, uint32_t* nanos, TimestampZone* zone = nullptr,
+                  int16_t* offset_minutes = nullptr) {
   int64_t y, mo, d, h, mi, se;
   if (!Digits(s, 0, 4, &y) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, &mo) || s[7] != '-' ||
       !Digits(s, 8, 2, &d) || (s[10] != 'T' && s[10] != 't') || !Digits(s, 11, 2, &h) || s[13] != ':' ||
@@ -71,6 +72,7 @@ bool ParseRfc3339(std::string_view s, int64_t* seconds, uint32_t* nanos) {
   }
   if (i >= s.size()) return false;
   int64_t offset = 0;
+  TimestampZone z = TimestampZone::kUTC;
   if (s[i] == 'Z' || s[i] == 'z') {
     ++i;
   } else if (s[i] == '+' || s[i] == '-') {
@@ -78,11 +80,15 @@ bool ParseRfc3339(std::string_view s, int64_t* seconds, uint32_t* nanos) {
     if (!Digits(s, i + 1, 2, &oh) || i + 3 >= s.size() || s[i + 3] != ':' || !Digits(s, i + 4, 2, &om)) return false;
     if (oh > 23 || om > 59) return false;
     offset = (oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
+    // Go's time.Parse: the local zone's offset (UTC here) gives Local, another a fixed zone.
+    z = offset == 0 ? TimestampZone::kLocal : om == 0 ? TimestampZone::kFixedHours : TimestampZone::kFixedOther;
     i += 6;
   } else {
     return false;
   }
   if (i != s.size()) return false;
+  if (zone != nullptr) *zone = z;
+  if (offset_minutes != nullptr) *offset_minutes = static_cast<int16_t>(offset / 60);
   *seconds = DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 + h * 3600 + mi * 60 + se - offset;
   *nanos = static_cast<uint32_t>(frac);
   return true;
@@ -161,7 +167,7 @@ Value AddDuration(EvalContext& ctx, const Value& t, int64_t d) {
   if (nanos < 0 && __builtin_sub_overflow(secs, int64_t{1}, &secs)) return Err(ctx, "integer overflow");
   nanos = (nanos + kNanosPerSecond) % kNanosPerSecond;
   if (!InRange(secs)) return Err(ctx, "timestamp overflow");
-  return Value::Timestamp(secs, static_cast<uint32_t>(nanos));
+  return Value::Timestamp(secs, static_cast<uint32_t>(nanos), t.zone(), t.offset_minutes());  // Go's Add keeps the zone
 }
 
 // cel-go's subtractTimeChecked: seconds subtracted, scaled to nanoseconds, then the nanosecond
@@ -233,10 +239,12 @@ bool ZoneOffset(const Value& t, std::string_view tz, int64_t* offset, std::strin
 Value StringToTimestamp(EvalContext& ctx, const Value* a) {
   int64_t s;
   uint32_t n;
-  if (!ParseRfc3339(a[0].str(), &s, &n) || !InRange(s)) {
+  TimestampZone zone;
+  int16_t offset;
+  if (!ParseRfc3339(a[0].str(), &s, &n, &zone, &offset) || !InRange(s)) {
     return Err(ctx, "type conversion error from 'string' to 'google.protobuf.Timestamp'");
   }
-  return Value::Timestamp(s, n);
+  return Value::Timestamp(s, n, zone, offset);
 }
 Value IntToTimestamp(EvalContext& ctx, const Value* a) {
   if (!InRange(a[0].int_value())) return Err(ctx, "timestamp overflow");
@@ -349,10 +357,12 @@ Value DurationField(EvalContext&, const Value* a) {
 
 namespace internal {
 
-std::string FormatTimestamp(const Value& v) {
-  // Go's Format(time.RFC3339Nano) in UTC: the year has at least four digits, after the sign when
-  // negative (-0001, not -001); a wrapped timestamp (see internal/go_calendar.h) has twelve.
-  const GoCivilTime c = GoCivil(v.seconds(), 0);
+std::string FormatTimestamp(const Value& v, bool in_utc) {
+  // Go's Format(time.RFC3339Nano) in the timestamp's zone: the year has at least four digits, after
+  // the sign when negative (-0001, not -001); a wrapped timestamp (see internal/go_calendar.h) has
+  // twelve; the zone is `Z` at offset 0, else its offset (+01:00).
+  const int offset = in_utc ? 0 : v.offset_minutes();
+  const GoCivilTime c = GoCivil(v.seconds(), offset * 60);
   const uint64_t year_digits = c.year < 0 ? 0 - static_cast<uint64_t>(c.year) : static_cast<uint64_t>(c.year);
   char buf[64];
   std::snprintf(buf, sizeof buf, "%s%04llu-%02d-%02dT%02d:%02d:%02d", c.year < 0 ? "-" : "",
@@ -364,7 +374,9 @@ std::string FormatTimestamp(const Value& v) {
     while (frac.back() == '0') frac.pop_back();
     out += frac;
   }
-  return out + "Z";
+  if (offset == 0) return out + "Z";
+  std::snprintf(buf, sizeof buf, "%c%02d:%02d", offset < 0 ? '-' : '+', std::abs(offset) / 60, std::abs(offset) % 60);
+  return out + buf;
 }
 
 std::string FormatDuration(const Value& v) {

@@ -34,7 +34,7 @@ class CompiledSelector final : public DeviceSelector {
  private:
   SelectorResult EvaluateIn(const DeviceInput& device, Arena& arena) const {
     SelectorResult out;
-    absl::StatusOr<Value> device_value = internal::DeviceValue(device, arena);
+    absl::StatusOr<Value> device_value = internal::DeviceValue(device, arena, options_.list_attribute_values);
     if (!device_value.ok()) {
       out.error = device_value.status();
       return out;

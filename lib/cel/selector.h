@@ -45,6 +45,11 @@ struct CompileOptions {
   // of a new object: the gates decide which device type and functions are declared).
   bool stored_expressions = true;
   int64_t runtime_cost_limit = kSelectorMaxCost;
+  // Whether evaluation gives list-valued attributes to the expression. Kubernetes 1.37 always does;
+  // 1.36's scheduler only with DRAListTypeAttributes on: otherwise a device with a list-valued
+  // attribute fails every selector with "attribute X: unsupported attribute value" (a runtime error
+  // that aborts the allocation), whether or not the expression reads it.
+  bool list_attribute_values = true;
 };
 
 // The outcome of one evaluation. A runtime error is not "does not match": the allocator aborts

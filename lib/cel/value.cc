@@ -81,6 +81,12 @@ bool SameGoMapKey(const Value& a, const Value& b) {
     case ValueKind::kQuantity: return a.quantity() == b.quantity();
     case ValueKind::kURL: return a.url() == b.url();
     case ValueKind::kFormat: return a.format() == b.format();
+    // time.Time ==: the instant and the *Location (TimestampZone). A fixed zone that is not whole
+    // hours is a new *Location per parse, so such a key is never found (DRAForge cannot tell a
+    // value from a copy of itself, which upstream would find: `[t].all(x, x in {x: 1})`).
+    case ValueKind::kTimestamp:
+      return ValueEquals(a, b) && a.zone() == b.zone() && a.offset_minutes() == b.offset_minutes() &&
+             a.zone() != TimestampZone::kFixedOther;
     default: return ValueEquals(a, b);
   }
 }
@@ -329,7 +335,7 @@ std::string_view GoTypeName(const Value& v) {
     case ValueKind::kDouble: return "types.Double";
     case ValueKind::kString: return "types.String";
     case ValueKind::kBytes: return "types.Bytes";
-    case ValueKind::kList: return "*types.baseList";
+    case ValueKind::kList: return v.is_concat_list() ? "*types.concatList" : "*types.baseList";
     case ValueKind::kMap: return "*types.baseMap";
     case ValueKind::kType: return "*types.Type";
     case ValueKind::kOptional: return "*types.Optional";

@@ -86,7 +86,7 @@ enum class ValueKind : uint8_t {
   kOptional,
   kQuantity,
   kSemver,
-  kTimestamp,  // seconds since the Unix epoch (int) and nanoseconds (size field), UTC
+  kTimestamp,  // seconds since the Unix epoch (int), nanoseconds (size field) and its zone (TimestampZone)
   kDuration,   // nanoseconds (int), as Go's time.Duration that cel-go wraps
   kIP,         // net.IP (Kubernetes IP library)
   kCIDR,       // net.CIDR (Kubernetes CIDR library)
@@ -104,9 +104,17 @@ struct Url;          // url.h
 struct ErrorValue;
 struct OptionalValue;
 
+// The location of a timestamp as Go's time.Time keeps it, which decides how string() writes it and
+// whether two timestamps of one instant are the same Go map key (time.Time == compares the
+// *Location pointer): UTC (`Z`, timestamp(int)); Local (an offset equal to the local zone's,
+// taken as UTC, the zone kube-scheduler's containers run in); a fixed zone of whole hours (Go
+// caches one *Location per such offset); any other fixed zone (a new *Location per parse: never
+// the same key as another parse's, which DRAForge approximates by the same offset).
+enum class TimestampZone : uint8_t { kUTC, kLocal, kFixedHours, kFixedOther };
+
 class Value {
  public:
-  constexpr Value() : kind_(ValueKind::kNull), size_(0), i_(0) {}
+  constexpr Value() : kind_(ValueKind::kNull), zone_(TimestampZone::kUTC), offset_minutes_(0), size_(0), i_(0) {}
 
   static Value Null() { return Value(); }
   static Value Bool(bool b) { Value v(ValueKind::kBool); v.b_ = b; return v; }
@@ -117,6 +125,10 @@ class Value {
   static Value String(std::string_view s) { return Str(ValueKind::kString, s); }
   static Value Bytes(std::string_view s) { return Str(ValueKind::kBytes, s); }
   static Value List(const ListValue* l) { Value v(ValueKind::kList); v.list_ = l; return v; }
+  // A list made by `+` of two non-empty lists: cel-go's *types.concatList, whose Go type name its
+  // errors print. Otherwise the same value.
+  static Value ConcatList(const ListValue* l) { Value v = List(l); v.size_ = 1; return v; }
+  bool is_concat_list() const { return kind_ == ValueKind::kList && size_ == 1; }
   static Value Map(const MapValue* m) { Value v(ValueKind::kMap); v.map_ = m; return v; }
   // A type value; `name` is a static string such as "int", "list", "kubernetes.Quantity".
   static Value Type(std::string_view name) { return Str(ValueKind::kType, name); }
@@ -128,10 +140,14 @@ class Value {
   static Value QuantityPointer(const api::Quantity* q) { Value v = Quantity(q); v.size_ = 1; return v; }
   bool is_quantity_pointer() const { return kind_ == ValueKind::kQuantity && size_ == 1; }
   static Value Semver(const api::Semver* s) { Value v(ValueKind::kSemver); v.sv_ = s; return v; }
-  static Value Timestamp(int64_t seconds, uint32_t nanos) {
+  // `offset_minutes`: the zone's offset east of UTC, which string() writes (0 for UTC and Local).
+  static Value Timestamp(int64_t seconds, uint32_t nanos, TimestampZone zone = TimestampZone::kUTC,
+                         int16_t offset_minutes = 0) {
     Value v(ValueKind::kTimestamp);
     v.i_ = seconds;
     v.size_ = nanos;
+    v.zone_ = zone;
+    v.offset_minutes_ = offset_minutes;
     return v;
   }
   static Value IP(const NetAddr* a) { Value v(ValueKind::kIP); v.ip_ = a; return v; }
@@ -167,11 +183,14 @@ class Value {
   const Url* url() const { return url_; }
   int64_t seconds() const { return i_; }       // timestamp
   uint32_t nanos() const { return size_; }     // timestamp, 0..999999999
+  TimestampZone zone() const { return zone_; }          // timestamp
+  int16_t offset_minutes() const { return offset_minutes_; }  // timestamp
   int64_t duration_nanos() const { return i_; }
   const ErrorValue* error() const { return err_; }
 
  private:
-  explicit constexpr Value(ValueKind k) : kind_(k), size_(0), i_(0) {}
+  explicit constexpr Value(ValueKind k)
+      : kind_(k), zone_(TimestampZone::kUTC), offset_minutes_(0), size_(0), i_(0) {}
   static Value Str(ValueKind k, std::string_view s) {
     Value v(k);
     v.str_ = s.data();
@@ -180,6 +199,8 @@ class Value {
   }
 
   ValueKind kind_;
+  TimestampZone zone_;       // timestamp; in the padding before size_
+  int16_t offset_minutes_;  // timestamp
   uint32_t size_;
   union {
     bool b_;

@@ -740,10 +740,15 @@ bool Snapshot::InUse(std::string_view driver, std::string_view pool, std::string
 }
 
 std::vector<const api::DeviceTaintRule*> Snapshot::TaintRulesFor(std::string_view driver, std::string_view pool,
-                                                                std::string_view device) const {
+                                                                std::string_view device,
+                                                                bool no_selector_matches_all) const {
   std::vector<const api::DeviceTaintRule*> out;
   for (const api::DeviceTaintRule* rule : DeviceTaintRules()) {
-    if (!rule->spec || !rule->spec->device_selector) continue;
+    if (!rule->spec) continue;
+    if (!rule->spec->device_selector) {
+      if (no_selector_matches_all) out.push_back(rule);
+      continue;
+    }
     const api::DeviceTaintSelector& sel = *rule->spec->device_selector;
     if (sel.driver.has_value() && *sel.driver != driver) continue;
     if (sel.pool.has_value() && *sel.pool != pool) continue;

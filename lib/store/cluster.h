@@ -280,8 +280,11 @@ class Snapshot {
   bool InUse(std::string_view driver, std::string_view pool, std::string_view device) const;
 
   // DeviceTaintRules whose spec.deviceSelector matches the device (every set field equal), sorted.
+  // A rule without a deviceSelector matches no device (Kubernetes 1.37), or every device with
+  // `no_selector_matches_all` (1.34 to 1.36: alloc::Features::TaintRuleWithoutSelectorMatchesAll).
   std::vector<const api::DeviceTaintRule*> TaintRulesFor(std::string_view driver, std::string_view pool,
-                                                        std::string_view device) const;
+                                                        std::string_view device,
+                                                        bool no_selector_matches_all = false) const;
 
  private:
   const internal::State state_;

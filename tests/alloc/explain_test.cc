@@ -440,6 +440,9 @@ TEST(ExplainNodes, AgreesWithAllocatorOnEveryNodeOfEveryFixture) {
     auto loaded = LoadFixture(path);
     ASSERT_TRUE(loaded.ok()) << path << ": " << loaded.status();
     Fixture& fx = **loaded;
+    // The funnel does not model 1.34's capacity re-check on the wrong device (docs/versions.md):
+    // there explain agrees on the outcome but may only repeat the allocator's reason.
+    const bool recheck_134 = fx.features.consumable_capacity && fx.features.CapacityRecheckedAtRequestIndex();
     const std::vector<NodeInfo> nodes = PlacementNodes(*fx.snapshot);
     for (const api::ResourceClaim* claim : fx.claims) {
       if (!claim->spec || !claim->spec->devices || (claim->status && claim->status->allocation)) continue;
@@ -463,7 +466,7 @@ TEST(ExplainNodes, AgreesWithAllocatorOnEveryNodeOfEveryFixture) {
         }
         ++not_fitting;
         EXPECT_FALSE(v.reason.empty()) << path << ": claim " << name << " on node " << v.node;
-        if (v.outcome == Outcome::kUnschedulable && v.reason == absl::StrJoin(r.reasons, "; ")) {
+        if (v.outcome == Outcome::kUnschedulable && v.reason == absl::StrJoin(r.reasons, "; ") && !recheck_134) {
           ++fallback;
           ADD_FAILURE() << path << ": claim " << name << " on node " << v.node
                         << ": only the allocator's reasons: " << v.reason;

@@ -113,9 +113,72 @@ def version_default(name, default_137):
     return VERSION_GATES[name][0] if name in VERSION_GATES else None
 
 
+def mix_gate_names():
+    """The gates of MIX_GATES that KVERSION has and does not lock, with their defaults there."""
+    out = []
+    for name, default in MIX_GATES:
+        d = version_default(name, default)
+        if d is not None and not (VERSION_GATES or {}).get(name, (0, False))[1]:
+            out.append((name, bool(d)))
+    return out
+
+
+def gates_consistent(value):
+    """Whether upstream accepts the gate values `value` (name -> bool): MIX_DEPENDS holds."""
+    return not any(value.get(gate) and not value.get(needs, True) for gate, needs in MIX_DEPENDS.items())
+
+
+_PAIRWISE = {}
+
+
+def pairwise_rows():
+    """A pairwise covering set for KVERSION's mix gates: few gate sets (name -> bool) such that every
+    combination of values of every two gates that upstream accepts in some gate set occurs in at least
+    one of them. Greedy over all consistent assignments (at most 2^10), so deterministic."""
+    key = KVERSION or "1.37"
+    if key in _PAIRWISE:
+        return _PAIRWISE[key]
+    names = [n for n, _ in mix_gate_names()]
+    candidates = []
+    for bits in range(1 << len(names)):
+        value = {n: bool(bits >> i & 1) for i, n in enumerate(names)}
+        if gates_consistent(value):
+            candidates.append(value)
+    def pairs(value):
+        return {(a, value[a], b, value[b]) for i, a in enumerate(names) for b in names[i + 1:]}
+    uncovered = set().union(*(pairs(v) for v in candidates)) if candidates else set()
+    rows = []
+    while uncovered:
+        best = max(candidates, key=lambda v: len(pairs(v) & uncovered))
+        rows.append(best)
+        uncovered -= pairs(best)
+    _PAIRWISE[key] = rows
+    return rows
+
+
+def gate_pairs_of(gates):
+    """The (gate, value, gate, value) pairs of a scenario's gate set over KVERSION's mix gates."""
+    names = [n for n, _ in mix_gate_names()]
+    v = gate_values(gates)
+    return {(a, v[a], b, v[b]) for i, a in enumerate(names) for b in names[i + 1:]}
+
+
+def gate_pairs_of_value(value):
+    """gate_pairs_of for a gate set given as name -> bool."""
+    names = [n for n, _ in mix_gate_names()]
+    return {(a, value[a], b, value[b]) for i, a in enumerate(names) for b in names[i + 1:]}
+
+
 def mix_gates(rng):
-    """A random gate set (see MIX): "A=false,B=true" with only the gates that differ from the defaults
-    of KVERSION (gates that version lacks are drawn too, so that a seed's scenario stays the same)."""
+    """A gate set for MIX: half the time a row of the pairwise covering set (pairwise_rows), so that a
+    few thousand scenarios hold every accepted combination of every two gates; otherwise random, each
+    gate flipped from its default with probability 0.3. "A=false,B=true" with only the gates that
+    differ from the defaults of KVERSION (the random draw covers gates that version lacks too, so
+    that a seed's scenario stays the same)."""
+    if rng.random() < 0.5:
+        rows = pairwise_rows()
+        row = rows[rng.randrange(len(rows))]
+        return ",".join(f"{name}={str(row[name]).lower()}" for name, d in mix_gate_names() if row[name] != d)
     value = {}
     for name, default in MIX_GATES:
         flip = rng.random() < 0.3
@@ -1744,6 +1807,7 @@ def main():
     passed = failed = skipped = known = 0
     outcomes = collections.Counter()
     coverage = collections.Counter()
+    pairs_seen = set()
     failures = []
     kinds = collections.defaultdict(list)
     seeds = list(range(args.seed, args.seed + args.count))
@@ -1758,6 +1822,7 @@ def main():
                 os.makedirs(args.dump, exist_ok=True)
                 write_docs(os.path.join(args.dump, f"seed-{seed}.yaml"), docs)
             if args.coverage:
+                pairs_seen.update(gate_pairs_of(sc.gates))
                 for t in sc.tags:
                     coverage[t] += 1
                 for t in coverage_of(docs):
@@ -1829,6 +1894,10 @@ def main():
         print("coverage (scenarios using each feature):")
         for k, v in sorted(coverage.items()):
             print(f"  {k}: {v}")
+        wanted = set().union(*(gate_pairs_of_value(r) for r in pairwise_rows()))
+        missing = sorted(wanted - pairs_seen)
+        print(f"gate pairs: {len(wanted) - len(missing)} of the {len(wanted)} accepted value combinations of two gates"
+              + (f"; missing: {', '.join(f'{a}={va},{b}={vb}' for a, va, b, vb in missing[:6])}" if missing else ""))
     print(f"Kubernetes {KVERSION or '1.37'}, seeds {args.seed}..{args.seed + args.count - 1}, {elapsed:.1f}s, "
           f"{args.count / elapsed if elapsed else 0:.1f} scenarios/s"
           + (f", {skipped} skipped" if skipped else ""))

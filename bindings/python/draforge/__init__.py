@@ -4,7 +4,9 @@ Load objects into a :class:`Cluster`, take a :class:`Snapshot`, and ask it: ``gr
 ``pools()``, ``allocate(claims, node)`` (kube-scheduler's structured allocator), ``explain(claim)``
 (why a claim is pending), ``diagnostics()`` (every pending claim and anomaly), ``inventory``
 (summary, pools, devices, claims as draforge-server serves them), ``place(pod)`` (on which nodes a
-pod fits) and ``how_many_more(claim)`` (how many more like it fit, and where). :mod:`draforge.kube` reads a
+pod fits), ``how_many_more(claim)`` (how many more like it fit, and where) and ``replay()`` (the
+pending pods placed one by one in kube-scheduler's queue order; :mod:`draforge.whatif` sweeps many
+such what-ifs, on Dask too). Snapshots and results pickle. :mod:`draforge.kube` reads a
 live cluster (``Cluster.from_kubeconfig()``, and ``kube.watch()`` to keep a Cluster current). :mod:`draforge.cel` compiles and evaluates DRA CEL selectors;
 :mod:`draforge.cdi` generates, validates and writes CDI specs.
 
@@ -24,15 +26,17 @@ from ._errors import (ApiError, Error, FileSystemError, InternalError, InvalidIn
                       NotFoundError, UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeGroup, NodeVerdict, Pool, RequestFunnel)
-from . import cdi, cel, kube, packages
+from . import cdi, cel, kube, packages, whatif
 from .inventory import Inventory
 from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placement, PodClaim
+from .whatif import NodeReason, PendingPod, PlacedClaim, PlacedPod, ReplayResult
 
 __all__ = [
     "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
     "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
-    "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeVerdict", "NotFoundError", "PlacedCopy", "Placement", "PodClaim",
-    "Pool", "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "packages",
+    "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeReason", "NodeVerdict", "NotFoundError",
+    "PendingPod", "PlacedClaim", "PlacedCopy", "PlacedPod", "Placement", "PodClaim", "Pool", "ReplayResult",
+    "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "packages", "whatif",
     "feature_gates", "kubernetes_version", "kubernetes_versions", "version",
 ]
 
@@ -105,12 +109,35 @@ def _labels(node_labels: Optional[Mapping[str, str]]) -> Optional[str]:
     return None if node_labels is None else json.dumps(dict(node_labels))
 
 
+def _snapshot_from_objects(objects_json: str) -> "Snapshot":
+    """The Snapshot of a new Cluster holding ``objects_json`` (a JSON array of objects): how a
+    pickled Snapshot is rebuilt."""
+    c = Cluster()
+    c._c.apply(objects_json)
+    return c.snapshot()
+
+
 class Snapshot:
     """An immutable view of a :class:`Cluster`. Safe to share between threads; stays valid after
-    the cluster changes or is gone."""
+    the cluster changes or is gone.
+
+    A snapshot pickles as its objects (:meth:`objects`, every kind DRAForge models) and unpickles
+    as a snapshot of a new Cluster holding them; snapshots compare equal when their objects are
+    equal. Opaque kinds (Namespaces, ResourceQuotas, custom resources) are not carried, and the
+    generation and resource_version start again."""
 
     def __init__(self, native: "_draforge.Snapshot") -> None:
         self._s = native
+
+    def __reduce__(self):
+        return (_snapshot_from_objects, (self._s.objects_json(None),))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Snapshot):
+            return NotImplemented
+        return other._s is self._s or self.objects() == other.objects()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by content, which is not cheap to hash
 
     @property
     def generation(self) -> int:
@@ -256,6 +283,26 @@ class Snapshot:
                                          kubernetes_version or "")
         return HowManyMore._from_json(json.loads(out))
 
+    def replay(self, policy: str = "first-fit", *, features: Features = None, unlock_locked_gates: bool = False,
+               max_steps: int = 0, kubernetes_version: Optional[str] = None, explain: bool = True) -> ReplayResult:
+        """Replays the pending pods (no spec.nodeName, not terminal, not being deleted, the default
+        scheduler) in kube-scheduler's queue order (priority, then creation time, then name), one at a
+        time, on a copy of this snapshot, which is not changed: every node is judged as :meth:`place`
+        judges it plus the pod's cpu/memory/pods requests against the Node's allocatable; ``policy``
+        ("first-fit", "most-allocated" or "least-allocated"; see draforge.whatif.POLICIES) picks among
+        the nodes that fit; the pod's binding and its claims' allocations are committed before the
+        next pod. Node affinity, taints and preemption are not considered. ``max_steps`` bounds the
+        search per pod and node; ``explain=False`` gives the allocator's reasons only (faster).
+
+        Returns a ReplayResult (``.placed``, ``.pending``, ``.to_pandas()``): pods left pending are a
+        result, not an error. InvalidInputError for an unknown policy or gate, bad options, a
+        malformed priority, creation time or resource list (the message names the object)."""
+        if not isinstance(policy, str):
+            raise InvalidInputError(f"policy: expected one of {', '.join(whatif.POLICIES)}, got {policy!r}", code=-1)
+        out = self._s.replay_json(policy, explain, _gates(features), unlock_locked_gates, max_steps,
+                                  kubernetes_version or "")
+        return ReplayResult._from_json(json.loads(out))
+
 
 class Cluster:
     """A mutable store of Kubernetes objects (DRA kinds, Pods, Nodes; other kinds kept opaque).
@@ -366,6 +413,9 @@ class Cluster:
     def how_many_more(self, claim: Any = None, **kwargs: Any) -> HowManyMore:
         return self.snapshot().how_many_more(claim, **kwargs)
 
+    def replay(self, policy: str = "first-fit", **kwargs: Any) -> ReplayResult:
+        return self.snapshot().replay(policy, **kwargs)
+
 
 Cluster.graph.__doc__ = Snapshot.graph.__doc__
 Cluster.pools.__doc__ = Snapshot.pools.__doc__
@@ -378,3 +428,4 @@ Cluster.diagnose.__doc__ = Snapshot.diagnose.__doc__
 Cluster.render_graph.__doc__ = Snapshot.render_graph.__doc__
 Cluster.place.__doc__ = Snapshot.place.__doc__
 Cluster.how_many_more.__doc__ = Snapshot.how_many_more.__doc__
+Cluster.replay.__doc__ = Snapshot.replay.__doc__

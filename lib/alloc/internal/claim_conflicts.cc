@@ -229,9 +229,9 @@ bool ChoiceConflicts::FitsWithForced(const std::map<const Candidate*, std::vecto
   if (extra) takers.push_back(*extra);
   for (size_t vi : takers) {
     auto r = CheckCapacity(consumed, views_[vi].capacity, c->device->capacity, &allocating,
-                           features_.fractional_capacity_range);
+                           CapacityRangeArithmetic(features_));
     if (!r.ok() || *r != CapacityCheck::kFits) return false;
-    auto share = ConsumedCapacity(views_[vi].capacity, c->device->capacity, features_.fractional_capacity_range);
+    auto share = ConsumedCapacity(views_[vi].capacity, c->device->capacity, CapacityRangeArithmetic(features_));
     if (share.ok()) AddCapacity(allocating, *share);
   }
   return true;

@@ -70,11 +70,18 @@ class Constraint {
 // All devices must have the attribute with the same value (list types: a common element).
 std::unique_ptr<Constraint> NewMatchAttribute(std::vector<std::string> requests, std::string attribute,
                                               bool list_types);
-// All devices must have the attribute with pairwise different values (list types: disjoint sets).
-// Unlike upstream, every device is compared, not only the last one of each request (notes Q9).
-// `by_identity`: 1.34's comparison by address (Features::DistinctAttributeByIdentity).
+// Which devices a distinctAttribute constraint compares a new device with.
+enum class DistinctAttributeMode {
+  kEveryDevice,              // every device added so far (1.37)
+  kLastOfRequest,            // the device last added for each request (1.35, 1.36)
+  kLastOfRequestByIdentity,  // the same, by address: only the same device again clashes (1.34)
+};
+
+// All devices must have the attribute with pairwise different values (list types: disjoint sets),
+// compared as `mode` says (Features::DistinctAttributeByIdentity, DistinctAttributeLastOfRequest).
 std::unique_ptr<Constraint> NewDistinctAttribute(std::vector<std::string> requests, std::string attribute,
-                                                 bool list_types, bool by_identity = false);
+                                                 bool list_types,
+                                                 DistinctAttributeMode mode = DistinctAttributeMode::kEveryDevice);
 
 }  // namespace draforge::alloc::internal
 

@@ -162,7 +162,9 @@ class Search {
   R AllocateSubrequests(int ci, int ri, int di);
   R AllocateAllDevice(int ci, int ri, int si, int di, bool allocate_sub);
   R AllocateFromPools(int ci, int ri, int si, int di, bool allocate_sub, Loc start);
-  absl::StatusOr<bool> AllocateDevice(int ci, int ri, int si, int d, bool must);
+  absl::StatusOr<bool> AllocateDevice(int ci, int ri, int si, int di, int d, bool must);
+  absl::StatusOr<bool> AllocateDeviceAt134(int ci, int ri, int si, int di, int d, CounterReservation& reservation,
+                                           DeviceResult& result);
   bool ReserveCounters(int d, CounterReservation& reservation);
   void ReleaseCounters(int d, CounterReservation& reservation);
   absl::StatusOr<bool> AddToConstraints(ClaimData& cd, const RequestData& rd, int d, bool must);
@@ -213,6 +215,9 @@ class Search {
   const store::Snapshot& snapshot_;
   const NodeInfo& node_;
   const AllocateOptions& options_;
+  // options_.prune_search, except where 1.34's capacity re-check (AllocateDeviceAt134) leaves state
+  // behind that the pruning's reasoning does not model.
+  bool prune_ = false;
   const Features& f_;
   const AllocatedState& state_;
   SelectorCache& cache_;

@@ -112,9 +112,10 @@ absl::StatusOr<bool> SelectorsMatch(SelectorCache& cache, const SelectorOwner& o
 
 // resourceclaim.ToleratesTaint.
 bool ToleratesTaint(const api::DeviceToleration& toleration, const api::DeviceTaint& taint);
-// Whether a NoSchedule/NoExecute taint is not tolerated by any of `tolerations`.
+// Whether a NoSchedule/NoExecute taint (`every_effect`: a taint of any effect, as 1.34 checks them:
+// Features::EveryTaintEffectPrevents) is not tolerated by any of `tolerations`.
 bool TaintPreventsAllocation(const std::vector<api::DeviceTaint>& taints,
-                             const std::vector<api::DeviceToleration>& tolerations);
+                             const std::vector<api::DeviceToleration>& tolerations, bool every_effect = false);
 
 }  // namespace draforge::alloc::internal
 

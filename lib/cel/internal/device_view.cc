@@ -247,7 +247,7 @@ class DeviceMap final : public MapValue {
 
 }  // namespace
 
-absl::StatusOr<Value> DeviceValue(const DeviceInput& device, Arena& arena) {
+absl::StatusOr<Value> DeviceValue(const DeviceInput& device, Arena& arena, bool list_values) {
   auto* st = arena.New<DeviceState>();
   st->input = &device;
   size_t n = device.attributes ? device.attributes->size() : 0;
@@ -258,8 +258,9 @@ absl::StatusOr<Value> DeviceValue(const DeviceInput& device, Arena& arena) {
     const auto& [name, a] = *(device.attributes->begin() + i);
     semvers[i] = nullptr;
     lists[i] = nullptr;
-    if (a.has_ints() || a.has_bools() || a.has_strings()) continue;
-    if (a.has_versions()) {
+    // Without list values a list is no supported value: only the scalar fields below count.
+    if (list_values && (a.has_ints() || a.has_bools() || a.has_strings())) continue;
+    if (list_values && a.has_versions()) {
       api::Semver* items = static_cast<api::Semver*>(arena.Allocate(sizeof(api::Semver) * a.versions().size(),
                                                                     alignof(api::Semver)));
       for (size_t k = 0; k < a.versions().size(); ++k) {

@@ -13,8 +13,9 @@ namespace draforge::cel::internal {
 // `device` (and what it points to) and the arena: both must outlive every use of it. Every
 // attribute is converted first, as upstream does, so a bad one fails the whole device even if the
 // expression does not read it. Errors (InvalidArgument): "attribute X: parse semantic version: ...",
-// "attribute X: unsupported attribute value".
-absl::StatusOr<Value> DeviceValue(const DeviceInput& device, Arena& arena);
+// "attribute X: unsupported attribute value". `list_values` false: a list-valued attribute is that
+// error too (CompileOptions::list_attribute_values).
+absl::StatusOr<Value> DeviceValue(const DeviceInput& device, Arena& arena, bool list_values = true);
 
 }  // namespace draforge::cel::internal
 

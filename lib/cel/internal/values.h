@@ -15,9 +15,10 @@ Value Err(EvalContext& ctx, std::string_view msg);
 // Go's strconv.FormatFloat(d, 'g', -1, 64).
 std::string FormatGoDouble(double d);
 size_t CodePointCount(std::string_view s);
-// RFC 3339 in UTC with the shortest fractional seconds ("2020-01-01T04:30:00.5Z"), as Go's
-// time.RFC3339Nano; and a duration as seconds ("-3723.5s"), as cel-go prints them.
-std::string FormatTimestamp(const Value& v);
+// RFC 3339 with the shortest fractional seconds ("2020-01-01T04:30:00.5Z"), as Go's
+// time.RFC3339Nano: in the timestamp's zone ("2020-01-01T05:30:00.5+01:00"), or in UTC with
+// `in_utc`; and a duration as seconds ("-3723.5s"), as cel-go prints them.
+std::string FormatTimestamp(const Value& v, bool in_utc = false);
 std::string FormatDuration(const Value& v);
 // What cel-go's timestamp and duration literal validators accept (a constant argument).
 bool IsValidTimestampLiteral(const Value& v);

@@ -614,6 +614,40 @@ CHECKER_EXPRS = [
 ]
 
 
+# `+` of two non-empty lists is cel-go's *types.concatList, whose Go type name errors print.
+CONCAT_LIST_EXPRS = [
+    "{1: 2}[dyn([1] + [2])]",
+    "{1: 2}[?dyn([1] + [2] + [3])]",
+    "{1: 2}[dyn([] + [2])]",
+    "{1: 2}[dyn(([1] + [2]).map(x, x))]",
+]
+
+
+# A timestamp keeps the zone it was parsed with (Go's time.Time *Location): string() writes it, and
+# it decides whether two timestamps of one instant are the same map key.
+TIMESTAMP_ZONE_EXPRS = [
+    "string(timestamp('1970-01-01T01:00:00+01:00'))",
+    "string(timestamp('2024-02-29T23:59:59.5-05:00'))",
+    "string(timestamp('2024-01-01T00:00:00+00:00'))",
+    "string(timestamp('2024-01-01T05:45:00+05:45') + duration('1h'))",
+    "string(timestamp('2024-01-01T00:30:00+01:00') - duration('2h'))",
+    "string(timestamp(string(timestamp('1970-01-01T01:00:00+01:00'))))",
+    "string(dyn(timestamp('1970-01-01T01:00:00+01:00')))",
+    "timestamp('1970-01-01T01:00:00+01:00')",
+    "timestamp('1970-01-01T01:00:00+01:00') == timestamp(0)",
+    "timestamp('1970-01-01T01:00:00+01:00') in {timestamp(0): 2}",
+    "timestamp('1970-01-01T00:00:00+00:00') in {timestamp(0): 2}",
+    "timestamp('1970-01-01T00:00:00Z') in {timestamp(0): 2}",
+    "timestamp('1970-01-01T01:00:00+01:00') in {timestamp('1970-01-01T01:00:00+01:00'): 2}",
+    "timestamp('1970-01-01T01:30:00+01:30') in {timestamp('1970-01-01T01:30:00+01:30'): 2}",
+    "{timestamp('1970-01-01T01:00:00+01:00'): 1, timestamp('1970-01-01T00:00:00Z'): 2}.size()",
+    "{timestamp('1970-01-01T01:30:00+01:30'): 1, timestamp('1970-01-01T01:30:00+01:30'): 2}.size()",
+    "timestamp('1970-01-01T01:00:00+01:00').getHours()",
+    "timestamp('1970-01-01T01:00:00+01:00').getHours('+01:00')",
+    "[timestamp('1970-01-01T01:00:00+01:00')].map(t, string(t))[0]",
+]
+
+
 def draforge_cases():
     exprs = []
     for a in NET_ADDRS:
@@ -632,6 +666,8 @@ def draforge_cases():
         yield ("draforge_net", "", f"net_{i}", e, None)
     for i, e in enumerate(LIST_EXPRS):
         yield ("draforge_lists", "", f"lists_{i}", e, None)
+    for i, e in enumerate(CONCAT_LIST_EXPRS):
+        yield ("draforge_lists", "", f"lists_concat_{i}", e, None)
     exprs = []
     for u in URL_STRS:
         q = json.dumps(u)
@@ -647,6 +683,8 @@ def draforge_cases():
                       for g in ("getFullYear", "getDayOfYear", "getHours", "getMinutes")]
     for i, e in enumerate(exprs):
         yield ("draforge_time_zones", "", f"tz_{i}", e, None)
+    for i, e in enumerate(TIMESTAMP_ZONE_EXPRS):
+        yield ("draforge_time_zones", "", f"tz_zone_{i}", e, None)
     exprs = []
     for n in FORMAT_NAMES:
         exprs += [f"format.{n}().validate({json.dumps(v)})" for v in FORMAT_INPUTS]

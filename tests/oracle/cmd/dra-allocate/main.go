@@ -341,7 +341,7 @@ func (r *runner) allocateOnce(ctx context.Context) (*output, stats) {
 		allocCtx = c
 	}
 	start = time.Now()
-	results, err := allocator.Allocate(allocCtx, r.node, r.claims)
+	results, err := allocateRecovering(allocCtx, allocator, r.node, r.claims)
 	st.AllocateNs = time.Since(start).Nanoseconds()
 	_, st.NumAllocateOneInvocations = allocatorInfo(allocator)
 
@@ -355,6 +355,19 @@ func (r *runner) allocateOnce(ctx context.Context) (*output, stats) {
 		out.Allocations[claim.Namespace+"/"+claim.Name] = result
 	}
 	return out, st
+}
+
+// allocateRecovering is allocator.Allocate with a panic turned into an error ("allocator panicked:
+// ..."): Kubernetes 1.34's experimental allocator indexes a slice's devices with the request's device
+// index when it re-checks consumable capacity, which panics (and would crash kube-scheduler) when the
+// index is past the slice's devices. Reported as an error outcome, the run goes on.
+func allocateRecovering(ctx context.Context, allocator structured.Allocator, node *corev1.Node, claims []*resourceapi.ResourceClaim) (results []resourceapi.AllocationResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			results, err = nil, fmt.Errorf("allocator panicked: %v", p)
+		}
+	}()
+	return allocator.Allocate(ctx, node, claims)
 }
 
 // allocatorInfo reads the implementation's channel ("stable",
