@@ -1,5 +1,6 @@
 // The C ABI over lib/alloc/placement: pod placement and "how many more" (include/draforge/place.h),
-// and the replay of pending pods (lib/alloc/replay), each result as one JSON object.
+// the replay of pending pods (lib/alloc/replay), each result as one JSON object, and what-if edits
+// of a snapshot (lib/alloc/whatif_edits).
 #include <cstdint>
 #include <string>
 
@@ -8,6 +9,10 @@
 #include "alloc/placement_json.h"
 #include "alloc/replay.h"
 #include "alloc/replay_json.h"
+#include "alloc/whatif_edits.h"
+#include "api/codec.h"
+#include "common/json_string.h"
+#include "rapidjson/document.h"
 #include "capi/internal.h"
 #include "draforge/place.h"
 
@@ -61,6 +66,30 @@ int draforge_replay_json(draforge_buffer* out, const draforge_snapshot* snapshot
     auto json = alloc::ReplayJson(*result);
     if (!json.ok()) return capi::Fail(json.status(), error);
     return capi::ToBuffer(*json, out, error);
+  });
+}
+
+int draforge_whatif_edit(draforge_snapshot** out, draforge_buffer* changes, const draforge_snapshot* snapshot,
+                         const char* edits_json, draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (out == nullptr || snapshot == nullptr || edits_json == nullptr) {
+      return capi::Fail(
+          absl::InvalidArgumentError("draforge_whatif_edit: out, snapshot and edits_json must not be NULL"), error);
+    }
+    *out = nullptr;
+    if (changes != nullptr) *changes = draforge_buffer{nullptr, 0};
+    auto edits = alloc::ParseWhatifEdits(edits_json);
+    if (!edits.ok()) return capi::Fail(edits.status(), error);
+    auto result = alloc::ApplyWhatifEdits(*snapshot->snapshot, *edits);
+    if (!result.ok()) return capi::Fail(result.status(), error);
+    if (changes != nullptr) {
+      rapidjson::Document d(rapidjson::kArrayType);
+      for (const std::string& c : result->changes) d.PushBack(JsonString(c, d.GetAllocator()), d.GetAllocator());
+      if (int rc = capi::ToBuffer(api::WriteJson(d, false), changes, error); rc != DRAFORGE_OK) return rc;
+    }
+    *out = new draforge_snapshot{std::move(result->snapshot)};
+    return DRAFORGE_OK;
   });
 }
 

@@ -1,23 +1,37 @@
 // draforge whatif: what-if questions answered on a copy of the input (draforge_replay_json).
 //
 //   draforge whatif replay (-f FILE... | --kubeconfig FILE [--context NAME])
-//                          [--policy first-fit|most-allocated|least-allocated] [--feature-gates A=true,B=false]
-//                          [--kubernetes-version 1.3X] [-o table|json|yaml]
+//                          [--policy first-fit|most-allocated|least-allocated]
+//                          [--add-nodes N --like NODE]... [--delete-claim NS/NAME]... [--delete-pod NS/NAME]...
+//                          [--drain-node NODE]... [--delete-node NODE]...
+//                          [--feature-gates A=true,B=false] [--kubernetes-version 1.3X] [-o table|json|yaml]
 //     Places the pending pods (no spec.nodeName, not terminal, default scheduler) one at a time in
-//     kube-scheduler's queue order (priority, then creation time, then namespace/name): each node is
-//     judged as `draforge place` judges it plus the pod's cpu/memory/pods against the node's
-//     allocatable minus the pods bound there; --policy picks among the nodes that fit (default
+//     kube-scheduler's queue order (priority, then creation time, then namespace/name): each node goes
+//     through the scheduler's filters in order (NodeUnschedulable, TaintToleration, NodeAffinity,
+//     NodeResourcesFit: the pod's cpu/memory/pods against the node's allocatable minus the pods bound
+//     there), then is judged as `draforge place` judges it (DynamicResources); --policy picks among the nodes that fit (default
 //     first-fit: the first in name order; most-/least-allocated: by the share of the node's devices
 //     allocated); the result is committed before the next pod. Nothing is written anywhere.
+//     Edits first change the copy (draforge_whatif_edit), in this order whatever the order on the
+//     command line: --add-nodes N --like NODE (the i-th --add-nodes pairs with the i-th --like; copies
+//     NODE-whatif-1.. with its node-local slices), --delete-claim, --delete-pod, --drain-node (cordon,
+//     evict all but DaemonSet and mirror pods to pending, release their claims), --delete-node (node
+//     and its slices gone, its pods pending). The table starts with what each edit did; JSON has them
+//     under "edits".
 //     Exit status: 0 every pending pod is placed, 1 at least one stays pending, 2 bad input.
 //
 // -o json (yaml: the same object):
 //   {"policy": "first-fit",
+//    "edits": ["drain-node n1: cordoned; ...", ...],          // with edit flags only
 //    "order": ["team-a/trainer", ...],                       // the pending pods in queue order
 //    "placed": [{"pod": "team-a/trainer", "node": "node-1",
 //                "claims": [{"claim": "team-a/gpus", "existing": false,
 //                            "results": [...status.allocation.devices.results...]}]}],
-//    "pending": [{"pod": "team-b/big", "nodes": [{"node": "node-1", "reason": "cpu: 8 requested, 2 free ..."}]}]}
+//    "pending": [{"pod": "team-b/big", "nodes": [{"node": "node-1", "filter": "NodeResourcesFit",
+//                                                 "reason": "cpu: 8 requested, 2 free ..."}]}]}
+#include <cstdint>
+#include <exception>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +40,8 @@
 #include "json_fields.h"
 #include "output.h"
 #include "rapidjson/document.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 #include "table.h"
 
 namespace draforge::cli {
@@ -34,8 +50,9 @@ namespace {
 constexpr int kExitPending = 1;
 constexpr char kReplayUsage[] =
     "draforge whatif replay (-f FILE... | --kubeconfig FILE [--context NAME]) "
-    "[--policy first-fit|most-allocated|least-allocated] [--feature-gates A=true,B=false] "
-    "[--kubernetes-version 1.3X] [-o table|json|yaml]";
+    "[--policy first-fit|most-allocated|least-allocated] [--add-nodes N --like NODE]... "
+    "[--delete-claim NS/NAME]... [--delete-pod NS/NAME]... [--drain-node NODE]... [--delete-node NODE]... "
+    "[--feature-gates A=true,B=false] [--kubernetes-version 1.3X] [-o table|json|yaml]";
 
 // "request=driver/pool/device,..." for one claim's results.
 std::string Devices(const rapidjson::Value& results) {
@@ -47,7 +64,56 @@ std::string Devices(const rapidjson::Value& results) {
   return out.empty() ? "no devices" : Join(out, " ");
 }
 
+// The edit flags as draforge_whatif_edit's JSON array, in the documented order; nullopt after
+// printing the problem (an --add-nodes without its --like, a count that is not a positive integer).
+std::optional<std::string> EditsJson(const Flags& flags, std::ostream& err) {
+  rapidjson::Document d(rapidjson::kArrayType);
+  auto& a = d.GetAllocator();
+  const auto& counts = flags.All("--add-nodes");
+  const auto& likes = flags.All("--like");
+  if (counts.size() != likes.size()) {
+    err << "error: --add-nodes and --like come in pairs (" << counts.size() << " --add-nodes, " << likes.size()
+        << " --like)\n";
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < counts.size(); ++i) {
+    int64_t n = 0;
+    size_t used = 0;
+    try {
+      n = std::stoll(counts[i], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != counts[i].size() || n < 1) {
+      err << "error: --add-nodes: want a positive integer, got \"" << counts[i] << "\"\n";
+      return std::nullopt;
+    }
+    rapidjson::Value e(rapidjson::kObjectType);
+    e.AddMember("op", "add-nodes", a);
+    e.AddMember("like", rapidjson::Value(likes[i].c_str(), a), a);
+    e.AddMember("count", n, a);
+    d.PushBack(e, a);
+  }
+  for (const char* op : {"delete-claim", "delete-pod", "drain-node", "delete-node"}) {
+    for (const std::string& name : flags.All(std::string("--") + op)) {
+      rapidjson::Value e(rapidjson::kObjectType);
+      e.AddMember("op", rapidjson::StringRef(op), a);
+      e.AddMember("name", rapidjson::Value(name.c_str(), a), a);
+      d.PushBack(e, a);
+    }
+  }
+  if (d.Empty()) return std::string();
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  d.Accept(w);
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
 void PrintReplayTable(const rapidjson::Document& r, std::ostream& out) {
+  if (r.HasMember("edits")) {
+    for (const auto& e : r["edits"].GetArray()) out << "edit: " << e.GetString() << "\n";
+    out << "\n";
+  }
   const rapidjson::Value& placed = JsonArray(r, "placed");
   const rapidjson::Value& pending = JsonArray(r, "pending");
   out << "replay (" << JsonStr(r, "policy") << "): " << placed.Size() << " of " << JsonArray(r, "order").Size()
@@ -82,6 +148,12 @@ int RunReplay(const Args& args, Io io) {
   specs.push_back({{"--policy"}, true,
                    "how a pod's node is chosen among those that fit: first-fit (default, name order), "
                    "most-allocated or least-allocated (share of the node's devices allocated)"});
+  specs.push_back({{"--add-nodes"}, true, "add N copies of the node given by the matching --like (repeatable)"});
+  specs.push_back({{"--like"}, true, "the node --add-nodes copies, with its node-local ResourceSlices"});
+  specs.push_back({{"--delete-claim"}, true, "delete ResourceClaim NS/NAME first, freeing its devices (repeatable)"});
+  specs.push_back({{"--delete-pod"}, true, "delete Pod NS/NAME first, releasing its claims (repeatable)"});
+  specs.push_back({{"--drain-node"}, true, "drain NODE first: cordon it, its pods pending again (repeatable)"});
+  specs.push_back({{"--delete-node"}, true, "delete NODE and its ResourceSlices first, its pods pending again (repeatable)"});
   specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
   specs.push_back(KubernetesVersionFlag());
   specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
@@ -99,16 +171,39 @@ int RunReplay(const Args& args, Io io) {
     io.err << "error: --policy: unknown policy \"" << policy << "\" (first-fit, most-allocated, least-allocated)\n";
     return kExitBadInput;
   }
+  const auto edits = EditsJson(*flags, io.err);
+  if (!edits) return kExitBadInput;
   draforge::AllocateOptions options;
   auto loaded = LoadClusterForAllocation(*flags, io, options);
   if (!loaded) return kExitBadInput;
-  auto result = draforge::ReplayJson(loaded->snapshot, policy, options);
+  draforge::Snapshot snapshot = loaded->snapshot;
+  std::optional<rapidjson::Document> changes;
+  if (!edits->empty()) {
+    auto edited = draforge::WhatifEdit(loaded->snapshot, *edits);
+    if (!edited.ok()) {
+      io.err << "error: " << edited.error().message << "\n";
+      return edited.error().code == DRAFORGE_EINVALID || edited.error().code == DRAFORGE_ENOTFOUND ? kExitBadInput
+                                                                                                  : kExitError;
+    }
+    snapshot = edited->snapshot;
+    changes.emplace();
+    changes->Parse(edited->changes_json.c_str());
+  }
+  auto result = draforge::ReplayJson(snapshot, policy, options);
   if (!result.ok()) {
     io.err << "error: " << result.error().message << "\n";
     return result.error().code == DRAFORGE_EINVALID ? kExitBadInput : kExitError;
   }
   auto doc = ParseResultObject(*result, "replay result", io.err);
   if (!doc) return kExitError;
+  if (changes && changes->IsArray()) {
+    // "edits" first, as documented.
+    rapidjson::Document ordered(rapidjson::kObjectType);
+    auto& a = ordered.GetAllocator();
+    ordered.AddMember("edits", rapidjson::Value(*changes, a), a);
+    for (auto& m : doc->GetObject()) ordered.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+    doc->Swap(ordered);
+  }
   const int exit = JsonArray(*doc, "pending").Empty() ? kExitOk : kExitPending;
   if (*format == "table") {
     PrintReplayTable(*doc, io.out);

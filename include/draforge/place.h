@@ -100,24 +100,52 @@ DRAFORGE_API int draforge_replay_options_init(draforge_replay_options *options, 
 /* Replays the pending pods of `snapshot` (no spec.nodeName, not terminal, not being deleted,
  * schedulerName "default-scheduler" or unset) in kube-scheduler's queue order (spec.priority
  * descending, then metadata.creationTimestamp, then namespace/name), one at a time, on a copy of the
- * snapshot (which is not changed): every node is judged as draforge_place_pod_json judges it, plus
- * the pod's cpu/memory/pods requests against the Node's allocatable minus the pods bound there
- * (Node objects only); the policy picks among the nodes that fit; the pod's binding and its claims'
- * allocations are committed before the next pod. Node affinity, taints and preemption are not
- * considered. `options` and `alloc_options` may be NULL (defaults); of `alloc_options`,
+ * snapshot (which is not changed): every node goes through kube-scheduler's filters in order
+ * (Node objects only: NodeUnschedulable, TaintToleration, NodeAffinity with spec.nodeSelector, and
+ * NodeResourcesFit: the pod's requests against the Node's allocatable minus the pods bound there),
+ * then the nodes that pass are judged as draforge_place_pod_json judges them (DynamicResources); the
+ * policy picks among the nodes that fit; the pod's binding and its claims' allocations are committed
+ * before the next pod. Preemption is not considered. `options` and `alloc_options` may be NULL (defaults); of `alloc_options`,
  * feature_gates, unlock_locked_gates, kubernetes_version and max_steps (per pod and node) are used.
  * On success `*out` (free with draforge_buffer_dispose) holds:
  *   {"policy":"first-fit"|"most-allocated"|"least-allocated", "order":["ns/name", ...],
  *    "placed":[{"pod","node","claims":[{"claim":"ns/name","existing":bool,
  *                                      "results":status.allocation.devices.results}]}],
- *    "pending":[{"pod","nodes":[{"node","reason"}]}]}
+ *    "pending":[{"pod","nodes":[{"node","filter","reason"}]}]}
+ * ("filter": the plugin that rejected the node, "NodeUnschedulable", "TaintToleration",
+ * "NodeAffinity", "NodeResourcesFit" or "DynamicResources"; "reason": its words and detail)
  * (placed and pending in queue order; pending nodes sorted by name).
  * Errors: DRAFORGE_EINVALID for NULL out or snapshot, an unknown policy, bad options or feature
- * gates, a pod whose spec.priority or metadata.creationTimestamp is malformed, or a bad resource
- * list in a Node or Pod (the message names the object). */
+ * gates, a pod whose spec.priority or metadata.creationTimestamp is malformed, a bad resource
+ * list in a Node or Pod, or a malformed spec.taints, spec.unschedulable, spec.tolerations or
+ * spec.affinity (the message names the object and field). */
 DRAFORGE_API int draforge_replay_json(draforge_buffer *out, const draforge_snapshot *snapshot,
                                       const draforge_replay_options *options,
                                       const draforge_allocate_options *alloc_options, draforge_error **error);
+
+/* Applies what-if edits, in order, to a copy of `snapshot` (which is not changed), for a replay or
+ * any other question asked of the result. `edits_json` is a JSON array of edits:
+ *   {"op":"add-nodes","like":"NODE","count":N}  N copies of Node NODE (NODE-whatif-1..) with copies
+ *                                                of its node-local ResourceSlices (pool NODE renamed
+ *                                                to the copy's name, devices identical)
+ *   {"op":"delete-claim","name":"NS/NAME"}       the ResourceClaim is gone, its devices free
+ *   {"op":"delete-pod","name":"NS/NAME"}         the Pod is gone; it leaves its claims' reservedFor, a
+ *                                                claim reserved by nobody is deallocated, the claims
+ *                                                it owns (template claims) are deleted
+ *   {"op":"drain-node","name":"NODE"}            kubectl drain: cordoned (spec.unschedulable), its
+ *                                                pods but DaemonSet and mirror pods pending again
+ *                                                (no nodeName), their claims released as above
+ *   {"op":"delete-node","name":"NODE"}           the Node and its node-local ResourceSlices are
+ *                                                gone, all its pods pending again
+ * (a name without "/" is in namespace "default"). On success `*out` is the edited snapshot (destroy
+ * with draforge_snapshot_destroy) and, when `changes` is not NULL, `*changes` (free with
+ * draforge_buffer_dispose) holds a JSON array with one sentence per edit saying what it did.
+ * Errors: DRAFORGE_EINVALID for NULL out, snapshot or edits_json, a malformed edit (the message
+ * names the entry, "edits[1].op: ..."), a count below 1 or a copy whose name is taken;
+ * DRAFORGE_ENOTFOUND for a node, pod or claim that does not exist (named). */
+DRAFORGE_API int draforge_whatif_edit(draforge_snapshot **out, draforge_buffer *changes,
+                                      const draforge_snapshot *snapshot, const char *edits_json,
+                                      draforge_error **error);
 
 #ifdef __cplusplus
 }

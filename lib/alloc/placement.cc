@@ -290,6 +290,7 @@ absl::StatusOr<PodPlacement> Place(const store::Snapshot& snapshot, const api::P
   std::shared_ptr<const store::Snapshot> explain_snapshot;  // built on first use
 
   for (const NodeInfo& node : nodes) {
+    if (options.only_nodes != nullptr && !options.only_nodes->contains(node.name)) continue;
     NodePlacement np;
     np.node = node.name;
     if (!out.unresolvable.empty()) {

@@ -41,6 +41,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -129,6 +130,9 @@ struct PlaceOptions {
   bool explain = true;
   // Search-step budget per node (AllocateOptions::max_steps; 0: no limit).
   int64_t max_steps = 0;
+  // When set, only these nodes are judged and PodPlacement::nodes lists only them (a caller that has
+  // already rejected the others, as Replay does with the scheduler's earlier filters). Borrowed.
+  const std::set<std::string>* only_nodes = nullptr;
 };
 
 // Places pod ns/name of `snapshot`. Errors: NotFound when the pod is not in the snapshot. The result

@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "alloc/node_filters.h"
 #include "alloc/node_resources.h"
 #include "alloc/placement.h"
 #include "api/object.h"
@@ -224,15 +225,21 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
   ASSIGN_OR_RETURN(std::vector<const api::Pod*> queue, ReplayQueue(snapshot));
   for (const api::Pod* pod : queue) out.order.push_back(PodKey(*pod));
 
-  // Node resources, only with Node objects (as HowManyMore: nodes named by slices have no allocatable).
+  // Node filters and resources, only with Node objects (as HowManyMore: nodes named by slices have no
+  // allocatable, labels or taints).
   std::string node_source;
   const std::vector<NodeInfo> nodes = PlacementNodes(snapshot, &node_source);
   std::map<std::string, NodeResources> resources;
+  std::map<std::string, FilterNode> filter_nodes;
   if (node_source == "nodes") {
     std::vector<const api::Node*> node_objects;
     for (const NodeInfo& n : nodes) node_objects.push_back(snapshot.GetNode(n.name));
     ASSIGN_OR_RETURN(std::vector<NodeResources> free, NodeResources::Of(snapshot, node_objects));
-    for (size_t i = 0; i < nodes.size(); ++i) resources.emplace(nodes[i].name, std::move(free[i]));
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      resources.emplace(nodes[i].name, std::move(free[i]));
+      ASSIGN_OR_RETURN(FilterNode fn, FilterNode::Of(*node_objects[i]));
+      filter_nodes.emplace(nodes[i].name, std::move(fn));
+    }
   }
   DeviceShares shares(snapshot);
 
@@ -248,17 +255,59 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
                                            queued->metadata.name.value_or(""));
     ASSIGN_OR_RETURN(api::ResourceList request_list, api::PodRequests(pod));
     const SchedulerResources requests = ToSchedulerResources(request_list);
-    ASSIGN_OR_RETURN(PodPlacement placement, Place(*current, pod, place));
-
+    ASSIGN_OR_RETURN(PodNodeFilters filters, PodNodeFilters::Of(pod));
     PendingPod pending{PodKey(pod), {}};
+
+    // PreFilter: a pod whose required node affinity names no node fits nowhere.
+    if (!filter_nodes.empty()) {
+      if (std::optional<NodeRejection> rejected = filters.PreFilter()) {
+        for (const NodeInfo& n : nodes) pending.nodes.push_back(NodeReason{n.name, rejected->plugin, rejected->Text()});
+        out.pending.push_back(std::move(pending));
+        continue;
+      }
+    }
+    // The filters in kube-scheduler's order: NodeUnschedulable, TaintToleration, NodeAffinity, then
+    // NodeResourcesFit; DynamicResources (Place) runs only on the nodes that pass them.
+    std::map<std::string, NodeReason> rejected;
+    std::set<std::string> candidates;
+    for (const NodeInfo& n : nodes) {
+      if (auto fn = filter_nodes.find(n.name); fn != filter_nodes.end()) {
+        if (std::optional<NodeRejection> r = filters.Check(fn->second)) {
+          rejected.emplace(n.name, NodeReason{n.name, r->plugin, r->Text()});
+          continue;
+        }
+      }
+      if (auto free = resources.find(n.name); free != resources.end()) {
+        if (std::optional<ResourceShortfall> shortfall = free->second.Check(requests)) {
+          rejected.emplace(n.name, NodeReason{n.name, "NodeResourcesFit", shortfall->why});
+          continue;
+        }
+      }
+      candidates.insert(n.name);
+    }
+    place.only_nodes = &candidates;
+    ASSIGN_OR_RETURN(PodPlacement placement, Place(*current, pod, place));
+    if (!placement.unresolvable.empty()) {
+      // DynamicResources' PreFilter rejects the pod before any node is filtered.
+      for (const NodeInfo& n : nodes) {
+        pending.nodes.push_back(NodeReason{n.name, "DynamicResources", placement.unresolvable.front()});
+      }
+      out.pending.push_back(std::move(pending));
+      continue;
+    }
+
     const NodePlacement* chosen = nullptr;
     double best = 0;
-    for (const NodePlacement& np : placement.nodes) {
-      auto free = resources.find(np.node);
-      std::optional<ResourceShortfall> shortfall;
-      if (free != resources.end()) shortfall = free->second.Check(requests);
-      if (shortfall || !np.fits()) {
-        pending.nodes.push_back(NodeReason{np.node, shortfall ? shortfall->why : np.why});
+    auto next = placement.nodes.begin();
+    for (const NodeInfo& n : nodes) {
+      if (auto r = rejected.find(n.name); r != rejected.end()) {
+        pending.nodes.push_back(std::move(r->second));
+        continue;
+      }
+      // Place judged exactly the candidates, in the same name order.
+      const NodePlacement& np = *next++;
+      if (!np.fits()) {
+        pending.nodes.push_back(NodeReason{np.node, "DynamicResources", np.why});
         continue;
       }
       if (options.policy == ReplayPolicy::kFirstFit) {

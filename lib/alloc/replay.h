@@ -8,18 +8,22 @@
 // sorts first), then "namespace/name".
 //
 // For each pod, on a working copy of the snapshot that holds every earlier pod's result:
-//   * every node is judged as alloc::Place judges it (claims resolved as the DRA PreFilter does,
-//     allocated claims pin the node, pending ones allocated together with the real allocator) and,
-//     when the nodes are Node objects, the pod's requests must fit the node as HowManyMore checks
-//     them (alloc::NodeResources: allocatable minus the pods bound there, one pod slot), checked
-//     before devices as kube-scheduler's NodeResourcesFit runs before DynamicResources;
+//   * when the nodes are Node objects, each node goes through kube-scheduler's filters in the default
+//     profile's order, the first that rejects it giving the reason: NodeUnschedulable,
+//     TaintToleration and NodeAffinity (alloc/node_filters.h), then NodeResourcesFit (the pod's
+//     requests against allocatable minus the pods bound there, one pod slot: alloc::NodeResources);
+//   * the nodes that pass are judged as alloc::Place judges them (DynamicResources: claims resolved as
+//     the DRA PreFilter does, allocated claims pin the node, pending ones allocated together with the
+//     real allocator); a PreFilter rejection (NodeAffinity's conflicting terms, a claim not found)
+//     is every node's reason;
 //   * among the nodes that fit, the policy picks one (ReplayPolicy);
 //   * the pod is bound (spec.nodeName), its claims get status.allocation and the pod in
 //     status.reservedFor, a template's claim not created yet is created as the resourceclaim
 //     controller would and recorded in the pod's status.resourceClaimStatuses; then the next pod.
-// A pod that fits nowhere stays pending with every node's reason (Place's `why`, or the resource
-// shortfall "cpu: 10 requested, 6 free (allocatable 64)").
-// Not considered (as for Place): node affinity, nodeSelector, taints and tolerations, preemption.
+// A pod that fits nowhere stays pending with every node's filter and reason.
+// Not considered: preemption, NodePorts, volumes, pod topology spread and inter-pod affinity. Nodes
+// named only by ResourceSlices (no Node objects) have no labels, taints or allocatable: only DRA
+// is checked on them.
 #ifndef DRAFORGE_ALLOC_REPLAY_H_
 #define DRAFORGE_ALLOC_REPLAY_H_
 
@@ -69,6 +73,11 @@ struct ReplayedPod {
 
 struct NodeReason {
   std::string node;
+  // The kube-scheduler plugin that rejected the node: "NodeUnschedulable", "TaintToleration",
+  // "NodeAffinity", "NodeResourcesFit" or "DynamicResources".
+  std::string filter;
+  // The plugin's words and detail ("node(s) had untolerated taint(s): dedicated=gpu:NoSchedule",
+  // "cpu: 10 requested, 6 free (allocatable 64)", Place's sentence for DynamicResources).
   std::string reason;
 };
 

@@ -49,6 +49,7 @@ absl::StatusOr<std::string> ReplayJson(const ReplayResult& r) {
     for (const auto& n : p.nodes) {
       rapidjson::Value e(rapidjson::kObjectType);
       e.AddMember("node", JsonString(n.node, a), a);
+      e.AddMember("filter", JsonString(n.filter, a), a);
       e.AddMember("reason", JsonString(n.reason, a), a);
       nodes.PushBack(e, a);
     }

@@ -270,6 +270,12 @@ absl::StatusOr<CompiledNodeSelector> CompileNodeSelector(const NodeSelector& sel
   return compiled;
 }
 
+CompiledNodeSelector CompileNodeSelectorLazily(const NodeSelector& selector) {
+  CompiledNodeSelector compiled;
+  compiled.terms_ = CompiledNodeSelector::ParseTerms(selector);
+  return compiled;
+}
+
 absl::StatusOr<bool> MatchNodeSelectorLazily(const NodeSelector& selector, const Map<std::string>& node_labels,
                                              std::string_view node_name) {
   CompiledNodeSelector compiled;

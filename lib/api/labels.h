@@ -80,6 +80,7 @@ class CompiledNodeSelector {
 
  private:
   friend absl::StatusOr<CompiledNodeSelector> CompileNodeSelector(const NodeSelector& selector);
+  friend CompiledNodeSelector CompileNodeSelectorLazily(const NodeSelector& selector);
   friend absl::StatusOr<bool> MatchNodeSelectorLazily(const NodeSelector& selector,
                                                       const Map<std::string>& node_labels, std::string_view node_name);
   struct Term {
@@ -99,6 +100,11 @@ class CompiledNodeSelector {
 // (kInvalidArgument) listing all problems as Kubernetes does
 // ("[nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: ..., ...]").
 absl::StatusOr<CompiledNodeSelector> CompileNodeSelector(const NodeSelector& selector);
+
+// Parses the terms lazily (nodeaffinity.NewLazyErrorNodeSelector, as kube-scheduler's NodeAffinity
+// filter reads a pod's required affinity): a term that does not parse never matches, the others are
+// matched normally. Never fails; parse once, match many nodes.
+CompiledNodeSelector CompileNodeSelectorLazily(const NodeSelector& selector);
 
 // Lazy evaluation (nodeaffinity.LazyErrorNodeSelector): terms that do not parse never match, the
 // others are evaluated normally. Returns true if a term matches; otherwise false, or the parse

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "alloc/allocator.h"
 #include "api/codec.h"
 #include "store/cluster.h"
@@ -186,6 +187,151 @@ TEST(Replay, DoesNotChangeTheSnapshot) {
   const api::Pod* urgent = snapshot->GetPod("team-a", "urgent");
   ASSERT_NE(urgent, nullptr);
   EXPECT_FALSE(urgent->spec->node_name.has_value());
+}
+
+
+// Three nodes in name order: n1 tainted, n2 cordoned, n3 labelled zone=b.
+constexpr char kFilterNodes[] = R"(apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {zone: a}}
+spec: {taints: [{key: dedicated, value: infra, effect: NoSchedule}]}
+status: {allocatable: {cpu: "4", pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {zone: a}}
+spec: {unschedulable: true}
+status: {allocatable: {cpu: "4", pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n3, labels: {zone: b}}
+status: {allocatable: {cpu: "4", pods: "10"}}
+)";
+
+std::string PodYaml(std::string_view name, std::string_view extra_spec,
+                    std::string_view containers = "[{name: c, image: i}]") {
+  std::string out = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + std::string(name) +
+                    ", namespace: d, creationTimestamp: \"2026-01-01T00:00:00Z\"}\n";
+  out += "spec: {containers: " + std::string(containers);
+  if (!extra_spec.empty()) out += ", " + std::string(extra_spec);
+  return out + "}\n";
+}
+
+TEST(Replay, TaintedAndCordonedNodesAreSkippedForTheNextNodeThatPasses) {
+  const ReplayResult r = ReplayOf(absl::StrCat(kFilterNodes, PodYaml("plain", "")));
+  EXPECT_EQ(NodeOf(r).at("d/plain"), "n3");
+  // Tolerating the taint lands the pod on the first node.
+  const ReplayResult tolerant =
+      ReplayOf(absl::StrCat(kFilterNodes, PodYaml("tolerant", "tolerations: [{key: dedicated, operator: Exists}]")));
+  EXPECT_EQ(NodeOf(tolerant).at("d/tolerant"), "n1");
+  // Tolerating the cordon (as DaemonSet pods do) but not the taint: the second node.
+  const ReplayResult cordon = ReplayOf(absl::StrCat(
+      kFilterNodes, PodYaml("ds", "tolerations: [{key: node.kubernetes.io/unschedulable, operator: Exists}]")));
+  EXPECT_EQ(NodeOf(cordon).at("d/ds"), "n2");
+}
+
+TEST(Replay, NodeSelectorAndAffinityChooseAmongTheNodes) {
+  const std::string everything = "tolerations: [{operator: Exists}]";
+  // Tolerating everything, zone a picks n1, zone b n3.
+  const ReplayResult a =
+      ReplayOf(absl::StrCat(kFilterNodes, PodYaml("za", everything + ", nodeSelector: {zone: a}")));
+  EXPECT_EQ(NodeOf(a).at("d/za"), "n1");
+  const ReplayResult b = ReplayOf(absl::StrCat(
+      kFilterNodes,
+      PodYaml("zb", everything + ", affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                                 "{nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: NotIn, values: [a]}]}]}}}")));
+  EXPECT_EQ(NodeOf(b).at("d/zb"), "n3");
+}
+
+TEST(Replay, EveryNodeSaysWhichFilterRejectedIt) {
+  const ReplayResult r = ReplayOf(absl::StrCat(kFilterNodes, PodYaml("zc", "nodeSelector: {zone: c}")));
+  ASSERT_EQ(r.pending.size(), 1u);
+  ASSERT_EQ(r.pending[0].nodes.size(), 3u);
+  const auto& n = r.pending[0].nodes;
+  EXPECT_EQ(n[0].node, "n1");
+  EXPECT_EQ(n[0].filter, "TaintToleration");
+  EXPECT_EQ(n[0].reason, "node(s) had untolerated taint(s): dedicated=infra:NoSchedule");
+  EXPECT_EQ(n[1].filter, "NodeUnschedulable");
+  EXPECT_EQ(n[1].reason, "node(s) were unschedulable");
+  EXPECT_EQ(n[2].filter, "NodeAffinity");
+  EXPECT_EQ(n[2].reason, "node(s) didn't match Pod's node affinity/selector");
+}
+
+TEST(Replay, ResourcesAreCheckedAfterTheNodeFilters) {
+  // 8 cpu fits nowhere, but the tainted and cordoned nodes say so by their filters.
+  const ReplayResult r = ReplayOf(
+      absl::StrCat(kFilterNodes, PodYaml("big", "", "[{name: c, image: i, resources: {requests: {cpu: \"8\"}}}]")));
+  ASSERT_EQ(r.pending.size(), 1u);
+  const auto& n = r.pending[0].nodes;
+  ASSERT_EQ(n.size(), 3u);
+  EXPECT_EQ(n[0].filter, "TaintToleration");
+  EXPECT_EQ(n[1].filter, "NodeUnschedulable");
+  EXPECT_EQ(n[2].filter, "NodeResourcesFit");
+  EXPECT_EQ(n[2].reason, "cpu: 8 requested, 4 free (allocatable 4)");
+}
+
+TEST(Replay, DevicesAreOnlyAllocatedOnNodesThatPassTheFilters) {
+  // n1 has the GPU but is tainted: the claim stays pending with the taint as n1's reason, and the
+  // device is not allocated.
+  const ReplayResult r = ReplayOf(absl::StrCat(kFilterNodes, R"(---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: n1-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: gpu-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: want-gpu, namespace: d}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu}}]}}
+)",
+                                               PodYaml("g", "resourceClaims: [{name: gpu, resourceClaimName: want-gpu}]")));
+  ASSERT_EQ(r.pending.size(), 1u);
+  const auto& n = r.pending[0].nodes;
+  ASSERT_EQ(n.size(), 3u);
+  EXPECT_EQ(n[0].filter, "TaintToleration");
+  EXPECT_EQ(n[2].filter, "DynamicResources");
+  // Tolerated, it lands on n1 with the GPU.
+  const ReplayResult ok = ReplayOf(absl::StrCat(kFilterNodes, R"(---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: n1-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: gpu-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: want-gpu, namespace: d}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu}}]}}
+)",
+                                                PodYaml("g", "resourceClaims: [{name: gpu, resourceClaimName: want-gpu}], "
+                                                             "tolerations: [{key: dedicated, operator: Exists}]")));
+  EXPECT_EQ(NodeOf(ok).at("d/g"), "n1");
+}
+
+TEST(Replay, MalformedTolerationsAreAnErrorNamingThePod) {
+  store::Cluster cluster;
+  auto snapshot = Load(absl::StrCat(kFilterNodes, PodYaml("bad", "tolerations: [{key: 1}]")), cluster);
+  auto r = Replay(*snapshot);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "pod d/bad: spec.tolerations[0].key")) << r.status();
 }
 
 }  // namespace

@@ -147,6 +147,45 @@ TEST_F(PlaceCApi, ExplainGroupsTheNodesThatDoNotFit) {
   EXPECT_EQ(draforge_explanation_node_groups_json(&b, nullptr, nullptr), DRAFORGE_EINVALID);
 }
 
+TEST_F(PlaceCApi, WhatifEditGivesANewSnapshotAndSaysWhatChanged) {
+  // node-1 copied: the two-GPU pod then fits on node-1 and its copy.
+  draforge_snapshot* edited = nullptr;
+  draforge_buffer changes = {nullptr, 0};
+  ASSERT_EQ(draforge_whatif_edit(&edited, &changes, snapshot_,
+                                 R"([{"op":"add-nodes","like":"node-1","count":1},{"op":"delete-node","name":"node-2"}])",
+                                 &error_),
+            DRAFORGE_OK)
+      << draforge_error_message(error_);
+  const std::string said = Take(changes);
+  EXPECT_THAT(said, HasSubstr("add-nodes node-1: 1 node added (node-1-whatif-1)"));
+  EXPECT_THAT(said, HasSubstr("delete-node node-2: deleted with 1 ResourceSlice"));
+  draforge_buffer b = {nullptr, 0};
+  ASSERT_EQ(draforge_place_pod_json(&b, edited, "team-a/trainer", nullptr, &error_), DRAFORGE_OK);
+  EXPECT_THAT(Take(b), HasSubstr("\"fittingNodes\":[\"node-1\",\"node-1-whatif-1\"]"));
+  draforge_snapshot_destroy(edited);
+  // The input is unchanged; changes may be NULL.
+  ASSERT_EQ(draforge_place_pod_json(&b, snapshot_, "team-a/trainer", nullptr, &error_), DRAFORGE_OK);
+  EXPECT_THAT(Take(b), HasSubstr("\"fittingNodes\":[\"node-1\"]"));
+  edited = nullptr;
+  ASSERT_EQ(draforge_whatif_edit(&edited, nullptr, snapshot_, "[]", &error_), DRAFORGE_OK);
+  draforge_snapshot_destroy(edited);
+}
+
+TEST_F(PlaceCApi, WhatifEditErrorsNameTheEditAndObject) {
+  draforge_snapshot* edited = nullptr;
+  EXPECT_EQ(draforge_whatif_edit(&edited, nullptr, snapshot_, R"([{"op":"drain-node","name":"node-9"}])", &error_),
+            DRAFORGE_ENOTFOUND);
+  EXPECT_STREQ(draforge_error_message(error_), "drain-node: node \"node-9\" not found");
+  EXPECT_EQ(edited, nullptr);
+  draforge_error_destroy(error_);
+  error_ = nullptr;
+  EXPECT_EQ(draforge_whatif_edit(&edited, nullptr, snapshot_, R"([{"op":"cordon","name":"node-1"}])", &error_),
+            DRAFORGE_EINVALID);
+  EXPECT_THAT(draforge_error_message(error_), HasSubstr("edits[0].op: unknown edit \"cordon\""));
+  EXPECT_EQ(draforge_whatif_edit(&edited, nullptr, snapshot_, nullptr, nullptr), DRAFORGE_EINVALID);
+  EXPECT_EQ(draforge_whatif_edit(nullptr, nullptr, snapshot_, "[]", nullptr), DRAFORGE_EINVALID);
+}
+
 TEST(PlaceCpp, WrappersReturnTheSameJson) {
   auto cluster = draforge::Cluster::Create();
   ASSERT_TRUE(cluster.ok());
@@ -160,6 +199,12 @@ TEST(PlaceCpp, WrappersReturnTheSameJson) {
   auto more = draforge::HowManyMoreJson(snapshot, draforge::PrototypeKind::kClaim, "team-a/two");
   ASSERT_TRUE(more.ok()) << more.error().message;
   EXPECT_THAT(*more, HasSubstr("\"total\":1,"));  // the copies need two GPUs: only node-1 has them
+  auto edited = draforge::WhatifEdit(snapshot, R"([{"op":"delete-node","name":"node-1"}])");
+  ASSERT_TRUE(edited.ok()) << edited.error().message;
+  EXPECT_THAT(edited->changes_json, HasSubstr("delete-node node-1"));
+  auto after = draforge::PlacePodJson(edited->snapshot, "team-a/trainer");
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  EXPECT_THAT(*after, HasSubstr("\"fittingNodes\":[]"));
   auto missing = draforge::PlacePodJson(snapshot, "team-a/nope");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, DRAFORGE_ENOTFOUND);

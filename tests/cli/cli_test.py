@@ -707,9 +707,11 @@ class WhatifReplay(unittest.TestCase):
 
     DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "whatif")
     SMALL = os.path.join(DATA, "replay-small.yaml")
+    FILTERS = os.path.join(DATA, "replay-filters.yaml")
 
     def test_table_output_is_golden(self):
-        for scenario, golden, want_code in ((DEMO, "replay-demo.txt", None), (self.SMALL, "replay-small.txt", 1)):
+        for scenario, golden, want_code in ((DEMO, "replay-demo.txt", None), (self.SMALL, "replay-small.txt", 1),
+                                            (self.FILTERS, "replay-filters.txt", 1)):
             code, out, err = run("whatif", "replay", "-f", scenario)
             self.assertIn(code, (0, 1), err)
             if want_code is not None:
@@ -725,6 +727,51 @@ class WhatifReplay(unittest.TestCase):
         self.assertEqual({p["pod"]: p["node"] for p in r["placed"]},
                          {"team-a/urgent": "node-c", "team-a/early": "node-a", "team-a/late": "node-c"})
         self.assertEqual([p["pod"] for p in r["pending"]], ["team-a/big", "team-a/huge"])
+
+    def test_node_filters_name_the_plugin_in_json(self):
+        code, out, err = run("whatif", "replay", "-f", self.FILTERS, "-o", "json")
+        self.assertEqual(code, 1, err)
+        r = json.loads(out)
+        self.assertEqual({p["pod"]: p["node"] for p in r["placed"]},
+                         {"ml/trainer": "gpu-1", "ml/drain-helper": "gpu-2", "web/web": "cpu-1"})
+        zone_b = {n["node"]: (n["filter"], n["reason"]) for n in r["pending"][0]["nodes"]}
+        self.assertEqual(zone_b, {
+            "cpu-1": ("NodeAffinity", "node(s) didn't match Pod's node affinity/selector"),
+            "gpu-1": ("TaintToleration", "node(s) had untolerated taint(s): team=ml:NoSchedule"),
+            "gpu-2": ("NodeUnschedulable", "node(s) were unschedulable"),
+        })
+        self.assertEqual(r["pending"][1]["nodes"][0]["filter"], "DynamicResources")
+
+    def test_edits_apply_before_the_replay(self):
+        # node-b drained: its pod is pending again and its claim released; a copy of node-c (4 GPUs)
+        # takes big, which fit nowhere before.
+        code, out, err = run("whatif", "replay", "-f", self.SMALL, "--drain-node", "node-b",
+                             "--add-nodes", "1", "--like", "node-c", "-o", "json")
+        self.assertEqual(code, 1, err)
+        r = json.loads(out)
+        self.assertEqual(list(r)[0], "edits")
+        self.assertEqual(r["edits"], [
+            "add-nodes node-c: 1 node added (node-c-whatif-1) with 1 ResourceSlice each",
+            "drain-node node-b: cordoned; 1 pod pending again (team-a/held-user); 1 claim deallocated (team-a/held)",
+        ])
+        placed = {p["pod"]: p["node"] for p in r["placed"]}
+        self.assertEqual(placed["team-a/big"], "node-c-whatif-1")
+        self.assertIn("team-a/held-user", placed)
+        self.assertNotIn("node-b", placed.values())
+        code, out, _ = run("whatif", "replay", "-f", self.SMALL, "--delete-claim", "team-a/held",
+                           "--delete-pod", "team-a/held-user")
+        self.assertIn("edit: delete-claim team-a/held: deleted\n", out)
+        self.assertTrue(out.startswith("edit: "), out)
+
+    def test_bad_edits_are_usage_errors_naming_the_object(self):
+        for args, want in ((["--delete-node", "node-z"], 'delete-node: node "node-z" not found'),
+                           (["--delete-pod", "team-a/nope"], 'delete-pod: pod "team-a/nope" not found'),
+                           (["--add-nodes", "2"], "--add-nodes and --like come in pairs"),
+                           (["--add-nodes", "0", "--like", "node-a"], "--add-nodes: want a positive integer")):
+            code, out, err = run("whatif", "replay", "-f", self.SMALL, *args)
+            self.assertEqual(code, 2, args)
+            self.assertIn(want, err, args)
+            self.assertEqual(out, "", args)
 
     def test_bad_policy_and_subcommand_are_usage_errors(self):
         code, _, err = run("whatif", "replay", "-f", self.SMALL, "--policy", "best-fit")

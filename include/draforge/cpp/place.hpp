@@ -53,6 +53,27 @@ inline Result<std::string> ReplayJson(const Snapshot& snapshot, std::string_view
   });
 }
 
+// A snapshot after what-if edits (draforge_whatif_edit) and what each edit did (a JSON array of
+// sentences).
+struct WhatifEdited {
+  Snapshot snapshot;
+  std::string changes_json;
+};
+
+// Applies the edits in `edits_json` (draforge_whatif_edit's JSON array) to a copy of `snapshot`.
+inline Result<WhatifEdited> WhatifEdit(const Snapshot& snapshot, std::string_view edits_json) {
+  detail::CString edits(edits_json);
+  draforge_snapshot* raw = nullptr;
+  draforge_buffer changes{nullptr, 0};
+  draforge_error* e = nullptr;
+  const int rc = draforge_whatif_edit(&raw, &changes, snapshot.c_handle(), edits.get(), &e);
+  if (rc != DRAFORGE_OK) {
+    draforge_buffer_dispose(&changes);
+    return detail::TakeError(rc, e);
+  }
+  return WhatifEdited{Snapshot::Adopt(raw), detail::TakeBuffer(changes)};
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_PLACE_HPP
