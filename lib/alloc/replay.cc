@@ -27,13 +27,6 @@ std::string PodKey(const api::Pod& pod) {
   return absl::StrCat(pod.metadata.namespace_.value_or("default"), "/", pod.metadata.name.value_or(""));
 }
 
-const api::RawJson* FindRaw(const api::RawFields& fields, std::string_view name) {
-  for (const auto& [key, value] : fields) {
-    if (key == name) return &value;
-  }
-  return nullptr;
-}
-
 // What orders a pod in the scheduling queue.
 struct QueueKey {
   int64_t priority = 0;
@@ -45,7 +38,7 @@ absl::StatusOr<QueueKey> QueueKeyOf(const api::Pod& pod) {
   QueueKey out;
   out.key = PodKey(pod);
   if (pod.spec) {
-    if (const api::RawJson* raw = FindRaw(pod.spec->other, "priority")) {
+    if (const api::RawJson* raw = api::FindRaw(pod.spec->other, "priority")) {
       rapidjson::Document d;
       d.Parse(raw->json.data(), raw->json.size());
       if (d.HasParseError() || !d.IsInt64()) {
@@ -72,7 +65,7 @@ bool IsPending(const api::Pod& pod) {
     return false;
   }
   if (pod.spec) {
-    if (const api::RawJson* raw = FindRaw(pod.spec->other, "schedulerName")) {
+    if (const api::RawJson* raw = api::FindRaw(pod.spec->other, "schedulerName")) {
       return raw->json == absl::StrCat("\"", kDefaultScheduler, "\"") || raw->json == "\"\"" || raw->json == "null";
     }
   }

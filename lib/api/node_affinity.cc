@@ -11,13 +11,6 @@
 namespace draforge::api {
 namespace {
 
-const RawJson* FindRaw(const RawFields& fields, std::string_view name) {
-  for (const auto& [key, value] : fields) {
-    if (key == name) return &value;
-  }
-  return nullptr;
-}
-
 // The object member `name` of `v`, or null when `v` lacks it or it is null; an error when `v` is
 // neither an object nor null.
 absl::StatusOr<const rapidjson::Value*> Member(internal::DecodeContext& ctx, const rapidjson::Value& v,

@@ -12,13 +12,6 @@
 namespace draforge::api {
 namespace {
 
-const RawJson* FindRaw(const RawFields& fields, std::string_view name) {
-  for (const auto& [key, value] : fields) {
-    if (key == name) return &value;
-  }
-  return nullptr;
-}
-
 absl::StatusOr<ResourceList> ListField(const RawFields& fields, std::string_view name, std::string_view path) {
   const RawJson* raw = FindRaw(fields, name);
   if (raw == nullptr) return ResourceList{};

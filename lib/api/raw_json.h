@@ -3,6 +3,7 @@
 #define DRAFORGE_API_RAW_JSON_H_
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,14 @@ struct RawJson {
 
 // Fields of an object that DRAForge keeps without modelling them, in input order.
 using RawFields = std::vector<std::pair<std::string, RawJson>>;
+
+// The field `name` of `fields`, or null.
+inline const RawJson* FindRaw(const RawFields& fields, std::string_view name) {
+  for (const auto& [key, value] : fields) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
 
 }  // namespace draforge::api
 

@@ -34,13 +34,6 @@ struct Schema<Toleration> {
 }  // namespace internal
 namespace {
 
-const RawJson* FindRaw(const RawFields& fields, std::string_view name) {
-  for (const auto& [key, value] : fields) {
-    if (key == name) return &value;
-  }
-  return nullptr;
-}
-
 // Decodes member `field` of the JSON object `raw` (the object's `path`, "spec") into `out`; absent or
 // null leaves `out` as it is. Unknown fields inside are ignored, as the API server drops them.
 template <typename T>
