@@ -144,23 +144,19 @@ def pairwise_rows():
         value = {n: bool(bits >> i & 1) for i, n in enumerate(names)}
         if gates_consistent(value):
             candidates.append(value)
-    def pairs(value):
-        return {(a, value[a], b, value[b]) for i, a in enumerate(names) for b in names[i + 1:]}
-    uncovered = set().union(*(pairs(v) for v in candidates)) if candidates else set()
+    uncovered = set().union(*(gate_pairs_of_value(v) for v in candidates)) if candidates else set()
     rows = []
     while uncovered:
-        best = max(candidates, key=lambda v: len(pairs(v) & uncovered))
+        best = max(candidates, key=lambda v: len(gate_pairs_of_value(v) & uncovered))
         rows.append(best)
-        uncovered -= pairs(best)
+        uncovered -= gate_pairs_of_value(best)
     _PAIRWISE[key] = rows
     return rows
 
 
 def gate_pairs_of(gates):
     """The (gate, value, gate, value) pairs of a scenario's gate set over KVERSION's mix gates."""
-    names = [n for n, _ in mix_gate_names()]
-    v = gate_values(gates)
-    return {(a, v[a], b, v[b]) for i, a in enumerate(names) for b in names[i + 1:]}
+    return gate_pairs_of_value(gate_values(gates))
 
 
 def gate_pairs_of_value(value):
