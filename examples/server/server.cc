@@ -63,7 +63,7 @@ std::vector<ApiRoute> ApiRoutes(const PackageCatalog& catalog, const WhatifLimit
       {"/api/v1/pool-status", &RenderPoolStatus},
       {"/api/v1/packages",
        [catalog](const Snapshot& snapshot, const Query& query) { return RenderPackages(snapshot, query, catalog); }},
-      {kWhatifPath,
+      {"/api/v1/whatif/replay",  // kWhatifPath (spelled out for scripts/gen-public-api-doc's route check)
        [whatif](const Snapshot& snapshot, const Query& query) -> Result<std::string> {
          auto request = ParseWhatifQuery(query);
          if (!request.ok()) return std::move(request).error();

@@ -23,6 +23,10 @@ const kEditOps: { op: EditOp; text: string; target: string }[] = [
 
 /** Pause between two steps while playing. */
 const kPlayMs = 1000;
+/** Pods of the queue listed around the current one, and node rows of a pending pod shown at once:
+ * a replay of thousands of pods on thousands of nodes stays a small page (search finds the rest). */
+const kQueueWindow = 100;
+const kNodeRows = 200;
 
 /** One pod of the replay, in queue order: where it lands, or why it stays pending. */
 export interface WhatifStep {
@@ -96,11 +100,24 @@ function PlacedStep({ step }: { step: WhatifStep }) {
 
 /** The pending pod: every node with the scheduler plugin that rejected it and why. */
 function PendingStep({ step }: { step: WhatifStep }) {
+  const [search, setSearch] = useState('');
+  const all = step.nodes ?? [];
+  const q = search.trim().toLowerCase();
+  const matching = q ? all.filter((n) => n.node.toLowerCase().includes(q) || n.filter.toLowerCase().includes(q) || n.reason.toLowerCase().includes(q)) : all;
+  const shown = matching.slice(0, kNodeRows);
   return (
     <>
       <p>
         <Badge tone="warn">pending</Badge> fits on no node
       </p>
+      {all.length > kNodeRows && (
+        <p className="toolbar">
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="node, filter or reason" aria-label="Search the nodes" />
+          <span className="muted">
+            {shown.length} of {matching.length} node{matching.length === 1 ? '' : 's'} shown
+          </span>
+        </p>
+      )}
       <table aria-label={`Why ${step.pod} fits on no node`}>
         <thead>
           <tr>
@@ -110,7 +127,7 @@ function PendingStep({ step }: { step: WhatifStep }) {
           </tr>
         </thead>
         <tbody>
-          {(step.nodes ?? []).map((n) => (
+          {shown.map((n) => (
             <tr key={n.node}>
               <td>{n.node}</td>
               <td>{n.filter}</td>
@@ -191,6 +208,7 @@ export function Whatif({ params }: { params: URLSearchParams }) {
 
   const steps = useMemo(() => (result ? replaySteps(result.replay) : []), [result]);
   const current = steps[Math.min(step, Math.max(steps.length - 1, 0))];
+  const queueStart = Math.max(0, Math.min(step - kQueueWindow / 2, steps.length - kQueueWindow));
 
   useEffect(() => {
     if (!playing) return;
@@ -349,20 +367,20 @@ export function Whatif({ params }: { params: URLSearchParams }) {
                 </span>
               </div>
               <div className="whatif-layout">
-                <ol className="whatif-queue" aria-label="Queue order">
-                  {steps.map((s, i) => (
+                <ol className="whatif-queue" aria-label="Queue order" start={queueStart + 1}>
+                  {steps.slice(queueStart, queueStart + kQueueWindow).map((s, k) => { const i = queueStart + k; return (
                     <li key={s.pod}>
                       <button type="button" aria-current={i === step ? 'step' : undefined} onClick={() => { setPlaying(false); setStep(i); }}>
                         <span>{s.pod}</span>{' '}
                         {s.node ? <Badge tone="ok">{s.node}</Badge> : <Badge tone="warn">pending</Badge>}
                       </button>
                     </li>
-                  ))}
+                  ); })}
                 </ol>
                 {current && (
                   <section className="whatif-step" aria-label="Current step" data-pod={current.pod} aria-live="polite">
                     <h3 data-testid="whatif-pod">{current.pod}</h3>
-                    {current.node !== undefined ? <PlacedStep step={current} /> : <PendingStep step={current} />}
+                    {current.node !== undefined ? <PlacedStep step={current} /> : <PendingStep key={current.pod} step={current} />}
                   </section>
                 )}
               </div>
