@@ -24,6 +24,10 @@ struct WhatifLimits {
   int64_t max_steps = 100000;
   // Pods x nodes of the snapshot the replay runs on (after the edits); more is refused (400).
   int64_t max_pairs = 1000000;
+  // Pending pods x nodes whose reasons a replay explains with the explain funnel's sentences (about
+  // a millisecond each, against microseconds for the rest of a replay); more: the allocator's
+  // reasons, and a note says so.
+  int64_t max_explained = 20000;
   // Nodes all add-nodes edits of one request may add together.
   int64_t max_added_nodes = 1000;
   size_t max_edits = 100;

@@ -1,5 +1,6 @@
 #include "whatif_view.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "draforge/place.h"
@@ -65,18 +66,51 @@ Result<std::string> RenderWhatifReplay(const Snapshot& snapshot, const WhatifReq
                    " nodes is over the server's limit of " + std::to_string(limits.max_pairs) +
                    " pod-node pairs (draforge-server --whatif-max-pairs; `draforge whatif replay` has no limit)");
   }
-  auto replayed = ReplayJson(base, request, limits);
-  if (!replayed.ok() || changes.empty()) return replayed;
-  // "edits" first, as `draforge whatif replay -o json` prints it.
-  rapidjson::Document result, edits, ordered(rapidjson::kObjectType);
+  // First without the explain funnel (its sentences cost about a millisecond per pending pod and
+  // node, the rest of a replay microseconds): when pods stay pending and the request wants
+  // sentences, the replay runs again with them if (pending pods x nodes) is within the budget;
+  // otherwise the answer keeps the allocator's reasons and says so in "notes".
+  WhatifRequest quick = request;
+  quick.explain = false;
+  auto replayed = ReplayJson(base, quick, limits);
+  if (!replayed.ok()) return replayed;
+  rapidjson::Document result;
   result.Parse(replayed->c_str());
-  edits.Parse(changes.c_str());
-  if (result.HasParseError() || !result.IsObject() || edits.HasParseError()) {
-    return Error{DRAFORGE_EINTERNAL, "the library's what-if answer is not a JSON object", "", ""};
+  if (result.HasParseError() || !result.IsObject() || !result.HasMember("pending") || !result["pending"].IsArray()) {
+    return Error{DRAFORGE_EINTERNAL, "the library's what-if answer is not a replay object", "", ""};
   }
+  std::string note;
+  const size_t pending = result["pending"].Size();
+  if (request.explain && pending > 0) {
+    if (pending <= static_cast<size_t>(limits.max_explained) / std::max<size_t>(nodes, 1)) {
+      replayed = ReplayJson(base, request, limits);
+      if (!replayed.ok()) return replayed;
+      result.Parse(replayed->c_str());
+      if (result.HasParseError() || !result.IsObject()) {
+        return Error{DRAFORGE_EINTERNAL, "the library's what-if answer is not a JSON object", "", ""};
+      }
+    } else {
+      note = "explain off: " + std::to_string(pending) + " pending pods x " + std::to_string(nodes) +
+             " nodes is over the server's limit of " + std::to_string(limits.max_explained) +
+             " explained pod-node pairs (draforge-server --whatif-max-explained); the reasons are the allocator's";
+    }
+  }
+  if (changes.empty() && note.empty()) return *std::move(replayed);
+  // "edits" first, as `draforge whatif replay -o json` prints it; "notes" last.
+  rapidjson::Document ordered(rapidjson::kObjectType);
   auto& a = ordered.GetAllocator();
-  ordered.AddMember("edits", rapidjson::Value(edits, a), a);
+  if (!changes.empty()) {
+    rapidjson::Document edits;
+    edits.Parse(changes.c_str());
+    if (edits.HasParseError()) return Error{DRAFORGE_EINTERNAL, "the library's edit sentences are not JSON", "", ""};
+    ordered.AddMember("edits", rapidjson::Value(edits, a), a);
+  }
   for (auto& m : result.GetObject()) ordered.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  if (!note.empty()) {
+    rapidjson::Value notes(rapidjson::kArrayType);
+    notes.PushBack(rapidjson::Value(note.c_str(), static_cast<rapidjson::SizeType>(note.size()), a), a);
+    ordered.AddMember("notes", notes, a);
+  }
   return ToJson(ordered);
 }
 

@@ -14,7 +14,9 @@ namespace draforge::server {
 
 // The replay of `snapshot` after the request's edits: draforge_replay_json's object, preceded by
 // "edits" (one sentence per edit, draforge_whatif_edit's) when there were edits: what `draforge
-// whatif replay -o json` prints for the same input. `snapshot` is not changed. Errors:
+// whatif replay -o json` prints for the same input, but for "notes" (last) when the server's budget
+// left the explain funnel off (pending pods x nodes over limits.max_explained). `snapshot` is not
+// changed. Errors:
 // DRAFORGE_EINVALID for an edit the snapshot refutes (an unknown node, pod or claim: the library's
 // message names the edit), a replay over limits.max_pairs (naming the figures); the library's
 // errors otherwise.

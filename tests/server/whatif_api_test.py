@@ -268,6 +268,29 @@ def the_budget_bounds_the_work():
 
 
 @test
+def over_the_explain_budget_the_reasons_are_the_allocators_and_a_note_says_so():
+    body = {"edits": [{"op": "delete-node", "name": "node-3"}]}
+    explained = json.loads(post(body)[2])
+    assert "notes" not in explained
+    srv = api.Server("--demo", "--rate-limit", "0", "--whatif-max-explained", "1")
+    try:
+        srv.wait_ready()
+        status, headers, raw = post(body, server=srv)
+        assert status == 200, raw[:300]
+        check_post_response(status, headers, raw)
+        got = json.loads(raw)
+        # One pending pod on two nodes: over a budget of one explained pair.
+        assert got["notes"] and got["notes"][0].startswith("explain off: 1 pending pods x 2 nodes"), got.get("notes")
+        assert [p["pod"] for p in got["placed"]] == [p["pod"] for p in explained["placed"]]
+        assert got["pending"] != explained["pending"], "the allocator's reasons are not the funnel's sentences"
+        plain = {k: v for k, v in got.items() if k != "notes"}
+        explain_off = json.loads(post(dict(body, explain=False))[2])
+        assert plain == explain_off, (plain, explain_off)
+    finally:
+        srv.stop()
+
+
+@test
 def rate_limit_applies_to_the_post():
     srv = api.Server("--demo", "--rate-limit", "5")
     try:

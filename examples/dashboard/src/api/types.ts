@@ -473,4 +473,6 @@ export interface WhatifReplay {
   order: string[];
   placed: { pod: string; node: string; claims: WhatifPlacedClaim[] }[];
   pending: { pod: string; nodes: WhatifNodeReason[] }[];
+  /** Only when the server's budget changed the answer (explain off). */
+  notes?: string[];
 }

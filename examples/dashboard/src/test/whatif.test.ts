@@ -16,9 +16,9 @@ describe('replaySteps', () => {
   it('follows the queue order, placed pods with their node and claims, pending ones with every node', () => {
     const steps = replaySteps(replay);
     expect(steps.map((s) => s.pod)).toEqual(['ns/b', 'ns/a', 'ns/c']);
-    expect(steps[0]).toEqual({ pod: 'ns/b', node: 'n1', claims: replay.placed[1].claims });
-    expect(steps[1]).toEqual({ pod: 'ns/a', nodes: replay.pending[0].nodes });
-    expect(steps[2].node).toBe('n2');
+    expect(steps[0]).toEqual({ pod: 'ns/b', node: 'n1', claims: replay.placed[1]?.claims });
+    expect(steps[1]).toEqual({ pod: 'ns/a', nodes: replay.pending[0]?.nodes });
+    expect(steps[2]?.node).toBe('n2');
   });
   it('an empty replay has no steps', () => {
     expect(replaySteps({ policy: 'first-fit', order: [], placed: [], pending: [] })).toEqual([]);

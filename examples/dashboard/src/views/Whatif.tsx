@@ -341,6 +341,11 @@ export function Whatif({ params }: { params: URLSearchParams }) {
               The cluster changed since this replay; run it again to see the present.
             </p>
           )}
+          {(result.replay.notes ?? []).map((n, i) => (
+            <p key={i} className="muted" data-testid="whatif-note">
+              {n}
+            </p>
+          ))}
           {result.replay.edits && result.replay.edits.length > 0 && (
             <ul className="whatif-changes" aria-label="What the edits did">
               {result.replay.edits.map((t, i) => (
