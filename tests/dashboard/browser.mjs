@@ -898,7 +898,8 @@ async function shownStep(p) {
   const cells = async (table) => (await table.locator('tbody tr').all()).map(async (tr) => tr.locator('td').allInnerTexts());
   if (await step.locator('[data-testid="whatif-node"]').count()) {
     const rows = await Promise.all(await cells(step.locator('table')));
-    return { pod, node: await step.locator('[data-testid="whatif-node"]').innerText(), rows };
+    const fits = await step.locator('[data-testid="whatif-feasible"]').innerText();
+    return { pod, node: await step.locator('[data-testid="whatif-node"]').innerText(), fits, rows };
   }
   const rows = await Promise.all(await cells(step.locator('table')));
   return { pod, pending: rows };
@@ -911,7 +912,8 @@ function expectedStep(r, i) {
   if (placed) {
     const rows = placed.claims.flatMap((c) => c.results.map((d) => [c.claim, d.request, d.driver, d.pool, d.device,
       c.existing ? 'before the replay' : 'by the replay']));
-    return { pod, node: placed.node, rows };
+    const n = placed.feasible.length;
+    return { pod, node: placed.node, fits: `· fits on ${n} node${n === 1 ? '' : 's'} at its turn`, rows };
   }
   return { pod, pending: r.pending.find((x) => x.pod === pod).nodes.map((n) => [n.node, n.filter, n.reason]) };
 }

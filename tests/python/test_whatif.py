@@ -39,6 +39,11 @@ def test_replay_places_pending_pods_in_queue_order(small):
     # The pods before it took one cpu each on their nodes; held-user holds one on node-b.
     assert huge.reason("node-a") == "cpu: 8 requested, 2 free (allocatable 4)"
     assert huge.reason("node-c") == "cpu: 8 requested, 3 free (allocatable 4)"
+    assert {n.filter for n in huge.nodes} == {"NodeResourcesFit"}
+    assert {n.filter for n in r.pod("team-a/big").nodes} == {"DynamicResources"}
+    # Every node each placed pod fit on at its turn; first fit took the first.
+    assert r.pod("team-a/urgent").feasible == ["node-a", "node-b", "node-c"]
+    assert late.feasible == ["node-c"]
     assert "8 devices match class gpu, 5 are allocated" in r.pod("team-a/big").reason("node-c")
     with pytest.raises(KeyError):
         r.pod("team-a/done")  # terminal: not pending, not replayed
@@ -89,6 +94,7 @@ def test_frames(small):
     # One row per pending pod and node.
     assert len(pending) == 6 and pending.groupby("pod").size().to_dict() == {"team-a/big": 3, "team-a/huge": 3}
     assert pending[pending.pod == "team-a/huge"].reason.str.startswith("cpu: 8 requested").all()
+    assert set(pending[pending.pod == "team-a/huge"]["filter"]) == {"NodeResourcesFit"}
     assert r.to_pandas().placements.equals(placements)  # a NamedTuple: by name too
     # A pod without claims has one row with no device.
     c = draforge.Cluster()
@@ -104,7 +110,9 @@ def test_to_dict_is_the_c_abi_shape(small):
     d = small.replay().to_dict()
     assert set(d) == {"policy", "order", "placed", "pending"}
     assert d["placed"][0]["claims"][0]["results"][0]["device"] == "gpu-0"
-    assert d["pending"][1]["nodes"][0] == {"node": "node-a", "reason": "cpu: 8 requested, 2 free (allocatable 4)"}
+    assert d["pending"][1]["nodes"][0] == {"node": "node-a", "filter": "NodeResourcesFit",
+                                           "reason": "cpu: 8 requested, 2 free (allocatable 4)"}
+    assert d["placed"][2]["feasible"] == ["node-c"]
     assert draforge.ReplayResult._from_json(d) == small.replay()
 
 
@@ -210,3 +218,32 @@ def test_sweep_on_dask_equals_the_serial_frames(small):
         # An error in one variant is raised here as the draforge exception it was.
         with pytest.raises(draforge.InvalidInputError, match="unknown policy"):
             sweep(small, vs[:3] + [Variant("bad", policy="best-fit")], client)
+
+
+def test_c_abi_edits_on_a_copy(small):
+    # drain node-b and add one copy of node-c: the C ABI's edits (draforge_whatif_edit), as the CLI's.
+    edited = small.edit(draforge.whatif.drain_node("node-b"), draforge.whatif.add_nodes("node-c", 1))
+    assert edited.changes == [
+        "drain-node node-b: cordoned; 1 pod pending again (team-a/held-user); 1 claim deallocated (team-a/held)",
+        "add-nodes node-c: 1 node added (node-c-whatif-1) with 1 ResourceSlice each",
+    ]
+    assert edited.snapshot.get("Node", "node-c-whatif-1")["metadata"]["name"] == "node-c-whatif-1"
+    assert edited.snapshot.get("Node", "node-b")["spec"]["unschedulable"] is True
+    r = edited.snapshot.replay()
+    assert r.nodes["team-a/big"] == "node-c-whatif-1" and "team-a/held-user" in r.nodes
+    # The snapshot edited is not changed.
+    assert not small.get("Node", "node-b").get("spec", {}).get("unschedulable")
+    with pytest.raises(draforge.NotFoundError):
+        small.edit(draforge.whatif.drain_node("node-z"))
+    with pytest.raises(draforge.InvalidInputError):
+        small.edit({"op": "paint-node", "name": "node-a"})
+
+
+def test_variants_mix_c_abi_and_python_edits(small):
+    v = draforge.whatif.Variant("bigger", edits=(draforge.whatif.add_nodes("node-c", 1),
+                                                 draforge.whatif.DeletePods(names=("team-a/huge",)),
+                                                 draforge.whatif.delete_claim("team-a/held")))
+    r = v.replay(small)
+    assert "team-a/huge" not in r.order
+    assert r.nodes["team-a/big"] == "node-c"  # node-c first in name order, its four GPUs free
+    assert draforge.whatif.run_variants(small, [v]).loc[0, "placed"] == len(r.placed)

@@ -46,20 +46,24 @@ class PlacedClaim:
 
 @dataclass(frozen=True)
 class PlacedPod:
-    """A pending pod the replay started: the ``node`` the policy chose and its claims."""
+    """A pending pod the replay started: the ``node`` the policy chose, its claims, and every node it
+    fit on at its turn (``feasible``, by name: kube-scheduler may pick any of them)."""
 
     pod: str
     node: str
     claims: List[PlacedClaim] = field(default_factory=list)
+    feasible: List[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class NodeReason:
-    """Why a pod did not fit on one node: the resource shortfall ("cpu: 8 requested, 2 free
-    (allocatable 4)") or the placement's sentence for its claims."""
+    """Why a pod did not fit on one node: the kube-scheduler plugin that rejected it (``filter``:
+    NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit or DynamicResources) and its
+    words (``reason``: "cpu: 8 requested, 2 free (allocatable 4)", the placement's sentence...)."""
 
     node: str
     reason: str
+    filter: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class ReplayFrames(NamedTuple):
 
 # The frames' columns; `position` is the pod's place in the queue order (from 0).
 PLACEMENT_COLUMNS = ["position", "pod", "node", "claim", "existing", "request", "driver", "pool", "device"]
-PENDING_COLUMNS = ["position", "pod", "node", "reason"]
+PENDING_COLUMNS = ["position", "pod", "node", "filter", "reason"]
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,8 @@ class ReplayResult:
     def to_dict(self) -> Dict[str, Any]:
         """The C ABI's JSON shape (draforge_replay_json): policy, order, placed, pending."""
         return {"policy": self.policy, "order": list(self.order),
-                "placed": [{"pod": p.pod, "node": p.node, "claims": [asdict(c) for c in p.claims]}
+                "placed": [{"pod": p.pod, "node": p.node, "claims": [asdict(c) for c in p.claims],
+                            "feasible": list(p.feasible)}
                            for p in self.placed],
                 "pending": [{"pod": q.pod, "nodes": [asdict(n) for n in q.nodes]} for q in self.pending]}
 
@@ -160,9 +165,9 @@ class ReplayResult:
         position = {pod: i for i, pod in enumerate(self.order)}
         pending: List[Dict[str, Any]] = []
         for q in self.pending:
-            for n in q.nodes or [NodeReason(node=None, reason=None)]:  # type: ignore[arg-type]
+            for n in q.nodes or [NodeReason(node=None, reason=None, filter=None)]:  # type: ignore[arg-type]
                 pending.append({"position": position.get(q.pod, -1), "pod": q.pod, "node": n.node,
-                                "reason": n.reason})
+                                "filter": n.filter, "reason": n.reason})
         return pending
 
     def summary(self) -> Dict[str, Any]:
@@ -176,12 +181,51 @@ class ReplayResult:
     def _from_json(cls, d: Dict[str, Any]) -> "ReplayResult":
         placed = [PlacedPod(pod=p["pod"], node=p["node"],
                             claims=[PlacedClaim(claim=c["claim"], existing=bool(c.get("existing", False)),
-                                                results=list(c.get("results", []))) for c in p.get("claims", [])])
+                                                results=list(c.get("results", []))) for c in p.get("claims", [])],
+                            feasible=list(p.get("feasible", [])))
                   for p in d.get("placed", [])]
-        pending = [PendingPod(pod=q["pod"], nodes=[NodeReason(node=n["node"], reason=n.get("reason", ""))
+        pending = [PendingPod(pod=q["pod"], nodes=[NodeReason(node=n["node"], reason=n.get("reason", ""),
+                                                              filter=n.get("filter", ""))
                                                    for n in q.get("nodes", [])])
                    for q in d.get("pending", [])]
         return cls(policy=d["policy"], order=list(d.get("order", [])), placed=placed, pending=pending)
+
+
+# -- Edits of the C ABI (draforge_whatif_edit, :meth:`draforge.Snapshot.edit`): plain dicts. --------
+
+
+class Edited(NamedTuple):
+    """A snapshot after :meth:`draforge.Snapshot.edit`, and one sentence per edit saying what it did."""
+
+    snapshot: "Snapshot"
+    changes: List[str]
+
+
+def add_nodes(like: str, count: int) -> Dict[str, Any]:
+    """``count`` copies of Node ``like`` with copies of its node-local ResourceSlices (what a cluster
+    autoscaler would add): named ``<like>-whatif-1``.."""
+    return {"op": "add-nodes", "like": like, "count": count}
+
+
+def drain_node(name: str) -> Dict[str, Any]:
+    """``kubectl drain``: the node cordoned, its pods (but DaemonSet, mirror and terminal ones)
+    pending again, their claims released."""
+    return {"op": "drain-node", "name": name}
+
+
+def delete_node(name: str) -> Dict[str, Any]:
+    """The node and its node-local ResourceSlices gone; its pods pending again, claims released."""
+    return {"op": "delete-node", "name": name}
+
+
+def delete_claim(name: str) -> Dict[str, Any]:
+    """ResourceClaim "ns/name" gone, its devices free."""
+    return {"op": "delete-claim", "name": name}
+
+
+def delete_pod(name: str) -> Dict[str, Any]:
+    """Pod "ns/name" gone; claims reserved by nobody deallocated, the ones it owns deleted."""
+    return {"op": "delete-pod", "name": name}
 
 
 # -- Edits: pure functions of the object list, picklable (frozen dataclasses with __call__). --------
@@ -260,7 +304,7 @@ class Variant:
     To run on a Dask cluster with worker processes, edits must pickle (cloudpickle: lambdas too)."""
 
     name: str
-    edits: Tuple[Callable[[Objects], Objects], ...] = ()
+    edits: Tuple[Union[Mapping[str, Any], Callable[[Objects], Objects]], ...] = ()
     policy: str = "first-fit"
     features: Features = None
     kubernetes_version: Optional[str] = None
@@ -268,17 +312,31 @@ class Variant:
     explain: bool = True
 
     def snapshot(self, base: "Snapshot") -> "Snapshot":
-        """``base`` with the edits applied (``base`` itself when there are none)."""
+        """``base`` with the edits applied in order (``base`` itself when there are none). An edit
+        that is a dict is one of the C ABI's (:func:`add_nodes`, :func:`drain_node`, ...; see
+        :meth:`draforge.Snapshot.edit`); any other is a function of the object list."""
         if not self.edits:
             return base
         from . import Cluster  # the package imports this module
 
-        objects = base.objects()
+        snapshot: Optional["Snapshot"] = base
+        objects: Objects = []
         for edit in self.edits:
-            objects = edit(objects)
-        cluster = Cluster()
-        cluster.apply(objects)
-        return cluster.snapshot()
+            if isinstance(edit, Mapping):
+                if snapshot is None:
+                    cluster = Cluster()
+                    cluster.apply(objects)
+                    snapshot = cluster.snapshot()
+                snapshot = snapshot.edit(edit).snapshot
+            else:
+                if snapshot is not None:
+                    objects, snapshot = snapshot.objects(), None
+                objects = edit(objects)
+        if snapshot is None:
+            cluster = Cluster()
+            cluster.apply(objects)
+            snapshot = cluster.snapshot()
+        return snapshot
 
     def replay(self, base: "Snapshot") -> ReplayResult:
         """The replay of this variant of ``base``."""

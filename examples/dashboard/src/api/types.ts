@@ -471,7 +471,8 @@ export interface WhatifReplay {
   policy: WhatifPolicy;
   /** The pending pods in kube-scheduler's queue order. */
   order: string[];
-  placed: { pod: string; node: string; claims: WhatifPlacedClaim[] }[];
+  /** `feasible`: every node the pod fits on at its turn, by name (the policy chose `node`). */
+  placed: { pod: string; node: string; claims: WhatifPlacedClaim[]; feasible: string[] }[];
   pending: { pod: string; nodes: WhatifNodeReason[] }[];
   /** Only when the server's budget changed the answer (explain off). */
   notes?: string[];

@@ -6,8 +6,8 @@ const replay: WhatifReplay = {
   policy: 'first-fit',
   order: ['ns/b', 'ns/a', 'ns/c'],
   placed: [
-    { pod: 'ns/c', node: 'n2', claims: [] },
-    { pod: 'ns/b', node: 'n1', claims: [{ claim: 'ns/g', existing: false, results: [{ request: 'r', driver: 'd', pool: 'n1', device: 'x' }] }] },
+    { pod: 'ns/c', node: 'n2', claims: [], feasible: ['n2'] },
+    { pod: 'ns/b', node: 'n1', feasible: ['n1', 'n2'], claims: [{ claim: 'ns/g', existing: false, results: [{ request: 'r', driver: 'd', pool: 'n1', device: 'x' }] }] },
   ],
   pending: [{ pod: 'ns/a', nodes: [{ node: 'n1', filter: 'NodeResourcesFit', reason: 'cpu' }] }],
 };
@@ -16,7 +16,7 @@ describe('replaySteps', () => {
   it('follows the queue order, placed pods with their node and claims, pending ones with every node', () => {
     const steps = replaySteps(replay);
     expect(steps.map((s) => s.pod)).toEqual(['ns/b', 'ns/a', 'ns/c']);
-    expect(steps[0]).toEqual({ pod: 'ns/b', node: 'n1', claims: replay.placed[1]?.claims });
+    expect(steps[0]).toEqual({ pod: 'ns/b', node: 'n1', claims: replay.placed[1]?.claims, feasible: ['n1', 'n2'] });
     expect(steps[1]).toEqual({ pod: 'ns/a', nodes: replay.pending[0]?.nodes });
     expect(steps[2]?.node).toBe('n2');
   });

@@ -33,6 +33,8 @@ export interface WhatifStep {
   pod: string;
   node?: string;
   claims?: WhatifPlacedClaim[];
+  /** The nodes the pod fits on at its turn (the policy chose `node` among them). */
+  feasible?: string[];
   nodes?: WhatifNodeReason[];
 }
 
@@ -42,7 +44,7 @@ export function replaySteps(r: WhatifReplay): WhatifStep[] {
   const pending = new Map(r.pending.map((p) => [p.pod, p]));
   return r.order.map((pod) => {
     const p = placed.get(pod);
-    if (p) return { pod, node: p.node, claims: p.claims };
+    if (p) return { pod, node: p.node, claims: p.claims, feasible: p.feasible };
     return { pod, nodes: pending.get(pod)?.nodes ?? [] };
   });
 }
@@ -67,6 +69,12 @@ function PlacedStep({ step }: { step: WhatifStep }) {
       <p>
         <Badge tone="ok">placed</Badge> on node <strong data-testid="whatif-node">{step.node}</strong>
         {step.claims && step.claims.length === 0 ? ' (no claims)' : ''}
+        {step.feasible && (
+          <span className="muted" data-testid="whatif-feasible" title={step.feasible.join(', ')}>
+            {' '}
+            · fits on {step.feasible.length} node{step.feasible.length === 1 ? '' : 's'} at its turn
+          </span>
+        )}
       </p>
       {rows.length > 0 && (
         <table aria-label={`Devices of ${step.pod}`}>
