@@ -27,6 +27,8 @@ const kPlayMs = 1000;
  * a replay of thousands of pods on thousands of nodes stays a small page (search finds the rest). */
 const kQueueWindow = 100;
 const kNodeRows = 200;
+/** Node names the name field suggests at once (those that contain what is typed). */
+const kNodeSuggestions = 30;
 
 /** One pod of the replay, in queue order: where it lands, or why it stays pending. */
 export interface WhatifStep {
@@ -246,6 +248,15 @@ export function Whatif({ params }: { params: URLSearchParams }) {
   const placed = result?.replay.placed.length ?? 0;
   const pending = result?.replay.pending.length ?? 0;
   const targetKind = kEditOps.find((k) => k.op === op)?.target ?? 'node';
+  const typed = target.trim().toLowerCase();
+  const suggestions = useMemo(() => {
+    const out: string[] = [];
+    for (const n of nodeNames) {
+      if (out.length >= kNodeSuggestions) break;
+      if (n.toLowerCase().includes(typed)) out.push(n);
+    }
+    return out;
+  }, [nodeNames, typed]);
 
   return (
     <>
@@ -305,7 +316,7 @@ export function Whatif({ params }: { params: URLSearchParams }) {
             />
           </label>
           <datalist id="whatif-node-names">
-            {nodeNames.map((n) => (
+            {suggestions.map((n) => (
               <option key={n} value={n} />
             ))}
           </datalist>
