@@ -898,7 +898,7 @@ async function shownStep(p) {
   const cells = async (table) => (await table.locator('tbody tr').all()).map(async (tr) => tr.locator('td').allInnerTexts());
   if (await step.locator('[data-testid="whatif-node"]').count()) {
     const rows = await Promise.all(await cells(step.locator('table')));
-    const fits = await step.locator('[data-testid="whatif-feasible"]').innerText();
+    const fits = (await step.locator('[data-testid="whatif-feasible"]').innerText()).trim();
     return { pod, node: await step.locator('[data-testid="whatif-node"]').innerText(), fits, rows };
   }
   const rows = await Promise.all(await cells(step.locator('table')));
