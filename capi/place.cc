@@ -12,6 +12,7 @@
 #include "alloc/whatif_edits.h"
 #include "api/codec.h"
 #include "common/json_string.h"
+#include "common/status.h"
 #include "rapidjson/document.h"
 #include "sim/whatif_nodes.h"
 #include "capi/internal.h"
@@ -30,6 +31,34 @@ int draforge_replay_options_init(draforge_replay_options* options, unsigned int 
                                      draforge::capi::kDefaultReplayOptions);
 }
 
+namespace {
+
+// The replay of `snapshot` with the C options (NULL: defaults).
+absl::StatusOr<draforge::alloc::ReplayResult> ReplayOf(const draforge_snapshot& snapshot,
+                                                       const draforge_replay_options* options,
+                                                       const draforge_allocate_options* alloc_options) {
+  using namespace draforge;
+  const draforge_replay_options& ro = options != nullptr ? *options : capi::kDefaultReplayOptions;
+  RETURN_IF_ERROR(capi::CheckVersion("draforge_replay_options", ro.version, DRAFORGE_REPLAY_OPTIONS_VERSION));
+  alloc::ReplayOptions replay;
+  if (ro.policy != nullptr && *ro.policy != '\0') {
+    auto policy = alloc::ParseReplayPolicy(ro.policy);
+    if (!policy) {
+      return absl::InvalidArgumentError(absl::StrCat("draforge_replay_options.policy: unknown policy \"", ro.policy,
+                                                     "\" (want first-fit, most-allocated or least-allocated)"));
+    }
+    replay.policy = *policy;
+  }
+  replay.explain = ro.explain != 0;
+  ASSIGN_OR_RETURN(auto effective, capi::EffectiveOptions(alloc_options));
+  ASSIGN_OR_RETURN(replay.features, capi::FeaturesOf(effective.feature_gates, effective.unlock_locked_gates != 0,
+                                                     effective.kubernetes_version));
+  replay.max_steps = effective.max_steps;
+  return alloc::Replay(*snapshot.snapshot, replay);
+}
+
+}  // namespace
+
 int draforge_replay_json(draforge_buffer* out, const draforge_snapshot* snapshot,
                          const draforge_replay_options* options, const draforge_allocate_options* alloc_options,
                          draforge_error** error) {
@@ -39,34 +68,34 @@ int draforge_replay_json(draforge_buffer* out, const draforge_snapshot* snapshot
       return capi::Fail(absl::InvalidArgumentError("draforge_replay_json: out and snapshot must not be NULL"), error);
     }
     *out = draforge_buffer{nullptr, 0};
-    const draforge_replay_options& ro = options != nullptr ? *options : capi::kDefaultReplayOptions;
-    if (absl::Status st = capi::CheckVersion("draforge_replay_options", ro.version, DRAFORGE_REPLAY_OPTIONS_VERSION);
-        !st.ok()) {
-      return capi::Fail(st, error);
-    }
-    alloc::ReplayOptions replay;
-    if (ro.policy != nullptr && *ro.policy != '\0') {
-      auto policy = alloc::ParseReplayPolicy(ro.policy);
-      if (!policy) {
-        return capi::Fail(absl::InvalidArgumentError(absl::StrCat(
-                              "draforge_replay_options.policy: unknown policy \"", ro.policy,
-                              "\" (want first-fit, most-allocated or least-allocated)")),
-                          error);
-      }
-      replay.policy = *policy;
-    }
-    replay.explain = ro.explain != 0;
-    auto effective = capi::EffectiveOptions(alloc_options);
-    if (!effective.ok()) return capi::Fail(effective.status(), error);
-    auto features = capi::FeaturesOf(effective->feature_gates, effective->unlock_locked_gates != 0, effective->kubernetes_version);
-    if (!features.ok()) return capi::Fail(features.status(), error);
-    replay.features = *features;
-    replay.max_steps = effective->max_steps;
-    auto result = alloc::Replay(*snapshot->snapshot, replay);
+    auto result = ReplayOf(*snapshot, options, alloc_options);
     if (!result.ok()) return capi::Fail(result.status(), error);
     auto json = alloc::ReplayJson(*result);
     if (!json.ok()) return capi::Fail(json.status(), error);
     return capi::ToBuffer(*json, out, error);
+  });
+}
+
+int draforge_replay_after(draforge_snapshot** after, draforge_buffer* out, const draforge_snapshot* snapshot,
+                          const draforge_replay_options* options, const draforge_allocate_options* alloc_options,
+                          draforge_error** error) {
+  using namespace draforge;
+  return capi::Guard(error, [&]() -> int {
+    if (after == nullptr || snapshot == nullptr) {
+      return capi::Fail(absl::InvalidArgumentError("draforge_replay_after: after and snapshot must not be NULL"),
+                        error);
+    }
+    *after = nullptr;
+    if (out != nullptr) *out = draforge_buffer{nullptr, 0};
+    auto result = ReplayOf(*snapshot, options, alloc_options);
+    if (!result.ok()) return capi::Fail(result.status(), error);
+    if (out != nullptr) {
+      auto json = alloc::ReplayJson(*result);
+      if (!json.ok()) return capi::Fail(json.status(), error);
+      if (int rc = capi::ToBuffer(*json, out, error); rc != DRAFORGE_OK) return rc;
+    }
+    *after = new draforge_snapshot{std::move(result->after)};
+    return DRAFORGE_OK;
   });
 }
 

@@ -35,7 +35,9 @@
 //                                                 "reason": "cpu: 8 requested, 2 free ..."}]}]}
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,6 +71,40 @@ std::string Devices(const rapidjson::Value& results) {
                   JsonStr(r, "device"));
   }
   return out.empty() ? "no devices" : Join(out, " ");
+}
+
+// Writes every object of `after` to `path` as a YAML stream; false after printing the problem.
+bool WriteAfter(const draforge::Snapshot& after, const std::string& path, std::ostream& err) {
+  auto json = after.ObjectsJson();
+  if (!json.ok()) {
+    err << "error: --after: " << json.error().message << "\n";
+    return false;
+  }
+  rapidjson::Document d;
+  d.Parse(json->c_str());
+  std::string yaml;
+  for (const auto& o : d.GetArray()) {
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    o.Accept(w);
+    auto doc = draforge::ReformatJson(std::string_view(sb.GetString(), sb.GetSize()), draforge::Format::kYaml);
+    if (!doc.ok()) {
+      err << "error: --after: " << doc.error().message << "\n";
+      return false;
+    }
+    yaml += "---\n" + *doc;
+  }
+  // Written beside and renamed: a reader never sees half a file.
+  const std::string tmp = path + ".tmp";
+  std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+  f << yaml;
+  f.close();
+  if (!f || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    err << "error: --after: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
 }
 
 // The positive integer `value` of `flag`, or nullopt after printing the problem.
@@ -305,6 +341,9 @@ int RunReplay(const Args& args, Io io) {
   specs.push_back({{"--taint-devices"}, true, "add the DeviceTaintRules of FILE first (repeatable)"});
   specs.push_back({{"--set-class-selector"}, true,
                    "CLASS=CEL: DeviceClass CLASS's selectors replaced by these (repeatable, per class)"});
+  specs.push_back({{"--after"}, true,
+                   "write the cluster after the replay (placed pods bound, their claims allocated) to FILE as "
+                   "YAML, input for any other command"});
   specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
   specs.push_back(KubernetesVersionFlag());
   specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
@@ -340,11 +379,13 @@ int RunReplay(const Args& args, Io io) {
     changes.emplace();
     changes->Parse(edited->changes_json.c_str());
   }
-  auto result = draforge::ReplayJson(snapshot, policy, options, !flags->Has("--no-explain"));
-  if (!result.ok()) {
-    io.err << "error: " << result.error().message << "\n";
-    return result.error().code == DRAFORGE_EINVALID ? kExitBadInput : kExitError;
+  auto replayed = draforge::ReplayAfter(snapshot, policy, options, !flags->Has("--no-explain"));
+  if (!replayed.ok()) {
+    io.err << "error: " << replayed.error().message << "\n";
+    return replayed.error().code == DRAFORGE_EINVALID ? kExitBadInput : kExitError;
   }
+  if (auto path = flags->Get("--after"); path && !WriteAfter(replayed->after, *path, io.err)) return kExitError;
+  const std::optional<std::string> result(std::move(replayed->json));
   auto doc = ParseResultObject(*result, "replay result", io.err);
   if (!doc) return kExitError;
   if (changes && changes->IsArray()) {

@@ -125,6 +125,17 @@ DRAFORGE_API int draforge_replay_json(draforge_buffer *out, const draforge_snaps
                                       const draforge_replay_options *options,
                                       const draforge_allocate_options *alloc_options, draforge_error **error);
 
+/* The same replay as draforge_replay_json, and the cluster after it: on success `*after` (destroy
+ * with draforge_snapshot_destroy) is a snapshot of the copy the replay worked on, every placed pod
+ * bound (spec.nodeName), its claims allocated (status.allocation) and reserved for it
+ * (status.reservedFor), the claims of its templates created and named in its
+ * status.resourceClaimStatuses; pending pods as they were. `out` may be NULL; otherwise it holds
+ * draforge_replay_json's JSON. Errors: as draforge_replay_json; DRAFORGE_EINVALID for NULL after or
+ * snapshot. */
+DRAFORGE_API int draforge_replay_after(draforge_snapshot **after, draforge_buffer *out,
+                                       const draforge_snapshot *snapshot, const draforge_replay_options *options,
+                                       const draforge_allocate_options *alloc_options, draforge_error **error);
+
 /* Applies what-if edits, in order, to a copy of `snapshot` (which is not changed), for a replay or
  * any other question asked of the result. `edits_json` is a JSON array of edits:
  *   {"op":"add-nodes","like":"NODE","count":N}  N copies of Node NODE (NODE-whatif-1..) with copies

@@ -28,6 +28,7 @@
 #define DRAFORGE_ALLOC_REPLAY_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,6 +95,9 @@ struct ReplayResult {
   std::vector<std::string> order;  // the pending pods' keys, in queue order
   std::vector<ReplayedPod> placed;  // in queue order
   std::vector<PendingPod> pending;  // in queue order
+  // The cluster after the replay: the input with every placed pod bound (spec.nodeName), its claims
+  // allocated and reserved for it, the claims of its templates created.
+  std::shared_ptr<const store::Snapshot> after;
 };
 
 // The pending pods of `snapshot` in queue order. Errors: InvalidArgument naming the pod for a

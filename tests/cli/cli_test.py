@@ -779,6 +779,32 @@ class WhatifReplay(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("--add-template-nodes and --template come in pairs", err)
 
+    def test_after_writes_the_cluster_after_the_replay(self):
+        # The placed pods are bound in the file, their claims allocated and reserved: a second replay
+        # of it has only the pods left pending, and `get pods` shows the bindings.
+        with tempfile.TemporaryDirectory() as tmp:
+            after = os.path.join(tmp, "after.yaml")
+            code, out, err = run("whatif", "replay", "-f", self.SMALL, "--after", after, "-o", "json")
+            self.assertEqual(code, 1, err)
+            first = json.loads(out)
+            code, out, err = run("whatif", "replay", "-f", after, "-o", "json")
+            self.assertEqual(code, 1, err)
+            second = json.loads(out)
+            self.assertEqual(second["order"], [p["pod"] for p in first["pending"]])
+            self.assertEqual(second["placed"], [])
+            code, out, err = run("get", "resourceclaims", "-f", after, "-o", "json")
+            self.assertEqual(code, 0, err)
+            claims = {f"{c['metadata']['namespace']}/{c['metadata']['name']}": c for c in json.loads(out)["items"]}
+            for p in first["placed"]:
+                for c in p["claims"]:
+                    got = claims[c["claim"]]["status"]
+                    self.assertEqual(got["allocation"]["devices"]["results"], c["results"])
+                    self.assertIn(p["pod"].split("/")[1], [r["name"] for r in got["reservedFor"]])
+            code, out, err = run("whatif", "replay", "-f", self.SMALL, "--after", os.path.join(tmp, "no", "dir.yaml"))
+            self.assertEqual(code, 3, err)
+            self.assertIn("--after: cannot write", err)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "no")))
+
     def test_edits_apply_before_the_replay(self):
         # node-b drained: its pod is pending again and its claim released; a copy of node-c (4 GPUs)
         # takes big, which fit nowhere before.

@@ -267,3 +267,16 @@ def test_template_nodes_taints_and_class_edits(small):
     blocked = small.edit(draforge.whatif.set_class_selectors("gpu", "device.driver == 'other.example.com'"))
     assert blocked.changes == ["set-class-selectors gpu: 1 selector replaced by 1"]
     assert blocked.snapshot.replay().nodes == {}
+
+
+def test_replay_after_is_the_cluster_with_the_placements_committed(small):
+    result, after = small.replay_after()
+    assert result == small.replay()
+    pods = {p["metadata"]["name"]: p for p in after.objects("Pod")}
+    for placed in result.placed:
+        assert pods[placed.pod.split("/")[1]]["spec"]["nodeName"] == placed.node
+        for c in placed.claims:
+            ns, name = c.claim.split("/")
+            assert after.get("ResourceClaim", name, ns)["status"]["allocation"]["devices"]["results"] == c.results
+    assert after.replay().order == result.pending_pods  # only the pods left pending remain
+    assert not small.get("Pod", "urgent", "team-a").get("spec", {}).get("nodeName")  # the input is unchanged

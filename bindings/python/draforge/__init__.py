@@ -305,6 +305,18 @@ class Snapshot:
         return ReplayResult._from_json(json.loads(out))
 
 
+    def replay_after(self, policy: str = "first-fit", *, features: Features = None,
+                     unlock_locked_gates: bool = False, max_steps: int = 0,
+                     kubernetes_version: Optional[str] = None, explain: bool = True) -> "whatif.Replayed":
+        """:meth:`replay`, and the cluster after it (draforge_replay_after): ``Replayed(result,
+        after)``, ``after`` a Snapshot with every placed pod bound, its claims allocated and
+        reserved, its template claims created; pending pods as they were."""
+        if not isinstance(policy, str):
+            raise InvalidInputError(f"policy: expected one of {', '.join(whatif.POLICIES)}, got {policy!r}", code=-1)
+        after, out = self._s.replay_after(policy, explain, _gates(features), unlock_locked_gates, max_steps,
+                                          kubernetes_version or "")
+        return whatif.Replayed(ReplayResult._from_json(json.loads(out)), Snapshot(after))
+
     def edit(self, *edits: Mapping[str, Any]) -> "whatif.Edited":
         """A copy of this snapshot (which is not changed) with the C ABI's what-if edits applied in
         order (draforge_whatif_edit; docs/whatif.md): dicts such as ``{"op": "add-nodes", "like":

@@ -194,6 +194,13 @@ class ReplayResult:
 # -- Edits of the C ABI (draforge_whatif_edit, :meth:`draforge.Snapshot.edit`): plain dicts. --------
 
 
+class Replayed(NamedTuple):
+    """:meth:`draforge.Snapshot.replay_after`'s answer: the replay and the cluster after it."""
+
+    result: "ReplayResult"
+    after: "Snapshot"
+
+
 class Edited(NamedTuple):
     """A snapshot after :meth:`draforge.Snapshot.edit`, and one sentence per edit saying what it did."""
 

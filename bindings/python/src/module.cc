@@ -245,6 +245,26 @@ class Snapshot {
     return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_replay_json(b, s_, &r, &o, e); });
   }
 
+  // draforge_replay_after (place.h): the replay's JSON and the cluster after it.
+  std::pair<Snapshot*, std::string> replay_after(const std::string& policy, bool explain, const std::string& gates,
+                                                 bool unlock, int64_t max_steps,
+                                                 const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, kubernetes_version);
+    draforge_replay_options r = DRAFORGE_REPLAY_OPTIONS_INIT;
+    r.policy = policy.c_str();
+    r.explain = explain ? 1 : 0;
+    draforge_snapshot* after = nullptr;
+    draforge_buffer b = {nullptr, 0};
+    draforge_error* e = nullptr;
+    int rc;
+    {
+      py::gil_scoped_release nogil;
+      rc = draforge_replay_after(&after, &b, s_, &r, &o, &e);
+    }
+    Check(rc, e);
+    return {new Snapshot(after), Take(b)};
+  }
+
   // draforge_package_capacity_json: `id` and `namespace_` "" for every package / "default".
   std::string package_capacity_json(const std::string& catalog, const std::string& id, const std::string& namespace_,
                                     bool quota, int64_t cap, const std::string& gates, bool unlock,
@@ -717,6 +737,9 @@ PYBIND11_MODULE(_draforge, m) {
            py::arg("gates"), py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
       .def("replay_json", &Snapshot::replay_json, py::arg("policy"), py::arg("explain"), py::arg("gates"),
            py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
+      .def("replay_after", &Snapshot::replay_after, py::arg("policy"), py::arg("explain"), py::arg("gates"),
+           py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"),
+           py::return_value_policy::take_ownership)
       .def("package_capacity_json", &Snapshot::package_capacity_json, py::arg("catalog"), py::arg("id"),
            py::arg("namespace"), py::arg("quota"), py::arg("cap"), py::arg("gates"), py::arg("unlock"),
            py::arg("max_steps"))

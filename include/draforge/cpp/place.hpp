@@ -76,6 +76,31 @@ inline Result<WhatifEdited> WhatifEdit(const Snapshot& snapshot, std::string_vie
   return WhatifEdited{Snapshot::Adopt(raw), detail::TakeBuffer(changes)};
 }
 
+// A replay's JSON (draforge_replay_json's) and the cluster after it (draforge_replay_after).
+struct Replayed {
+  Snapshot after;
+  std::string json;
+};
+
+// Replays as ReplayJson does and keeps the cluster after the replay.
+inline Result<Replayed> ReplayAfter(const Snapshot& snapshot, std::string_view policy = {},
+                                    const AllocateOptions& options = {}, bool explain = true) {
+  detail::CString p(policy);
+  draforge_replay_options ro = DRAFORGE_REPLAY_OPTIONS_INIT;
+  ro.policy = p.get();
+  ro.explain = explain ? 1 : 0;
+  const draforge_allocate_options o = detail::COptions(options);
+  draforge_snapshot* raw = nullptr;
+  draforge_buffer json{nullptr, 0};
+  draforge_error* e = nullptr;
+  const int rc = draforge_replay_after(&raw, &json, snapshot.c_handle(), &ro, &o, &e);
+  if (rc != DRAFORGE_OK) {
+    draforge_buffer_dispose(&json);
+    return detail::TakeError(rc, e);
+  }
+  return Replayed{Snapshot::Adopt(raw), detail::TakeBuffer(json)};
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_PLACE_HPP
