@@ -245,6 +245,20 @@ class Snapshot {
     return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_replay_json(b, s_, &r, &o, e); });
   }
 
+  // draforge_gang_json (place.h): the members of PodGroup `group` placed all or nothing on a copy of
+  // the snapshot. `workload_template` "" or "WORKLOAD/TEMPLATE".
+  std::string gang_json(const std::string& group, const std::string& workload_template, const std::string& policy,
+                        bool explain, const std::string& gates, bool unlock, int64_t max_steps,
+                        const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, kubernetes_version);
+    draforge_replay_options r = DRAFORGE_REPLAY_OPTIONS_INIT;
+    r.policy = policy.c_str();
+    r.explain = explain ? 1 : 0;
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_gang_json(b, s_, group.c_str(), workload_template.c_str(), &r, &o, e);
+    });
+  }
+
   // draforge_package_capacity_json: `id` and `namespace_` "" for every package / "default".
   std::string package_capacity_json(const std::string& catalog, const std::string& id, const std::string& namespace_,
                                     bool quota, int64_t cap, const std::string& gates, bool unlock,
@@ -702,6 +716,9 @@ PYBIND11_MODULE(_draforge, m) {
            py::arg("gates"), py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
       .def("replay_json", &Snapshot::replay_json, py::arg("policy"), py::arg("explain"), py::arg("gates"),
            py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
+      .def("gang_json", &Snapshot::gang_json, py::arg("group"), py::arg("workload_template"), py::arg("policy"),
+           py::arg("explain"), py::arg("gates"), py::arg("unlock"), py::arg("max_steps"),
+           py::arg("kubernetes_version"))
       .def("package_capacity_json", &Snapshot::package_capacity_json, py::arg("catalog"), py::arg("id"),
            py::arg("namespace"), py::arg("quota"), py::arg("cap"), py::arg("gates"), py::arg("unlock"),
            py::arg("max_steps"))
