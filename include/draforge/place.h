@@ -110,11 +110,13 @@ DRAFORGE_API int draforge_replay_options_init(draforge_replay_options *options, 
  * On success `*out` (free with draforge_buffer_dispose) holds:
  *   {"policy":"first-fit"|"most-allocated"|"least-allocated", "order":["ns/name", ...],
  *    "placed":[{"pod","node","claims":[{"claim":"ns/name","existing":bool,
- *                                      "results":status.allocation.devices.results}]}],
+ *                                      "results":status.allocation.devices.results}],
+ *               "feasible":["node", ...]}],
  *    "pending":[{"pod","nodes":[{"node","filter","reason"}]}]}
  * ("filter": the plugin that rejected the node, "NodeUnschedulable", "TaintToleration",
  * "NodeAffinity", "NodeResourcesFit" or "DynamicResources"; "reason": its words and detail)
- * (placed and pending in queue order; pending nodes sorted by name).
+ * (placed and pending in queue order; pending nodes sorted by name; "feasible": every node the pod
+ * fits on at its turn, by name, the policy's choice among them).
  * Errors: DRAFORGE_EINVALID for NULL out or snapshot, an unknown policy, bad options or feature
  * gates, a pod whose spec.priority or metadata.creationTimestamp is malformed, a bad resource
  * list in a Node or Pod, or a malformed spec.taints, spec.unschedulable, spec.tolerations or
@@ -164,7 +166,8 @@ DRAFORGE_API int draforge_whatif_edit(draforge_snapshot **out, draforge_buffer *
  *   {"group":"ns/name","policy":"gang"|"basic","minCount":N,"fits":bool,
  *    "status":"" | "minCount (N) cannot be satisfied: S scheduled, R remaining" | "waiting for ...",
  *    "blocking":"ns/pod" | "", "scheduled":[bound members], "order":[pending members in order],
- *    "placed":[{"pod","node","claims":[{"claim","existing","results"}]}],
+ *    "placed":[{"pod","node","feasible":[every node it fit on at its turn],
+ *               "claims":[{"claim","existing","results"}]}],
  *    "unschedulable":[{"pod","nodes":[{"node","filter","reason"}]}], "notTried":["ns/pod", ...],
  *    "groupClaims":[{"name","claim","source":"claim"|"template"|"template-instantiated","existing",
  *                    "allocatedBy","members":[...],"results"}]}

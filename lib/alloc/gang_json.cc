@@ -49,6 +49,7 @@ absl::StatusOr<std::string> GangJson(const GangResult& r) {
     rapidjson::Value o(rapidjson::kObjectType);
     o.AddMember("pod", JsonString(p.pod, a), a);
     o.AddMember("node", JsonString(p.node, a), a);
+    o.AddMember("feasible", Strings(p.feasible, a), a);
     rapidjson::Value claims(rapidjson::kArrayType);
     for (const auto& c : p.claims) {
       auto results = Results(c.claim, c.allocation, a);

@@ -11,7 +11,7 @@
 namespace draforge::alloc {
 
 // {"group","policy","minCount","fits","status","blocking","scheduled":[...],"order":[...],
-//  "placed":[{"pod","node","claims":[{"claim","existing","results":[...]}]}],
+//  "placed":[{"pod","node","feasible":[...],"claims":[{"claim","existing","results":[...]}]}],
 //  "unschedulable":[{"pod","nodes":[{"node","filter","reason"}]}],"notTried":[...],
 //  "groupClaims":[{"name","claim","source","existing","allocatedBy","members":[...],"results":[...]}]},
 // compact; "results" is status.allocation.devices.results as Kubernetes writes it.

@@ -307,6 +307,7 @@ absl::StatusOr<std::variant<ReplayedPod, PendingPod>> ReplayStep::Place(std::str
   }
 
   const NodePlacement* chosen = nullptr;
+  std::vector<std::string> feasible;
   double best = 0;
   auto next = placement.nodes.begin();
   for (const NodeInfo& n : nodes) {
@@ -320,6 +321,7 @@ absl::StatusOr<std::variant<ReplayedPod, PendingPod>> ReplayStep::Place(std::str
       pending.nodes.push_back(NodeReason{np.node, "DynamicResources", np.why});
       continue;
     }
+    feasible.push_back(np.node);
     if (options.policy == ReplayPolicy::kFirstFit) {
       if (chosen == nullptr) chosen = &np;
       continue;
@@ -336,7 +338,7 @@ absl::StatusOr<std::variant<ReplayedPod, PendingPod>> ReplayStep::Place(std::str
     }
   }
   if (chosen == nullptr) return pending;
-  ReplayedPod placed{PodKey(pod), chosen->node, {}};
+  ReplayedPod placed{PodKey(pod), chosen->node, {}, std::move(feasible)};
   for (const ClaimAllocation& ca : chosen->allocations) {
     placed.claims.push_back(ReplayedClaim{ca.claim, ca.existing, ca.allocation});
     if (!ca.existing) st.shares.Add(ca.allocation);

@@ -23,6 +23,7 @@ def test_gang_that_fits_lists_member_node_and_devices(small):
     g = small.gang("team-a/train")
     assert g.fits and g.policy == "gang" and g.min_count == 2 and g.blocking == "" and g.status == ""
     assert g.nodes == {"team-a/train-0": "node-a", "team-a/train-1": "node-a"}
+    assert g.placed[0].feasible == ["node-a", "node-b", "node-c"]
     devices = [(r["pool"], r["device"]) for p in g.placed for c in p.claims for r in c.results]
     assert devices == [("node-a", "gpu-0"), ("node-a", "gpu-1")]
 
@@ -33,7 +34,7 @@ def test_blocked_gang_names_the_member_and_its_reasons(small):
     assert g.status == "minCount (4) cannot be satisfied: 3 scheduled, 0 remaining"
     [q] = g.unschedulable
     assert q.pod == "team-a/big-3" and [n.node for n in q.nodes] == ["node-a", "node-b", "node-c"]
-    assert g.filters["team-a/big-3"]["node-a"] == "DynamicResources"
+    assert q.nodes[0].filter == "DynamicResources"
     members, reasons = g.to_pandas()
     assert list(members.columns) == ["position", "pod", "outcome", "node", "devices"]
     assert list(members["outcome"]) == ["placed", "placed", "placed", "unschedulable"]

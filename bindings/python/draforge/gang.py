@@ -61,7 +61,6 @@ class GangResult:
     unschedulable: List[PendingPod]
     not_tried: List[str]
     group_claims: List[GroupClaim]
-    filters: Dict[str, Dict[str, str]] = field(default_factory=dict)  # pod -> node -> filter
 
     @property
     def nodes(self) -> Dict[str, str]:
@@ -73,12 +72,9 @@ class GangResult:
         return {"group": self.group, "policy": self.policy, "minCount": self.min_count, "fits": self.fits,
                 "status": self.status, "blocking": self.blocking, "scheduled": list(self.scheduled),
                 "order": list(self.order),
-                "placed": [{"pod": p.pod, "node": p.node, "claims": [asdict(c) for c in p.claims]}
-                           for p in self.placed],
-                "unschedulable": [{"pod": q.pod, "nodes": [{"node": n.node,
-                                                             "filter": self.filters.get(q.pod, {}).get(n.node, ""),
-                                                             "reason": n.reason} for n in q.nodes]}
-                                  for q in self.unschedulable],
+                "placed": [{"pod": p.pod, "node": p.node, "feasible": list(p.feasible),
+                            "claims": [asdict(c) for c in p.claims]} for p in self.placed],
+                "unschedulable": [{"pod": q.pod, "nodes": [asdict(n) for n in q.nodes]} for q in self.unschedulable],
                 "notTried": list(self.not_tried),
                 "groupClaims": [{"name": c.name, "claim": c.claim, "source": c.source, "existing": c.existing,
                                  "allocatedBy": c.allocated_by, "members": list(c.members),
@@ -102,8 +98,8 @@ class GangResult:
             rows.append({"position": position.get(pod, -1), "pod": pod, "outcome": "not-tried", "node": None,
                          "devices": None})
         rows.sort(key=lambda r: r["position"])
-        reasons = [{"pod": q.pod, "node": n.node, "filter": self.filters.get(q.pod, {}).get(n.node, ""),
-                    "reason": n.reason} for q in self.unschedulable for n in q.nodes]
+        reasons = [{"pod": q.pod, "node": n.node, "filter": n.filter, "reason": n.reason}
+                   for q in self.unschedulable for n in q.nodes]
         return GangFrames(members=pd.DataFrame(rows, columns=MEMBER_COLUMNS),
                           reasons=pd.DataFrame(reasons, columns=REASON_COLUMNS))
 
@@ -111,17 +107,17 @@ class GangResult:
     def _from_json(cls, d: Dict[str, Any]) -> "GangResult":
         placed = [PlacedPod(pod=p["pod"], node=p["node"],
                             claims=[PlacedClaim(claim=c["claim"], existing=bool(c.get("existing", False)),
-                                                results=list(c.get("results", []))) for c in p.get("claims", [])])
+                                                results=list(c.get("results", []))) for c in p.get("claims", [])],
+                            feasible=list(p.get("feasible", [])))
                   for p in d.get("placed", [])]
-        unschedulable = [PendingPod(pod=q["pod"], nodes=[NodeReason(node=n["node"], reason=n.get("reason", ""))
+        unschedulable = [PendingPod(pod=q["pod"], nodes=[NodeReason(node=n["node"], reason=n.get("reason", ""),
+                                                                    filter=n.get("filter", ""))
                                                          for n in q.get("nodes", [])])
                          for q in d.get("unschedulable", [])]
-        filters = {q["pod"]: {n["node"]: n.get("filter", "") for n in q.get("nodes", [])}
-                   for q in d.get("unschedulable", [])}
         claims = [GroupClaim(name=c["name"], claim=c["claim"], source=c["source"], existing=bool(c.get("existing")),
                              allocated_by=c.get("allocatedBy", ""), members=list(c.get("members", [])),
                              results=list(c.get("results", []))) for c in d.get("groupClaims", [])]
         return cls(group=d["group"], policy=d["policy"], min_count=int(d["minCount"]), fits=bool(d["fits"]),
                    status=d.get("status", ""), blocking=d.get("blocking", ""), scheduled=list(d.get("scheduled", [])),
                    order=list(d.get("order", [])), placed=placed, unschedulable=unschedulable,
-                   not_tried=list(d.get("notTried", [])), group_claims=claims, filters=filters)
+                   not_tried=list(d.get("notTried", [])), group_claims=claims)
