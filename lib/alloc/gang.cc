@@ -7,6 +7,7 @@
 #include <utility>
 #include <variant>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "alloc/placement.h"
 #include "api/object.h"
@@ -18,6 +19,19 @@ namespace {
 
 std::string Key(const api::ObjectMeta& m) {
   return absl::StrCat(m.namespace_.value_or("default"), "/", m.name.value_or(""));
+}
+
+// spec.priority of `pod` (0 when unset), as corev1helpers.PodPriority reads it.
+absl::StatusOr<int64_t> PodPriority(const api::Pod& pod) {
+  if (!pod.spec) return 0;
+  const api::RawJson* raw = api::FindRaw(pod.spec->other, "priority");
+  if (raw == nullptr || raw->json == "null") return 0;
+  int64_t out = 0;
+  if (!absl::SimpleAtoi(raw->json, &out)) {
+    return absl::InvalidArgumentError(absl::StrCat("pod ", Key(pod.metadata), ": spec.priority: want an integer, got ",
+                                                   raw->json));
+  }
+  return out;
 }
 
 bool IsBound(const api::Pod& pod) {
@@ -150,9 +164,18 @@ absl::StatusOr<GangResult> PlaceGang(const store::Snapshot& snapshot, std::strin
 
   // Members: the pods of the namespace whose spec.schedulingGroup names the group.
   std::set<std::string> member_keys;
+  // validatePodGroup: every member has the group's priority (spec.priority, 0 when unset), else the
+  // cycle fails before any pod is tried.
+  const int64_t group_priority = group.priority.value_or(0);
+  std::string invalid;
   for (const api::Pod* pod : snapshot.Pods(ns)) {
     ASSIGN_OR_RETURN(std::optional<std::string> pg, api::PodGroupNameOf(*pod));
     if (!pg || *pg != name) continue;
+    ASSIGN_OR_RETURN(int64_t priority, PodPriority(*pod));
+    if (priority != group_priority && invalid.empty()) {
+      invalid = absl::StrCat("all pods in a single pod group should have the same priority as the pod group's "
+                             "priority, got ", priority, " and ", group_priority);
+    }
     if (IsBound(*pod)) {
       out.scheduled.push_back(Key(pod->metadata));
     } else {
@@ -178,6 +201,11 @@ absl::StatusOr<GangResult> PlaceGang(const store::Snapshot& snapshot, std::strin
   // PreEnqueue: the members wait in the queue until minCount of them exist.
   if (scheduled + remaining < min_count) {
     out.status = "waiting for minCount pods from a gang to appear in scheduling queue";
+    out.not_tried = out.order;
+    return out;
+  }
+  if (!invalid.empty()) {
+    out.status = std::move(invalid);
     out.not_tried = out.order;
     return out;
   }

@@ -31,9 +31,13 @@
 // allocation within one pod group cycle). Upstream reserves such a claim for the PodGroup
 // (status.reservedFor {apiGroup: scheduling.k8s.io, resource: podgroups}).
 //
+// Before any member is tried, validatePodGroup's priority check: a member whose spec.priority differs
+// from the group's spec.priority (0 when unset) fails the whole cycle ("all pods in a single pod group
+// should have the same priority as the pod group's priority, got P and G").
+//
 // Not modelled: preemption (PodGroupPostFilter), topology constraints (TopologyAwareWorkloadScheduling)
-// and composite pod groups (CompositePodGroup), both alpha in 1.37; the cycle's check that all
-// members share the group's priority and scheduler name.
+// and composite pod groups (CompositePodGroup), both alpha in 1.37; validatePodGroup's scheduler name
+// and preemption policy checks (members of another scheduler are not pending here at all).
 #ifndef DRAFORGE_ALLOC_GANG_H_
 #define DRAFORGE_ALLOC_GANG_H_
 
@@ -80,7 +84,8 @@ struct GangResult {
   std::vector<std::string> order;      // the pending members, in the cycle's order
   // At least min_count members (bound ones included) get a node: the placed members bind.
   bool fits = false;
-  // The cycle's words: "" when it fits, else PreEnqueue's or PlacementFeasible's message.
+  // The cycle's words: "" when it fits, else PreEnqueue's, validatePodGroup's or PlacementFeasible's
+  // message.
   std::string status;
   // The members that got a node, in order, with their claims' devices. When !fits this is the
   // tentative placement the scheduler undoes: none of them binds.

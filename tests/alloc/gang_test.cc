@@ -192,6 +192,19 @@ TEST(Gang, TooFewMembersNeverGetACycle) {
   EXPECT_TRUE(r.blocking.empty());
 }
 
+TEST(Gang, AMemberWithAnotherPriorityThanTheGroupFailsTheCycle) {
+  std::string yaml = absl::StrReplaceAll(
+      SmallYaml(), {{"metadata: {name: train-1, namespace: team-a, creationTimestamp: \"2026-01-01T00:00:01Z\"}\nspec:\n",
+                     "metadata: {name: train-1, namespace: team-a, creationTimestamp: \"2026-01-01T00:00:01Z\"}\nspec:\n"
+                     "  priority: 10\n"}});
+  const GangResult r = GangOf(yaml, "train");
+  EXPECT_FALSE(r.fits);
+  EXPECT_EQ(r.status,
+            "all pods in a single pod group should have the same priority as the pod group's priority, got 10 and 0");
+  EXPECT_TRUE(r.placed.empty());
+  EXPECT_EQ(r.not_tried.size(), 2u);
+}
+
 TEST(Gang, PodGroupFromAWorkloadTemplate) {
   std::string yaml = SmallYaml() + R"(
 ---
