@@ -102,7 +102,7 @@ void PrintGangTable(const rapidjson::Document& r, std::ostream& out) {
 
 }  // namespace
 
-constexpr char kWhatifGangUsage[] =
+extern const char kWhatifGangUsage[] =
     "draforge whatif gang --group NS/NAME (-f FILE... | --kubeconfig FILE [--context NAME]) "
     "[--workload NAME --template NAME] [--policy first-fit|most-allocated|least-allocated] "
     "[--feature-gates A=true,B=false] [--kubernetes-version 1.3X] [-o table|json|yaml]";

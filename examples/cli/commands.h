@@ -34,6 +34,7 @@ int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
 int RunWhatif(const Args& args, Io io);
 int RunWhatifGang(const Args& args, Io io);  // `whatif gang` (cmd_whatif_gang.cc)
+extern const char kWhatifGangUsage[];
 int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);
