@@ -93,7 +93,9 @@ void PrintGangTable(const rapidjson::Document& r, std::ostream& out) {
       continue;
     }
     Table table({"NODE", "FILTER", "WHY NOT"});
-    for (const auto& n : nodes.GetArray()) table.AddRow({JsonStr(n, "node"), JsonStr(n, "filter"), JsonStr(n, "reason")});
+    for (const auto& n : nodes.GetArray()) {
+      table.AddRow({JsonStr(n, "node"), JsonStr(n, "filter"), JsonStr(n, "reason")});
+    }
     table.Print(out);
   }
   const auto not_tried = JsonStrings(r, "notTried");
@@ -110,7 +112,8 @@ extern const char kWhatifGangUsage[] =
 int RunWhatifGang(const Args& args, Io io) {
   auto specs = InputFlags();
   specs.push_back({{"--group"}, true, "the PodGroup NS/NAME whose members are placed"});
-  specs.push_back({{"--workload"}, true, "with --template: build the PodGroup from this Workload when it does not exist"});
+  specs.push_back(
+      {{"--workload"}, true, "with --template: build the PodGroup from this Workload when it does not exist"});
   specs.push_back({{"--template"}, true, "the Workload's podGroupTemplate --workload uses"});
   specs.push_back({{"--policy"}, true,
                    "how a member's node is chosen among those that fit: first-fit (default), most-allocated or "

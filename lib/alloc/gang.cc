@@ -50,7 +50,9 @@ absl::StatusOr<api::PodGroup> FindGroup(const store::Snapshot& snapshot, std::st
     return absl::NotFoundError(absl::StrCat("podgroup ", std::string(ns), "/", std::string(name), " not found"));
   }
   const api::Object* w = snapshot.GetOther(api::kSchedulingGroup, api::kWorkloadKind, ns, options.workload);
-  if (w == nullptr) return absl::NotFoundError(absl::StrCat("workload ", std::string(ns), "/", options.workload, " not found"));
+  if (w == nullptr) {
+    return absl::NotFoundError(absl::StrCat("workload ", std::string(ns), "/", options.workload, " not found"));
+  }
   ASSIGN_OR_RETURN(api::Workload workload, api::DecodeWorkload(*w));
   return api::PodGroupFromTemplate(workload, options.template_name, name);
 }
