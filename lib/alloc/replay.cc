@@ -247,7 +247,10 @@ absl::StatusOr<std::unique_ptr<ReplayStep>> ReplayStep::Start(const store::Snaps
   PlaceOptions place;
   place.features = options.features;
   place.max_steps = options.max_steps;
-  place.explain = options.explain;
+  // The explain funnel's sentences are read only for a pod that fits nowhere: the first pass of
+  // each pod runs without them (most of a replay's cost when most pods fit), and only a pod that
+  // fits on no node is judged again with them (Place, below).
+  place.explain = false;
   auto state = std::unique_ptr<State>(new State{options, std::move(nodes), std::move(resources),
                                                 std::move(filter_nodes), DeviceShares(snapshot),
                                                 WorkingCopy(snapshot), place});
@@ -298,6 +301,11 @@ absl::StatusOr<std::variant<ReplayedPod, PendingPod>> ReplayStep::Place(std::str
   PlaceOptions place = st.place;
   place.only_nodes = &candidates;
   ASSIGN_OR_RETURN(PodPlacement placement, alloc::Place(*current, pod, place));
+  if (options.explain && placement.unresolvable.empty() && !candidates.empty() && placement.FittingNodes().empty()) {
+    PlaceOptions explained = place;
+    explained.explain = true;
+    ASSIGN_OR_RETURN(placement, alloc::Place(*current, pod, explained));
+  }
   if (!placement.unresolvable.empty()) {
     // DynamicResources' PreFilter rejects the pod before any node is filtered.
     for (const NodeInfo& n : nodes) {
