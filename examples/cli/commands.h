@@ -33,6 +33,8 @@ int RunAllocate(const Args& args, Io io);
 int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
 int RunWhatif(const Args& args, Io io);
+int RunWhatifGang(const Args& args, Io io);  // `whatif gang` (cmd_whatif_gang.cc)
+extern const char kWhatifGangUsage[];
 int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);

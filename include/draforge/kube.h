@@ -236,9 +236,11 @@ DRAFORGE_API int draforge_kube_delete(draforge_buffer *out, draforge_kube_client
 /* Every object of the DRA kinds, Pods and Nodes (resource.k8s.io v1, else the newest beta served,
  * converted), read once, page by page: {"draVersion":"v1","objects":[...],"skipped":["..."]} in
  * `*out`, kind by kind (DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate,
- * DeviceTaintRule, Pod, Node, then core/v1 ResourceQuotas, which the capacity views count within),
- * each list in the server's order. An object that does not decode is not an error: `skipped` says
- * which and why; so is a ResourceQuota list the identity may not read ("list resourcequotas: ..."). `namespace_`: NULL or "" for every namespace. Errors:
+ * DeviceTaintRule, Pod, Node, then core/v1 ResourceQuotas, which the capacity views count within,
+ * then scheduling.k8s.io/v1beta1 PodGroups and Workloads, which gang placement reads, when the server
+ * serves that version), each list in the server's order. An object that does not decode is not an
+ * error: `skipped` says which and why; so is a ResourceQuota, PodGroup or Workload list the identity
+ * may not read ("list resourcequotas: ..."). `namespace_`: NULL or "" for every namespace. Errors:
  * the first failed list (a 403 names the verb and resource). */
 DRAFORGE_API int draforge_kube_list_cluster_state(draforge_buffer *out, draforge_kube_client *client,
                                                   const char *namespace_, draforge_error **error);

@@ -172,6 +172,37 @@ DRAFORGE_API int draforge_whatif_edit(draforge_snapshot **out, draforge_buffer *
                                       const draforge_snapshot *snapshot, const char *edits_json,
                                       draforge_error **error);
 
+/* --- Gang placement ---------------------------------------------------------------------------- */
+
+/* Places the pending members of PodGroup `group` ("ns/name"; scheduling.k8s.io/v1beta1, gate
+ * GenericWorkload: the pods whose spec.schedulingGroup.podGroupName names it) all or nothing, as
+ * kube-scheduler 1.37's pod group scheduling cycle does, on a copy of `snapshot` (which is not
+ * changed): each member in turn (priority descending, then creation time, then name) goes through
+ * the filters and DynamicResources as in draforge_replay_json and is committed before the next; the
+ * cycle stops when gang.minCount can no longer be reached by the members already bound, those placed
+ * and those left ("basic" groups need one). Claims the PodGroup declares in spec.resourceClaims
+ * (DRAWorkloadResourceClaims) are generated once for the group when a template's claim does not exist
+ * yet, allocated by the first member that uses them and shared by the others, whose nodes the
+ * allocation then pins. `workload_template`: NULL or "", else "WORKLOAD/TEMPLATE" to build the
+ * PodGroup from that Workload's podGroupTemplate when no PodGroup `group` exists. `options` and
+ * `alloc_options` as draforge_replay_json. On success `*out` (free with draforge_buffer_dispose):
+ *   {"group":"ns/name","policy":"gang"|"basic","minCount":N,"fits":bool,
+ *    "status":"" | "minCount (N) cannot be satisfied: S scheduled, R remaining" | "waiting for ...",
+ *    "blocking":"ns/pod" | "", "scheduled":[bound members], "order":[pending members in order],
+ *    "placed":[{"pod","node","feasible":[every node it fit on at its turn],
+ *               "claims":[{"claim","existing","results"}]}],
+ *    "unschedulable":[{"pod","nodes":[{"node","filter","reason"}]}], "notTried":["ns/pod", ...],
+ *    "groupClaims":[{"name","claim","source":"claim"|"template"|"template-instantiated","existing",
+ *                    "allocatedBy","members":[...],"results"}]}
+ * When "fits" is false nothing binds ("placed" is the placement the scheduler undoes); when true the
+ * placed members bind and the unschedulable ones stay pending. A gang that does not fit is a result.
+ * Errors: DRAFORGE_EINVALID for NULL out, snapshot or group, a malformed workload_template, PodGroup,
+ * Workload or member (named), bad options; DRAFORGE_ENOTFOUND for a PodGroup, Workload, template or
+ * group claim template that does not exist. */
+DRAFORGE_API int draforge_gang_json(draforge_buffer *out, const draforge_snapshot *snapshot, const char *group,
+                                    const char *workload_template, const draforge_replay_options *options,
+                                    const draforge_allocate_options *alloc_options, draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

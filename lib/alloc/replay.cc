@@ -212,16 +212,26 @@ absl::StatusOr<std::vector<const api::Pod*>> ReplayQueue(const store::Snapshot& 
   return out;
 }
 
-absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const ReplayOptions& options) {
-  ReplayResult out;
-  out.policy = options.policy;
-  ASSIGN_OR_RETURN(std::vector<const api::Pod*> queue, ReplayQueue(snapshot));
-  for (const api::Pod* pod : queue) out.order.push_back(PodKey(*pod));
+struct ReplayStep::State {
+  ReplayOptions options;
+  std::vector<NodeInfo> nodes;
+  std::map<std::string, NodeResources> resources;
+  std::map<std::string, FilterNode> filter_nodes;
+  DeviceShares shares;
+  std::unique_ptr<store::Cluster> working;
+  PlaceOptions place;
+};
 
+ReplayStep::ReplayStep(std::unique_ptr<State> state) : state_(std::move(state)) {}
+ReplayStep::~ReplayStep() = default;
+store::Cluster& ReplayStep::working() { return *state_->working; }
+
+absl::StatusOr<std::unique_ptr<ReplayStep>> ReplayStep::Start(const store::Snapshot& snapshot,
+                                                              const ReplayOptions& options) {
   // Node filters and resources, only with Node objects (as HowManyMore: nodes named by slices have no
   // allocatable, labels or taints).
   std::string node_source;
-  const std::vector<NodeInfo> nodes = PlacementNodes(snapshot, &node_source);
+  std::vector<NodeInfo> nodes = PlacementNodes(snapshot, &node_source);
   std::map<std::string, NodeResources> resources;
   std::map<std::string, FilterNode> filter_nodes;
   if (node_source == "nodes") {
@@ -234,115 +244,134 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
       filter_nodes.emplace(nodes[i].name, std::move(fn));
     }
   }
-  DeviceShares shares(snapshot);
-
-  std::unique_ptr<store::Cluster> working = WorkingCopy(snapshot);
   PlaceOptions place;
   place.features = options.features;
   place.max_steps = options.max_steps;
   // The explain funnel's sentences are read only for a pod that fits nowhere: the first pass of
   // each pod runs without them (most of a replay's cost when most pods fit), and only a pod that
-  // fits on no node is judged again with them (below).
+  // fits on no node is judged again with them (Place, below).
   place.explain = false;
-  for (const api::Pod* queued : queue) {
-    // The pod as the working copy holds it; replay is the only writer, so it is unchanged.
-    std::shared_ptr<const store::Snapshot> current = working->snapshot();
-    const api::Pod& pod = *current->GetPod(queued->metadata.namespace_.value_or("default"),
-                                           queued->metadata.name.value_or(""));
-    ASSIGN_OR_RETURN(api::ResourceList request_list, api::PodRequests(pod));
-    const SchedulerResources requests = ToSchedulerResources(request_list);
-    ASSIGN_OR_RETURN(PodNodeFilters filters, PodNodeFilters::Of(pod));
-    PendingPod pending{PodKey(pod), {}};
+  auto state = std::unique_ptr<State>(new State{options, std::move(nodes), std::move(resources),
+                                                std::move(filter_nodes), DeviceShares(snapshot),
+                                                WorkingCopy(snapshot), place});
+  return std::unique_ptr<ReplayStep>(new ReplayStep(std::move(state)));
+}
 
-    // PreFilter: a pod whose required node affinity names no node fits nowhere.
-    if (!filter_nodes.empty()) {
-      if (std::optional<NodeRejection> rejected = filters.PreFilter()) {
-        for (const NodeInfo& n : nodes) pending.nodes.push_back(NodeReason{n.name, rejected->plugin, rejected->Text()});
-        out.pending.push_back(std::move(pending));
-        continue;
-      }
-    }
-    // The filters in kube-scheduler's order: NodeUnschedulable, TaintToleration, NodeAffinity, then
-    // NodeResourcesFit; DynamicResources (Place) runs only on the nodes that pass them.
-    std::map<std::string, NodeReason> rejected;
-    std::set<std::string> candidates;
-    for (const NodeInfo& n : nodes) {
-      if (auto fn = filter_nodes.find(n.name); fn != filter_nodes.end()) {
-        if (std::optional<NodeRejection> r = filters.Check(fn->second)) {
-          rejected.emplace(n.name, NodeReason{n.name, r->plugin, r->Text()});
-          continue;
-        }
-      }
-      if (auto free = resources.find(n.name); free != resources.end()) {
-        if (std::optional<ResourceShortfall> shortfall = free->second.Check(requests)) {
-          rejected.emplace(n.name, NodeReason{n.name, "NodeResourcesFit", shortfall->why});
-          continue;
-        }
-      }
-      candidates.insert(n.name);
-    }
-    place.only_nodes = &candidates;
-    ASSIGN_OR_RETURN(PodPlacement placement, Place(*current, pod, place));
-    if (options.explain && placement.unresolvable.empty() && !candidates.empty() &&
-        placement.FittingNodes().empty()) {
-      PlaceOptions explained = place;
-      explained.explain = true;
-      ASSIGN_OR_RETURN(placement, Place(*current, pod, explained));
-    }
-    if (!placement.unresolvable.empty()) {
-      // DynamicResources' PreFilter rejects the pod before any node is filtered.
-      for (const NodeInfo& n : nodes) {
-        pending.nodes.push_back(NodeReason{n.name, "DynamicResources", placement.unresolvable.front()});
-      }
-      out.pending.push_back(std::move(pending));
-      continue;
-    }
+absl::StatusOr<std::variant<ReplayedPod, PendingPod>> ReplayStep::Place(std::string_view ns, std::string_view name) {
+  State& st = *state_;
+  const auto& nodes = st.nodes;
+  auto& resources = st.resources;
+  const auto& filter_nodes = st.filter_nodes;
+  const ReplayOptions& options = st.options;
+  std::shared_ptr<const store::Snapshot> current = st.working->snapshot();
+  const api::Pod* found = current->GetPod(ns, name);
+  if (found == nullptr) return absl::NotFoundError(absl::StrCat("pod ", std::string(ns), "/", std::string(name), " not found"));
+  const api::Pod& pod = *found;
+  ASSIGN_OR_RETURN(api::ResourceList request_list, api::PodRequests(pod));
+  const SchedulerResources requests = ToSchedulerResources(request_list);
+  ASSIGN_OR_RETURN(PodNodeFilters filters, PodNodeFilters::Of(pod));
+  PendingPod pending{PodKey(pod), {}};
 
-    const NodePlacement* chosen = nullptr;
-    std::vector<std::string> feasible;
-    double best = 0;
-    auto next = placement.nodes.begin();
-    for (const NodeInfo& n : nodes) {
-      if (auto r = rejected.find(n.name); r != rejected.end()) {
-        pending.nodes.push_back(std::move(r->second));
-        continue;
-      }
-      // Place judged exactly the candidates, in the same name order.
-      const NodePlacement& np = *next++;
-      if (!np.fits()) {
-        pending.nodes.push_back(NodeReason{np.node, "DynamicResources", np.why});
-        continue;
-      }
-      feasible.push_back(np.node);
-      if (options.policy == ReplayPolicy::kFirstFit) {
-        if (chosen == nullptr) chosen = &np;
-        continue;
-      }
-      std::vector<const api::AllocationResult*> extra;
-      for (const ClaimAllocation& ca : np.allocations) {
-        if (!ca.existing) extra.push_back(&ca.allocation);
-      }
-      const double share = shares.Share(np.node, extra);
-      const bool better = options.policy == ReplayPolicy::kMostAllocated ? share > best : share < best;
-      if (chosen == nullptr || better) {
-        chosen = &np;
-        best = share;
-      }
+  // PreFilter: a pod whose required node affinity names no node fits nowhere.
+  if (!filter_nodes.empty()) {
+    if (std::optional<NodeRejection> rejected = filters.PreFilter()) {
+      for (const NodeInfo& n : nodes) pending.nodes.push_back(NodeReason{n.name, rejected->plugin, rejected->Text()});
+      return pending;
     }
-    if (chosen == nullptr) {
-      out.pending.push_back(std::move(pending));
-      continue;
-    }
-    ReplayedPod placed{PodKey(pod), chosen->node, {}, std::move(feasible)};
-    for (const ClaimAllocation& ca : chosen->allocations) {
-      placed.claims.push_back(ReplayedClaim{ca.claim, ca.existing, ca.allocation});
-      if (!ca.existing) shares.Add(ca.allocation);
-    }
-    if (auto free = resources.find(chosen->node); free != resources.end()) free->second.Take(requests);
-    RETURN_IF_ERROR(Commit(*working, pod, placement, *chosen));
-    out.placed.push_back(std::move(placed));
   }
-  out.after = working->snapshot();
+  // The filters in kube-scheduler's order: NodeUnschedulable, TaintToleration, NodeAffinity, then
+  // NodeResourcesFit; DynamicResources (Place) runs only on the nodes that pass them.
+  std::map<std::string, NodeReason> rejected;
+  std::set<std::string> candidates;
+  for (const NodeInfo& n : nodes) {
+    if (auto fn = filter_nodes.find(n.name); fn != filter_nodes.end()) {
+      if (std::optional<NodeRejection> r = filters.Check(fn->second)) {
+        rejected.emplace(n.name, NodeReason{n.name, r->plugin, r->Text()});
+        continue;
+      }
+    }
+    if (auto free = resources.find(n.name); free != resources.end()) {
+      if (std::optional<ResourceShortfall> shortfall = free->second.Check(requests)) {
+        rejected.emplace(n.name, NodeReason{n.name, "NodeResourcesFit", shortfall->why});
+        continue;
+      }
+    }
+    candidates.insert(n.name);
+  }
+  PlaceOptions place = st.place;
+  place.only_nodes = &candidates;
+  ASSIGN_OR_RETURN(PodPlacement placement, alloc::Place(*current, pod, place));
+  if (options.explain && placement.unresolvable.empty() && !candidates.empty() && placement.FittingNodes().empty()) {
+    PlaceOptions explained = place;
+    explained.explain = true;
+    ASSIGN_OR_RETURN(placement, alloc::Place(*current, pod, explained));
+  }
+  if (!placement.unresolvable.empty()) {
+    // DynamicResources' PreFilter rejects the pod before any node is filtered.
+    for (const NodeInfo& n : nodes) {
+      pending.nodes.push_back(NodeReason{n.name, "DynamicResources", placement.unresolvable.front()});
+    }
+    return pending;
+  }
+
+  const NodePlacement* chosen = nullptr;
+  std::vector<std::string> feasible;
+  double best = 0;
+  auto next = placement.nodes.begin();
+  for (const NodeInfo& n : nodes) {
+    if (auto r = rejected.find(n.name); r != rejected.end()) {
+      pending.nodes.push_back(std::move(r->second));
+      continue;
+    }
+    // Place judged exactly the candidates, in the same name order.
+    const NodePlacement& np = *next++;
+    if (!np.fits()) {
+      pending.nodes.push_back(NodeReason{np.node, "DynamicResources", np.why});
+      continue;
+    }
+    feasible.push_back(np.node);
+    if (options.policy == ReplayPolicy::kFirstFit) {
+      if (chosen == nullptr) chosen = &np;
+      continue;
+    }
+    std::vector<const api::AllocationResult*> extra;
+    for (const ClaimAllocation& ca : np.allocations) {
+      if (!ca.existing) extra.push_back(&ca.allocation);
+    }
+    const double share = st.shares.Share(np.node, extra);
+    const bool better = options.policy == ReplayPolicy::kMostAllocated ? share > best : share < best;
+    if (chosen == nullptr || better) {
+      chosen = &np;
+      best = share;
+    }
+  }
+  if (chosen == nullptr) return pending;
+  ReplayedPod placed{PodKey(pod), chosen->node, {}, std::move(feasible)};
+  for (const ClaimAllocation& ca : chosen->allocations) {
+    placed.claims.push_back(ReplayedClaim{ca.claim, ca.existing, ca.allocation});
+    if (!ca.existing) st.shares.Add(ca.allocation);
+  }
+  if (auto free = resources.find(chosen->node); free != resources.end()) free->second.Take(requests);
+  RETURN_IF_ERROR(Commit(*st.working, pod, placement, *chosen));
+  return placed;
+}
+
+absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const ReplayOptions& options) {
+  ReplayResult out;
+  out.policy = options.policy;
+  ASSIGN_OR_RETURN(std::vector<const api::Pod*> queue, ReplayQueue(snapshot));
+  for (const api::Pod* pod : queue) out.order.push_back(PodKey(*pod));
+  ASSIGN_OR_RETURN(std::unique_ptr<ReplayStep> step, ReplayStep::Start(snapshot, options));
+  for (const api::Pod* queued : queue) {
+    ASSIGN_OR_RETURN(auto result, step->Place(queued->metadata.namespace_.value_or("default"),
+                                              queued->metadata.name.value_or("")));
+    if (auto* placed = std::get_if<ReplayedPod>(&result)) {
+      out.placed.push_back(std::move(*placed));
+    } else {
+      out.pending.push_back(std::move(std::get<PendingPod>(result)));
+    }
+  }
+  out.after = step->working().snapshot();
   return out;
 }
 

@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -103,6 +104,31 @@ struct ReplayResult {
 // The pending pods of `snapshot` in queue order. Errors: InvalidArgument naming the pod for a
 // spec.priority that is not an integer or a metadata.creationTimestamp that is not RFC 3339.
 absl::StatusOr<std::vector<const api::Pod*>> ReplayQueue(const store::Snapshot& snapshot);
+
+// Replay's machinery one pod at a time, for callers that choose the pods (gang placement): a working
+// copy of a snapshot, each Place() judging one pod on it exactly as Replay does and committing it
+// when it fits. Replay() is Start() then Place() for each pod of ReplayQueue().
+class ReplayStep {
+ public:
+  // Errors: InvalidArgument for a bad resource list or node filter field in a Node (named).
+  static absl::StatusOr<std::unique_ptr<ReplayStep>> Start(const store::Snapshot& snapshot,
+                                                           const ReplayOptions& options);
+  ~ReplayStep();
+
+  // Places pod ns/name of the working copy: a ReplayedPod when a node fits (the pod is bound there
+  // and its claims allocated and reserved in the working copy), else a PendingPod with every node's
+  // reason. Errors: NotFound for a pod not in the working copy; InvalidArgument as Replay.
+  absl::StatusOr<std::variant<ReplayedPod, PendingPod>> Place(std::string_view ns, std::string_view name);
+
+  // The working copy: objects applied here (a claim created, a pod's status) are seen by the next
+  // Place(). Nodes' free resources are counted once, at Start(), plus what Place() takes.
+  store::Cluster& working();
+
+ private:
+  struct State;
+  explicit ReplayStep(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
 
 // Replays the pending pods of `snapshot` (which is not changed). Errors: InvalidArgument as
 // ReplayQueue, and for a bad resource list in a Node or Pod (naming the object).

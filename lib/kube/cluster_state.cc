@@ -34,6 +34,30 @@ absl::Status ListResourceQuotas(Client& client, const ClusterStateOptions& optio
   return absl::OkStatus();
 }
 
+// The PodGroups and Workloads (scheduling.k8s.io/v1beta1) into `state`, as ListResourceQuotas; an API
+// version the server does not serve (404) means there are none.
+absl::Status ListPodGroups(Client& client, const ClusterStateOptions& options, ClusterState& state) {
+  for (const Resource& r : {Resource{"scheduling.k8s.io", "v1beta1", "podgroups", "PodGroup", true},
+                            Resource{"scheduling.k8s.io", "v1beta1", "workloads", "Workload", true}}) {
+    absl::StatusOr<ListResult> list = client.List(r, options.namespace_, {.limit = options.page_size});
+    if (!list.ok()) {
+      if (absl::IsNotFound(list.status())) continue;
+      if (!IsApiForbidden(list.status())) return list.status();
+      state.skipped.push_back(absl::StrCat("list ", r.resource, ": ", list.status().message()));
+      continue;
+    }
+    for (const auto& item : list->list["items"].GetArray()) {
+      auto obj = api::DecodeObject(item, api::DecodeOptions{}, nullptr);
+      if (!obj.ok()) {
+        state.skipped.push_back(absl::StrCat("list ", r.resource, ": ", obj.status().message()));
+        continue;
+      }
+      state.objects.push_back(*std::move(obj));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ClusterState> ListClusterState(Client& client, const ClusterStateOptions& options) {
@@ -74,6 +98,7 @@ absl::StatusOr<ClusterState> ListClusterState(Client& client, const ClusterState
     }
   }
   if (options.resource_quotas) RETURN_IF_ERROR(ListResourceQuotas(client, options, state));
+  if (options.pod_groups) RETURN_IF_ERROR(ListPodGroups(client, options, state));
   return state;
 }
 

@@ -22,6 +22,10 @@ struct ClusterStateOptions {
   // Also list core/v1 ResourceQuotas (stored as opaque objects; the capacity views count within
   // them). One the identity may not list is not an error: `skipped` says so.
   bool resource_quotas = true;
+  // Also list scheduling.k8s.io/v1beta1 PodGroups and Workloads (gate GenericWorkload; stored as
+  // opaque objects; gang placement reads them). A cluster that does not serve that API version has
+  // none: not an error, not skipped; an identity that may not list them gets a `skipped` entry.
+  bool pod_groups = true;
 };
 
 struct ClusterState {

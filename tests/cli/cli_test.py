@@ -845,6 +845,38 @@ class WhatifReplay(unittest.TestCase):
         self.assertIn("unknown whatif command", err)
 
 
+class WhatifGang(unittest.TestCase):
+    """draforge whatif gang: tests/cli/data/whatif/gang-small.yaml (golden table, JSON, errors)."""
+
+    DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "whatif")
+    SMALL = os.path.join(DATA, "gang-small.yaml")
+
+    def test_table_output_is_golden(self):
+        code, out, err = run("whatif", "gang", "--group", "team-a/shared", "-f", self.SMALL)
+        self.assertEqual(code, 1, err)
+        self.assertEqual(out, read(os.path.join(self.DATA, "gang-shared.txt")))
+
+    def test_json_fits_and_blocked(self):
+        code, out, err = run("whatif", "gang", "--group", "team-a/train", "-f", self.SMALL, "-o", "json")
+        self.assertEqual(code, 0, err)
+        r = json.loads(out)
+        self.assertTrue(r["fits"])
+        self.assertEqual({p["pod"]: p["node"] for p in r["placed"]},
+                         {"team-a/train-0": "node-a", "team-a/train-1": "node-a"})
+        code, out, err = run("whatif", "gang", "--group", "team-a/big", "-f", self.SMALL, "-o", "yaml")
+        self.assertEqual(code, 1, err)
+        self.assertIn("blocking: team-a/big-3\n", out)
+
+    def test_errors_are_usage_errors(self):
+        for args, want in ((["--group", "team-a/nope"], "podgroup team-a/nope not found"),
+                           ([], "--group NS/NAME is required"),
+                           (["--group", "team-a/x", "--workload", "w"], "--workload and --template come together")):
+            code, out, err = run("whatif", "gang", "-f", self.SMALL, *args)
+            self.assertEqual(code, 2, args)
+            self.assertIn(want, err, args)
+            self.assertEqual(out, "", args)
+
+
 class Packages(unittest.TestCase):
     """draforge package: catalogs (examples/packages/catalog.yaml on the demo scenario)."""
 

@@ -1578,7 +1578,7 @@ TEST(ClusterState, ReadsResourceQuotasAndSaysWhenItMayNot) {
                         Json(R"({"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"devices"},)"
                              R"("spec":{"hard":{"x.deviceclass.resource.k8s.io/devices":"3"}}})"))
                   .ok());
-  auto state = ListClusterState(*c, {.kinds = {api::Kind::kNode}, .namespace_ = ns});
+  auto state = ListClusterState(*c, {.kinds = {api::Kind::kNode}, .namespace_ = ns, .pod_groups = false});
   ASSERT_TRUE(state.ok()) << state.status();
   std::vector<std::string> read;
   for (const api::Object& o : state->objects) {
@@ -1594,7 +1594,7 @@ TEST(ClusterState, ReadsResourceQuotasAndSaysWhenItMayNot) {
 
   auto restricted = MakeClient(Env("KUBE_RESTRICTED_KUBECONFIG"));
   ASSERT_TRUE(restricted);
-  auto partial = ListClusterState(*restricted, {.kinds = {}, .namespace_ = ns});
+  auto partial = ListClusterState(*restricted, {.kinds = {}, .namespace_ = ns, .pod_groups = false});
   ASSERT_TRUE(partial.ok()) << partial.status();
   EXPECT_TRUE(partial->objects.empty());
   ASSERT_EQ(partial->skipped.size(), 1u);

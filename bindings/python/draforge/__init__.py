@@ -26,17 +26,18 @@ from ._errors import (ApiError, Error, FileSystemError, InternalError, InvalidIn
                       NotFoundError, UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeGroup, NodeVerdict, Pool, RequestFunnel)
-from . import cdi, cel, kube, packages, whatif
+from . import cdi, cel, gang, kube, packages, whatif
 from .inventory import Inventory
 from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placement, PodClaim
+from .gang import GangResult, GroupClaim
 from .whatif import NodeReason, PendingPod, PlacedClaim, PlacedPod, ReplayResult
 
 __all__ = [
     "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
-    "FileSystemError", "FunnelStep", "Graph", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
+    "FileSystemError", "FunnelStep", "GangResult", "Graph", "GroupClaim", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
     "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeReason", "NodeVerdict", "NotFoundError",
     "PendingPod", "PlacedClaim", "PlacedCopy", "PlacedPod", "Placement", "PodClaim", "Pool", "ReplayResult",
-    "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "kube", "packages", "whatif",
+    "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "gang", "kube", "packages", "whatif",
     "feature_gates", "kubernetes_version", "kubernetes_versions", "version",
 ]
 
@@ -304,6 +305,28 @@ class Snapshot:
                                   kubernetes_version or "")
         return ReplayResult._from_json(json.loads(out))
 
+    def gang(self, group: str, *, workload: Optional[str] = None, template: Optional[str] = None,
+             policy: str = "first-fit", features: Features = None, unlock_locked_gates: bool = False,
+             max_steps: int = 0, kubernetes_version: Optional[str] = None, explain: bool = True) -> GangResult:
+        """Places the pending members of PodGroup ``group`` ("ns/name"; scheduling.k8s.io/v1beta1, the
+        pods whose spec.schedulingGroup.podGroupName names it) all or nothing, as kube-scheduler 1.37's
+        pod group cycle does, on a copy of this snapshot: one member at a time (priority, creation
+        time, name), each judged as :meth:`replay` judges a pod and committed before the next, until
+        gang.minCount is out of reach. Claims the PodGroup declares (spec.resourceClaims) are
+        allocated once, by the first member, and shared by the others on that node. ``workload`` and
+        ``template``: build the PodGroup from that Workload's podGroupTemplate when it does not exist.
+
+        Returns a GangResult (``.fits``, ``.blocking``, ``.placed``, ``.unschedulable``,
+        ``.to_pandas()``): a gang that does not fit is a result, not an error. InvalidInputError for a
+        malformed group name, PodGroup, Workload or member, bad options; KeyError for a PodGroup,
+        Workload, template or group claim template that does not exist."""
+        if (workload is None) != (template is None):
+            raise InvalidInputError("workload and template come together", code=-1)
+        wt = f"{workload}/{template}" if workload is not None else ""
+        out = self._s.gang_json(group, wt, policy, explain, _gates(features), unlock_locked_gates, max_steps,
+                                kubernetes_version or "")
+        return GangResult._from_json(json.loads(out))
+
 
     def replay_after(self, policy: str = "first-fit", *, features: Features = None,
                      unlock_locked_gates: bool = False, max_steps: int = 0,
@@ -441,6 +464,9 @@ class Cluster:
     def replay(self, policy: str = "first-fit", **kwargs: Any) -> ReplayResult:
         return self.snapshot().replay(policy, **kwargs)
 
+    def gang(self, group: str, **kwargs: Any) -> GangResult:
+        return self.snapshot().gang(group, **kwargs)
+
 
 Cluster.graph.__doc__ = Snapshot.graph.__doc__
 Cluster.pools.__doc__ = Snapshot.pools.__doc__
@@ -454,3 +480,4 @@ Cluster.render_graph.__doc__ = Snapshot.render_graph.__doc__
 Cluster.place.__doc__ = Snapshot.place.__doc__
 Cluster.how_many_more.__doc__ = Snapshot.how_many_more.__doc__
 Cluster.replay.__doc__ = Snapshot.replay.__doc__
+Cluster.gang.__doc__ = Snapshot.gang.__doc__

@@ -245,6 +245,20 @@ class Snapshot {
     return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_replay_json(b, s_, &r, &o, e); });
   }
 
+  // draforge_gang_json (place.h): the members of PodGroup `group` placed all or nothing on a copy of
+  // the snapshot. `workload_template` "" or "WORKLOAD/TEMPLATE".
+  std::string gang_json(const std::string& group, const std::string& workload_template, const std::string& policy,
+                        bool explain, const std::string& gates, bool unlock, int64_t max_steps,
+                        const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, kubernetes_version);
+    draforge_replay_options r = DRAFORGE_REPLAY_OPTIONS_INIT;
+    r.policy = policy.c_str();
+    r.explain = explain ? 1 : 0;
+    return BufferCall([&](draforge_buffer* b, draforge_error** e) {
+      return draforge_gang_json(b, s_, group.c_str(), workload_template.c_str(), &r, &o, e);
+    });
+  }
+
   // draforge_replay_after (place.h): the replay's JSON and the cluster after it.
   std::pair<Snapshot*, std::string> replay_after(const std::string& policy, bool explain, const std::string& gates,
                                                  bool unlock, int64_t max_steps,
@@ -737,6 +751,9 @@ PYBIND11_MODULE(_draforge, m) {
            py::arg("gates"), py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
       .def("replay_json", &Snapshot::replay_json, py::arg("policy"), py::arg("explain"), py::arg("gates"),
            py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
+      .def("gang_json", &Snapshot::gang_json, py::arg("group"), py::arg("workload_template"), py::arg("policy"),
+           py::arg("explain"), py::arg("gates"), py::arg("unlock"), py::arg("max_steps"),
+           py::arg("kubernetes_version"))
       .def("replay_after", &Snapshot::replay_after, py::arg("policy"), py::arg("explain"), py::arg("gates"),
            py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"),
            py::return_value_policy::take_ownership)

@@ -101,6 +101,22 @@ inline Result<Replayed> ReplayAfter(const Snapshot& snapshot, std::string_view p
   return Replayed{Snapshot::Adopt(raw), detail::TakeBuffer(json)};
 }
 
+// Places the pending members of PodGroup `group` ("ns/name") all or nothing with `policy` ("" for
+// first-fit), as draforge_gang_json's JSON. `workload_template` ("WORKLOAD/TEMPLATE", or "") builds
+// the PodGroup from a Workload's template when the PodGroup does not exist.
+inline Result<std::string> GangJson(const Snapshot& snapshot, std::string_view group, std::string_view policy = {},
+                                    std::string_view workload_template = {}, const AllocateOptions& options = {}) {
+  detail::CString g(group);
+  detail::CString p(policy);
+  detail::CString w(workload_template);
+  draforge_replay_options ro = DRAFORGE_REPLAY_OPTIONS_INIT;
+  ro.policy = p.get();
+  const draforge_allocate_options o = detail::COptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_gang_json(out, snapshot.c_handle(), g.get(), w.get(), &ro, &o, e);
+  });
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_PLACE_HPP
