@@ -331,6 +331,7 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
     RETURN_IF_ERROR(Commit(*working, pod, placement, *chosen));
     out.placed.push_back(std::move(placed));
   }
+  if (options.keep_after) out.after = working->snapshot();
   return out;
 }
 

@@ -28,6 +28,7 @@
 #define DRAFORGE_ALLOC_REPLAY_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,8 @@ struct ReplayOptions {
   int64_t max_steps = 0;
   // Compute the funnel's sentence for nodes whose devices do not fit (PlaceOptions::explain).
   bool explain = true;
+  // Keep the cluster after the replay in ReplayResult::after.
+  bool keep_after = false;
 };
 
 struct ReplayedClaim {
@@ -91,6 +94,9 @@ struct ReplayResult {
   std::vector<std::string> order;  // the pending pods' keys, in queue order
   std::vector<ReplayedPod> placed;  // in queue order
   std::vector<PendingPod> pending;  // in queue order
+  // With ReplayOptions::keep_after: the cluster once every placed pod is committed (bound, claims
+  // allocated and reserved, template claims created); the kinds replay reads, no others.
+  std::shared_ptr<const store::Snapshot> after;
 };
 
 // The pending pods of `snapshot` in queue order. Errors: InvalidArgument naming the pod for a

@@ -1,0 +1,223 @@
+// Fragmentation (alloc::Fragmentation) and defrag advice (alloc::Defrag) on the fixtures of
+// tests/cli/data/whatif: two partitionable GPUs with one half taken on each (fragmentation-
+// partitions.yaml), and two nodes with one of two GPUs taken on each (fragmentation-nodes.yaml).
+#include "alloc/fragmentation.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "alloc/defrag.h"
+#include "api/codec.h"
+#include "store/cluster.h"
+#include "../common/test_util.h"
+
+namespace draforge::alloc {
+namespace {
+
+std::vector<api::Object> Decode(std::string_view yaml) {
+  std::vector<api::Object> out;
+  auto decoded = api::DecodeStream(yaml, api::DecodeOptions{});
+  EXPECT_TRUE(decoded.ok()) << decoded.status();
+  if (!decoded.ok()) return out;
+  for (auto& d : *decoded) {
+    EXPECT_TRUE(d.object.ok()) << "object " << d.index << ": " << d.object.status();
+    if (d.object.ok()) out.push_back(*std::move(d.object));
+  }
+  return out;
+}
+
+std::string Fixture(std::string_view name) {
+  return draforge::testing::ReadFile(draforge::testing::SourceRoot() / "tests" / "cli" / "data" / "whatif" /
+                                     std::string(name));
+}
+
+std::shared_ptr<const store::Snapshot> Load(std::string_view yaml) {
+  store::Cluster cluster;
+  for (api::Object& o : Decode(yaml)) EXPECT_TRUE(cluster.Apply(std::move(o)).ok());
+  return cluster.snapshot();
+}
+
+const KindFragmentation* KindBySize(const std::vector<KindFragmentation>& kinds, std::string_view size) {
+  for (const auto& k : kinds) {
+    if (k.size == size) return &k;
+  }
+  return nullptr;
+}
+
+TEST(Fragmentation, WholeGpuBlockedByHalvesOnBothCounterSets) {
+  auto s = Load(Fixture("fragmentation-partitions.yaml"));
+  const FragmentationReport r = Fragmentation(*s);
+  ASSERT_EQ(r.pools.size(), 1u);
+  const PoolFragmentation& p = r.pools[0];
+  EXPECT_EQ(p.node, "node-a");
+  ASSERT_EQ(p.kinds.size(), 2u);
+  const KindFragmentation* whole = KindBySize(p.kinds, "memory=80Gi");
+  ASSERT_NE(whole, nullptr);
+  EXPECT_EQ(whole->kind, "gpu-0");
+  EXPECT_EQ(whole->devices, 2);
+  EXPECT_EQ(whole->allocated, 0);
+  EXPECT_EQ(whole->free, 2);
+  EXPECT_EQ(whole->fit, 0);    // each GPU has 40Gi of 80Gi left
+  EXPECT_EQ(whole->ideal, 1);  // 80Gi left in all: one whole GPU if the halves were packed
+  EXPECT_DOUBLE_EQ(whole->score, 1.0);
+  const KindFragmentation* half = KindBySize(p.kinds, "memory=40Gi");
+  ASSERT_NE(half, nullptr);
+  EXPECT_EQ(half->kind, "gpu-0-half-0");
+  EXPECT_EQ(half->devices, 4);
+  EXPECT_EQ(half->allocated, 2);
+  EXPECT_EQ(half->free, 2);
+  EXPECT_EQ(half->fit, 2);
+  EXPECT_EQ(half->ideal, 2);
+  EXPECT_DOUBLE_EQ(half->score, 0.0);
+  ASSERT_EQ(p.counters.size(), 2u);
+  EXPECT_EQ(p.counters[0].counter_set, "gpu-0");
+  EXPECT_EQ(p.counters[0].free.String(), "40Gi");
+  // The node sums its one pool; the cluster has one node.
+  ASSERT_EQ(r.nodes.size(), 1u);
+  EXPECT_EQ(KindBySize(r.nodes[0].kinds, "memory=80Gi")->fit, 0);
+  ASSERT_EQ(r.kinds.size(), 2u);
+}
+
+TEST(Fragmentation, PackedHalvesLeaveAWholeGpu) {
+  // Both halves on gpu-0: gpu-1 is whole and free, nothing is fragmented.
+  std::string yaml = Fixture("fragmentation-partitions.yaml");
+  const std::string from = "device: gpu-1-half-0";
+  yaml.replace(yaml.find(from), from.size(), "device: gpu-0-half-0");
+  auto s = Load(yaml);
+  const FragmentationReport r = Fragmentation(*s);
+  const KindFragmentation* whole = KindBySize(r.pools[0].kinds, "memory=80Gi");
+  ASSERT_NE(whole, nullptr);
+  EXPECT_EQ(whole->fit, 1);
+  EXPECT_EQ(whole->ideal, 1);
+  EXPECT_DOUBLE_EQ(whole->score, 0.0);
+}
+
+TEST(Fragmentation, AcrossNodesTheLargestShapeIsOnOneNode) {
+  auto s = Load(Fixture("fragmentation-nodes.yaml"));
+  const FragmentationReport r = Fragmentation(*s);
+  ASSERT_EQ(r.nodes.size(), 2u);
+  for (const NodeFragmentation& n : r.nodes) {
+    ASSERT_EQ(n.kinds.size(), 1u);
+    EXPECT_EQ(n.kinds[0].fit, 1);
+    EXPECT_DOUBLE_EQ(n.kinds[0].score, 0.0);  // no counters: a node is never fragmented inside
+  }
+  ASSERT_EQ(r.kinds.size(), 1u);
+  EXPECT_EQ(r.kinds[0].fit, 2);
+  EXPECT_EQ(r.kinds[0].largest_fit, 1);
+  EXPECT_EQ(r.kinds[0].largest_node, "node-a");
+  EXPECT_DOUBLE_EQ(r.kinds[0].score, 0.5);
+}
+
+TEST(Fragmentation, TaintedDevicesAreNotFree) {
+  std::string yaml = Fixture("fragmentation-nodes.yaml");
+  const std::string from = "devices: [{name: gpu-0}, {name: gpu-1}]";
+  yaml.replace(yaml.find(from), from.size(),
+               "devices: [{name: gpu-0}, {name: gpu-1, taints: [{key: broken, effect: NoSchedule}]}]");
+  auto s = Load(yaml);
+  const FragmentationReport r = Fragmentation(*s);
+  EXPECT_EQ(r.nodes[0].kinds[0].tainted, 1);
+  EXPECT_EQ(r.nodes[0].kinds[0].free, 0);
+  EXPECT_EQ(r.kinds[0].largest_node, "node-b");
+}
+
+DefragAdvice AdviceFor(std::string_view cluster_yaml, std::string_view shape_yaml, DefragOptions options = {}) {
+  auto s = Load(cluster_yaml);
+  auto shape = ShapeFromObjects(Decode(shape_yaml));
+  EXPECT_TRUE(shape.ok()) << shape.status();
+  if (!shape.ok()) return {};
+  auto advice = Defrag(*s, *shape, options);
+  EXPECT_TRUE(advice.ok()) << advice.status();
+  return advice.ok() ? *advice : DefragAdvice{};
+}
+
+TEST(Defrag, OneMovePacksTheHalvesOntoOneGpu) {
+  const DefragAdvice a = AdviceFor(Fixture("fragmentation-partitions.yaml"), Fixture("shape-whole-gpu.yaml"));
+  EXPECT_EQ(a.shape, "resourceclaim team-a/whole-gpu");
+  EXPECT_FALSE(a.fits_now);
+  ASSERT_EQ(a.blocked.size(), 1u);
+  EXPECT_EQ(a.blocked[0].filter, "DynamicResources");
+  ASSERT_TRUE(a.found) << a.why;
+  EXPECT_EQ(a.node, "node-a");
+  ASSERT_EQ(a.moves.size(), 1u);
+  // Moving user-a (gpu-0's half) lands on gpu-0 again (first fit): only user-b's move works.
+  EXPECT_EQ(a.moves[0].pods, (std::vector<std::string>{"team-a/user-b"}));
+  EXPECT_EQ(a.moves[0].claims, (std::vector<std::string>{"team-a/half-b"}));
+  EXPECT_EQ(a.moves[0].from_node, "node-a");
+  EXPECT_EQ(a.moves[0].to_node, "node-a");
+  EXPECT_EQ(a.moves[0].from_devices, (std::vector<std::string>{"gpu.example.com/node-a/gpu-1-half-0"}));
+  EXPECT_EQ(a.moves[0].to_devices, (std::vector<std::string>{"gpu.example.com/node-a/gpu-0-half-0"}));
+  EXPECT_EQ(a.trials, 2);
+  EXPECT_EQ(a.shape_node, "node-a");
+  ASSERT_EQ(a.shape_claims.size(), 1u);
+  ASSERT_TRUE(a.shape_claims[0].allocation.devices);
+  EXPECT_EQ(a.shape_claims[0].allocation.devices->results[0].device, "gpu-1");
+}
+
+TEST(Defrag, NoAnswerWithinTheMovesAllowed) {
+  DefragOptions o;
+  o.max_moves = 2;
+  const DefragAdvice a =
+      AdviceFor(Fixture("fragmentation-partitions.yaml"), Fixture("shape-two-whole-gpus.yaml"), o);
+  EXPECT_EQ(a.shape, "resourceclaimtemplate team-a/two-whole-gpus");
+  EXPECT_FALSE(a.fits_now);
+  EXPECT_FALSE(a.found);
+  EXPECT_FALSE(a.budget_exhausted);
+  EXPECT_TRUE(a.moves.empty());
+  // 2 single moves and 1 pair pass the pruning check (both GPUs empty) but the pair has nowhere to go.
+  EXPECT_EQ(a.trials, 3);
+  EXPECT_EQ(a.why, "no set of at most 2 moves among 2 consumer groups on 1 node frees room (3 sets tried)");
+}
+
+TEST(Defrag, TheBudgetStopsTheSearchAndSaysSo) {
+  DefragOptions o;
+  o.max_trials = 1;
+  const DefragAdvice a = AdviceFor(Fixture("fragmentation-partitions.yaml"), Fixture("shape-whole-gpu.yaml"), o);
+  EXPECT_FALSE(a.found);
+  EXPECT_TRUE(a.budget_exhausted);
+  EXPECT_EQ(a.trials, 1);
+}
+
+TEST(Defrag, AShapeThatFitsNeedsNoMove) {
+  std::string yaml = Fixture("fragmentation-partitions.yaml");
+  const std::string from = "device: gpu-1-half-0";
+  yaml.replace(yaml.find(from), from.size(), "device: gpu-0-half-0");
+  const DefragAdvice a = AdviceFor(yaml, Fixture("shape-whole-gpu.yaml"));
+  EXPECT_TRUE(a.fits_now);
+  EXPECT_EQ(a.shape_node, "node-a");
+  EXPECT_EQ(a.trials, 0);
+}
+
+TEST(Defrag, APendingPodMovesAnotherPodToTheOtherNode) {
+  auto s = Load(Fixture("fragmentation-nodes.yaml"));
+  auto shape = ShapeFromPod(*s, "team-a", "pair");
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  auto a = Defrag(*s, *shape);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(a->found) << a->why;
+  EXPECT_EQ(a->node, "node-a");
+  ASSERT_EQ(a->moves.size(), 1u);
+  EXPECT_EQ(a->moves[0].pods, (std::vector<std::string>{"team-a/small-a"}));
+  EXPECT_EQ(a->moves[0].from_node, "node-a");
+  EXPECT_EQ(a->moves[0].to_node, "node-b");
+  EXPECT_EQ(a->moves[0].to_devices, (std::vector<std::string>{"gpu.example.com/node-b/gpu-1"}));
+  // The template claim is deleted with the pod and made again for the new one.
+  ASSERT_EQ(a->moves[0].claims_after.size(), 1u);
+  EXPECT_NE(a->moves[0].claims_after[0], "team-a/small-a-gpus-abcde");
+  EXPECT_EQ(a->shape_node, "node-a");
+}
+
+TEST(Defrag, BadOptionsAreErrors) {
+  auto s = Load(Fixture("fragmentation-nodes.yaml"));
+  auto shape = ShapeFromPod(*s, "team-a", "pair");
+  ASSERT_TRUE(shape.ok());
+  DefragOptions o;
+  o.max_moves = 0;
+  EXPECT_EQ(Defrag(*s, *shape, o).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ShapeFromPod(*s, "team-a", "nope").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ShapeFromObjects({}).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace draforge::alloc
