@@ -222,7 +222,8 @@ int RunWhatif(const Args& args, Io io) {
   }
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "replay") return RunReplay(rest, io);
-  io.err << "error: unknown whatif command \"" << args[0] << "\" (replay)\nusage:\n  " << kReplayUsage << "\n";
+  if (args[0] == "fragmentation") return RunWhatifFragmentation(rest, io);
+  io.err << "error: unknown whatif command \"" << args[0] << "\" (replay, fragmentation)\nusage:\n  " << kReplayUsage << "\n";
   return kExitBadInput;
 }
 

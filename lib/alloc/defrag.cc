@@ -198,15 +198,16 @@ std::shared_ptr<const store::Snapshot> SnapshotOf(std::vector<api::Object> objec
 }
 
 // Replays `pods` (new pending pods) on `state` without its other pending pods.
+// With `explain`, pending pods get the explain funnel's sentences (slower; for what is shown).
 absl::StatusOr<ReplayResult> ReplayOnly(const store::Snapshot& state, const std::vector<api::Pod>& pods,
-                                        const DefragOptions& options) {
+                                        const DefragOptions& options, bool explain = false) {
   std::vector<api::Object> objects = Objects(state, false);
   for (const api::Pod& p : pods) objects.push_back(api::Object{"v1", p});
   std::shared_ptr<const store::Snapshot> s = SnapshotOf(std::move(objects));
   ReplayOptions ro;
   ro.features = options.features;
   ro.max_steps = options.max_steps;
-  ro.explain = false;
+  ro.explain = explain;
   ro.keep_after = true;
   return Replay(*s, ro);
 }
@@ -254,10 +255,10 @@ absl::StatusOr<std::optional<MoveResult>> MoveGroup(const store::Snapshot& state
 
 // The shape's pod, pinned to `node` when given, replayed alone on `state`.
 absl::StatusOr<ReplayResult> ReplayShape(const store::Snapshot& state, const DefragShape& shape,
-                                         const std::string& node, const DefragOptions& options) {
+                                         const std::string& node, const DefragOptions& options, bool explain = false) {
   api::Pod pod = shape.pod;
   if (!node.empty()) RETURN_IF_ERROR(Pin(pod, node, false));
-  return ReplayOnly(state, {pod}, options);
+  return ReplayOnly(state, {pod}, options, explain);
 }
 
 // Combinations of k indexes out of n, in lexicographic order.
@@ -359,7 +360,7 @@ absl::StatusOr<DefragAdvice> Defrag(const store::Snapshot& snapshot, const Defra
   }
   const std::shared_ptr<const store::Snapshot> base = SnapshotOf(std::move(objects));
 
-  ASSIGN_OR_RETURN(ReplayResult now, ReplayShape(*base, shape, "", options));
+  ASSIGN_OR_RETURN(ReplayResult now, ReplayShape(*base, shape, "", options, true));
   if (!now.placed.empty()) {
     out.fits_now = true;
     out.shape_node = now.placed.front().node;
