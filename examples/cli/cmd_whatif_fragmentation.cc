@@ -200,6 +200,8 @@ bool PositiveInt(const Flags& flags, const char* name, int64_t& value, std::ostr
 
 }  // namespace
 
+const char* WhatifFragmentationUsage() { return kFragmentationUsage; }
+
 int RunWhatifFragmentation(const Args& args, Io io) {
   auto specs = InputFlags();
   specs.push_back({{"--shape"}, true,

@@ -34,6 +34,7 @@ int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
 int RunWhatif(const Args& args, Io io);
 int RunWhatifFragmentation(const Args& args, Io io);  // cmd_whatif_fragmentation.cc
+const char* WhatifFragmentationUsage();
 int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);
