@@ -385,10 +385,22 @@ absl::StatusOr<DefragAdvice> Defrag(const store::Snapshot& snapshot, const Defra
     if (!cands.empty()) rooms.emplace_back(r.node, std::move(cands));
   }
 
+  // For pruning: the shape's claims as the DRA PreFilter resolves them (a template's claim built in
+  // memory), those not allocated yet, and the nodes.
   PlaceOptions place;
   place.features = options.features;
   place.max_steps = options.max_steps;
   place.explain = false;
+  const std::set<std::string> no_node;
+  place.only_nodes = &no_node;
+  ASSIGN_OR_RETURN(const PodPlacement resolved, Place(*base, shape.pod, place));
+  std::vector<const api::ResourceClaim*> shape_claims;
+  for (const PlacedClaim& pc : resolved.claims) {
+    if (pc.claim != nullptr && !pc.allocated) shape_claims.push_back(pc.claim);
+  }
+  std::map<std::string, NodeInfo> node_infos;
+  for (NodeInfo& n : PlacementNodes(*base)) node_infos.emplace(n.name, std::move(n));
+
   for (int k = 1; k <= options.max_moves; ++k) {
     for (const auto& [room, cands] : rooms) {
       if (cands.size() < static_cast<size_t>(k)) continue;
@@ -402,18 +414,27 @@ absl::StatusOr<DefragAdvice> Defrag(const store::Snapshot& snapshot, const Defra
           return out;
         }
         ++out.trials;
-        // Pruning: with every pod of the set gone, the shape's claims must fit on the room's node.
-        std::vector<WhatifEdit> edits;
+        // Pruning: with the set's claims released (every pod sharing them is in the set), the
+        // shape's pending claims must fit on the room's node. One allocation, no copy of the cluster.
+        if (!resolved.unresolvable.empty()) continue;
+        std::vector<const api::ResourceClaim*> released = shape_claims;
         for (size_t i : pick) {
-          for (const std::string& key : groups[cands[i]].pod_keys) {
-            edits.push_back(WhatifEdit{WhatifEditKind::kDeletePod, key, 0});
+          for (const std::string& key : groups[cands[i]].claims) {
+            const size_t slash = key.find('/');
+            if (const api::ResourceClaim* c = base->GetResourceClaim(key.substr(0, slash), key.substr(slash + 1))) {
+              released.push_back(c);
+            }
           }
         }
-        ASSIGN_OR_RETURN(WhatifEditResult emptied, ApplyWhatifEdits(*base, edits));
-        const std::set<std::string> only{room};
-        place.only_nodes = &only;
-        ASSIGN_OR_RETURN(PodPlacement pp, Place(*emptied.snapshot, shape.pod, place));
-        if (pp.nodes.empty() || !pp.nodes.front().fits()) continue;
+        if (!shape_claims.empty()) {
+          const AllocatedState state = AllocatedStateFromSnapshot(*base, released);
+          AllocateOptions ao;
+          ao.features = options.features;
+          ao.max_steps = options.max_steps;
+          ao.allocated_state = &state;
+          const AllocateResult ar = Allocate(*base, shape_claims, node_infos.at(room), ao);
+          if (ar.outcome != Outcome::kAllocated) continue;
+        }
 
         // The moves, one after the other, then the shape.
         std::shared_ptr<const store::Snapshot> state = base;

@@ -20,7 +20,8 @@
 //     rejection of the shape moves could change (DynamicResources or NodeResourcesFit; not a taint,
 //     affinity or cordon), for every set of k consumer groups among the first max_candidates groups
 //     with a pod on N (fewest devices first, then by pod name), in lexicographic order:
-//       - pruning: with the groups' pods deleted, the shape's claims must fit on N (alloc::Place);
+//       - pruning: with the groups' claims released, the shape's pending claims must fit on N (one
+//         alloc::Allocate against the allocated state without them; no copy of the cluster);
 //       - the groups move one after the other: each is replayed pinned away from N (NotIn [N]; the
 //         first node in name order that fits, as first-fit replay picks it), else pinned to N;
 //       - the shape, pinned to N, is replayed last and must be placed.
