@@ -218,3 +218,32 @@ def test_sweep_on_dask_equals_the_serial_frames(small):
         # An error in one variant is raised here as the draforge exception it was.
         with pytest.raises(draforge.InvalidInputError, match="unknown policy"):
             sweep(small, vs[:3] + [Variant("bad", policy="best-fit")], client)
+
+
+def test_c_abi_edits_on_a_copy(small):
+    # drain node-b and add one copy of node-c: the C ABI's edits (draforge_whatif_edit), as the CLI's.
+    edited = small.edit(draforge.whatif.drain_node("node-b"), draforge.whatif.add_nodes("node-c", 1))
+    assert edited.changes == [
+        "drain-node node-b: cordoned; 1 pod pending again (team-a/held-user); 1 claim deallocated (team-a/held)",
+        "add-nodes node-c: 1 node added (node-c-whatif-1) with 1 ResourceSlice each",
+    ]
+    assert edited.snapshot.get("Node", "node-c-whatif-1")["metadata"]["name"] == "node-c-whatif-1"
+    assert edited.snapshot.get("Node", "node-b")["spec"]["unschedulable"] is True
+    r = edited.snapshot.replay()
+    assert r.nodes["team-a/big"] == "node-c-whatif-1" and "team-a/held-user" in r.nodes
+    # The snapshot edited is not changed.
+    assert not small.get("Node", "node-b").get("spec", {}).get("unschedulable")
+    with pytest.raises(draforge.NotFoundError):
+        small.edit(draforge.whatif.drain_node("node-z"))
+    with pytest.raises(draforge.InvalidInputError):
+        small.edit({"op": "paint-node", "name": "node-a"})
+
+
+def test_variants_mix_c_abi_and_python_edits(small):
+    v = draforge.whatif.Variant("bigger", edits=(draforge.whatif.add_nodes("node-c", 1),
+                                                 draforge.whatif.DeletePods(names=("team-a/huge",)),
+                                                 draforge.whatif.delete_claim("team-a/held")))
+    r = v.replay(small)
+    assert "team-a/huge" not in r.order
+    assert r.nodes["team-a/big"] == "node-c"  # node-c first in name order, its four GPUs free
+    assert draforge.whatif.run_variants(small, [v]).loc[0, "placed"] == len(r.placed)
