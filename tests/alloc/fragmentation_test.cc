@@ -122,6 +122,47 @@ TEST(Fragmentation, TaintedDevicesAreNotFree) {
   EXPECT_EQ(r.kinds[0].largest_node, "node-b");
 }
 
+TEST(Fragmentation, ConsumableCapacityLargestFreeOnOneDevice) {
+  // Two NICs of 100G that allow multiple allocations, 60G taken on each: 80G free, 40G at most on
+  // one NIC: a 50G share fits nowhere (score 0.5).
+  const std::string yaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-a-nics}
+spec:
+  driver: nic.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: nic-0, allowMultipleAllocations: true, capacity: {bandwidth: {value: 100G}}}
+  - {name: nic-1, allowMultipleAllocations: true, capacity: {bandwidth: {value: 100G}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: a, namespace: ns}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: nic}}]}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: nic.example.com, pool: node-a, device: nic-0, shareID: 11111111-1111-1111-1111-111111111111, consumedCapacity: {bandwidth: 60G}}
+      - {request: r, driver: nic.example.com, pool: node-a, device: nic-1, shareID: 22222222-2222-2222-2222-222222222222, consumedCapacity: {bandwidth: 60G}}
+)";
+  auto s = Load(yaml);
+  const FragmentationReport r = Fragmentation(*s);
+  ASSERT_EQ(r.nodes.size(), 1u);
+  ASSERT_EQ(r.nodes[0].capacity.size(), 1u);
+  const CapacityFragmentation& c = r.nodes[0].capacity[0];
+  EXPECT_EQ(c.name, "bandwidth");
+  EXPECT_EQ(c.devices, 2);
+  EXPECT_EQ(c.capacity.String(), "200G");
+  EXPECT_EQ(c.consumed.String(), "120G");
+  EXPECT_EQ(c.free.String(), "80G");
+  EXPECT_EQ(c.largest.String(), "40G");
+  EXPECT_DOUBLE_EQ(c.score, 0.5);
+  // The NICs are in use (shared): none is free for a whole-device claim.
+  EXPECT_EQ(r.nodes[0].kinds[0].allocated, 2);
+}
+
 DefragAdvice AdviceFor(std::string_view cluster_yaml, std::string_view shape_yaml, DefragOptions options = {}) {
   auto s = Load(cluster_yaml);
   auto shape = ShapeFromObjects(Decode(shape_yaml));
