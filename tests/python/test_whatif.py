@@ -247,3 +247,23 @@ def test_variants_mix_c_abi_and_python_edits(small):
     assert "team-a/huge" not in r.order
     assert r.nodes["team-a/big"] == "node-c"  # node-c first in name order, its four GPUs free
     assert draforge.whatif.run_variants(small, [v]).loc[0, "placed"] == len(r.placed)
+
+
+def test_template_nodes_taints_and_class_edits(small):
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-group"},
+            "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}}
+    pool = {"apiVersion": "sim.draforge.io/v1alpha1", "kind": "SimulatedDevicePool", "metadata": {"name": "g"},
+            "spec": {"profile": "example-gpu", "nodes": {"allNodes": True}, "devicesPerNode": 4}}
+    rule = {"apiVersion": "resource.k8s.io/v1alpha3", "kind": "DeviceTaintRule", "metadata": {"name": "recall"},
+            "spec": {"deviceSelector": {"driver": "gpu.example.com", "pool": "node-a"},
+                     "taint": {"key": "example.com/recall", "effect": "NoSchedule"}}}
+    edited = small.edit(draforge.whatif.add_template_nodes(node, 2, simulated_device_pools=[pool]),
+                        draforge.whatif.taint_devices(rule))
+    assert edited.changes[0].startswith("add-nodes gpu-group (template): 2 nodes added")
+    assert len(edited.snapshot.objects("ResourceSlice")) == len(small.objects("ResourceSlice")) + 2
+    r = edited.snapshot.replay()
+    assert "node-a" not in {p.node for p in r.placed}
+    assert r.nodes["team-a/huge"] == "gpu-group-whatif-1"
+    blocked = small.edit(draforge.whatif.set_class_selectors("gpu", "device.driver == 'other.example.com'"))
+    assert blocked.changes == ["set-class-selectors gpu: 1 selector replaced by 1"]
+    assert blocked.snapshot.replay().nodes == {}

@@ -207,6 +207,27 @@ def add_nodes(like: str, count: int) -> Dict[str, Any]:
     return {"op": "add-nodes", "like": like, "count": count}
 
 
+def add_template_nodes(node: Mapping[str, Any], count: int, slices: Sequence[Mapping[str, Any]] = (),
+                       simulated_device_pools: Sequence[Mapping[str, Any]] = ()) -> Dict[str, Any]:
+    """``count`` nodes of a template that is not in the snapshot (a node group's Node), named
+    ``<name>-whatif-1``.., each with copies of ``slices`` (spec.nodeName the template's name) and of
+    what each SimulatedDevicePool's driver profile publishes on such a node."""
+    edit: Dict[str, Any] = {"op": "add-nodes", "count": count, "node": dict(node), "slices": list(slices)}
+    if simulated_device_pools:
+        edit["simulatedDevicePools"] = list(simulated_device_pools)
+    return edit
+
+
+def taint_devices(rule: Mapping[str, Any]) -> Dict[str, Any]:
+    """A DeviceTaintRule (dict) added: its taint on the devices it selects."""
+    return {"op": "taint-devices", "rule": dict(rule)}
+
+
+def set_class_selectors(name: str, *expressions: str) -> Dict[str, Any]:
+    """DeviceClass ``name``'s spec.selectors replaced by these CEL expressions."""
+    return {"op": "set-class-selectors", "name": name, "selectors": [{"cel": {"expression": x}} for x in expressions]}
+
+
 def drain_node(name: str) -> Dict[str, Any]:
     """``kubectl drain``: the node cordoned, its pods (but DaemonSet, mirror and terminal ones)
     pending again, their claims released."""
