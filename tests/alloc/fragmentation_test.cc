@@ -249,6 +249,46 @@ TEST(Defrag, APendingPodMovesAnotherPodToTheOtherNode) {
   EXPECT_EQ(a->shape_node, "node-a");
 }
 
+TEST(Defrag, DaemonSetPodsNeverMove) {
+  std::string yaml = Fixture("fragmentation-nodes.yaml");
+  for (const std::string pod : {"small-a", "small-b"}) {
+    const std::string from = "metadata: {name: " + pod + ", namespace: team-a, uid: uid-" + pod + "}";
+    yaml.replace(yaml.find(from), from.size(),
+                 "metadata: {name: " + pod + ", namespace: team-a, uid: uid-" + pod +
+                     ", ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: ds, controller: true}]}");
+  }
+  auto s = Load(yaml);
+  auto shape = ShapeFromPod(*s, "team-a", "pair");
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  auto a = Defrag(*s, *shape);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_FALSE(a->found);
+  EXPECT_EQ(a->trials, 0);
+  EXPECT_EQ(a->why, "no set of at most 3 moves among 0 consumer groups on 0 nodes frees room (0 sets tried)");
+}
+
+TEST(Defrag, AMovedPodKeepsItsOwnNodeAffinity) {
+  // small-a may only run on node-a (matchFields, ANDed with the move's pin): it cannot move to
+  // node-b, so small-b moves to node-a instead and the pair goes to node-b.
+  std::string yaml = Fixture("fragmentation-nodes.yaml");
+  const std::string from = "  nodeName: node-a\n  containers";
+  yaml.replace(yaml.find(from), from.size(),
+               "  nodeName: node-a\n  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                      "{nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-a]}]}]}}}\n"
+               "  containers");
+  auto s = Load(yaml);
+  auto shape = ShapeFromPod(*s, "team-a", "pair");
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  auto a = Defrag(*s, *shape);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(a->found) << a->why;
+  EXPECT_EQ(a->node, "node-b");
+  ASSERT_EQ(a->moves.size(), 1u);
+  EXPECT_EQ(a->moves[0].pods, (std::vector<std::string>{"team-a/small-b"}));
+  EXPECT_EQ(a->moves[0].to_node, "node-a");
+  EXPECT_EQ(a->shape_node, "node-b");
+}
+
 TEST(Defrag, BadOptionsAreErrors) {
   auto s = Load(Fixture("fragmentation-nodes.yaml"));
   auto shape = ShapeFromPod(*s, "team-a", "pair");
