@@ -394,6 +394,12 @@ absl::StatusOr<DefragAdvice> Defrag(const store::Snapshot& snapshot, const Defra
   const std::set<std::string> no_node;
   place.only_nodes = &no_node;
   ASSIGN_OR_RETURN(const PodPlacement resolved, Place(*base, shape.pod, place));
+  if (!resolved.unresolvable.empty()) {
+    // The DRA PreFilter rejects the shape on every node (a claim or template not found, ...): no
+    // move changes that.
+    out.why = absl::StrCat("no move can help: ", resolved.unresolvable.front());
+    return out;
+  }
   std::vector<const api::ResourceClaim*> shape_claims;
   for (const PlacedClaim& pc : resolved.claims) {
     if (pc.claim != nullptr && !pc.allocated) shape_claims.push_back(pc.claim);
@@ -416,7 +422,6 @@ absl::StatusOr<DefragAdvice> Defrag(const store::Snapshot& snapshot, const Defra
         ++out.trials;
         // Pruning: with the set's claims released (every pod sharing them is in the set), the
         // shape's pending claims must fit on the room's node. One allocation, no copy of the cluster.
-        if (!resolved.unresolvable.empty()) continue;
         std::vector<const api::ResourceClaim*> released = shape_claims;
         for (size_t i : pick) {
           for (const std::string& key : groups[cands[i]].claims) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "alloc/defrag.h"
 #include "api/codec.h"
 #include "store/cluster.h"
@@ -287,6 +288,24 @@ TEST(Defrag, AMovedPodKeepsItsOwnNodeAffinity) {
   EXPECT_EQ(a->moves[0].pods, (std::vector<std::string>{"team-a/small-b"}));
   EXPECT_EQ(a->moves[0].to_node, "node-a");
   EXPECT_EQ(a->shape_node, "node-b");
+}
+
+TEST(Defrag, AShapeWhoseClaimIsMissingNeedsNoSearch) {
+  auto s = Load(Fixture("fragmentation-nodes.yaml"));
+  const std::string pod = R"(apiVersion: v1
+kind: Pod
+metadata: {name: lost, namespace: team-a}
+spec:
+  containers: [{name: c, image: i}]
+  resourceClaims: [{name: g, resourceClaimName: nowhere}]
+)";
+  auto shape = ShapeFromObjects(Decode(pod));
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  auto a = Defrag(*s, *shape);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_FALSE(a->found);
+  EXPECT_EQ(a->trials, 0);
+  EXPECT_TRUE(absl::StartsWith(a->why, "no move can help: ")) << a->why;
 }
 
 TEST(Defrag, BadOptionsAreErrors) {
