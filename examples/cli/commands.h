@@ -35,6 +35,8 @@ int RunPlace(const Args& args, Io io);
 int RunWhatif(const Args& args, Io io);
 int RunWhatifGang(const Args& args, Io io);  // `whatif gang` (cmd_whatif_gang.cc)
 extern const char kWhatifGangUsage[];
+int RunWhatifFragmentation(const Args& args, Io io);  // cmd_whatif_fragmentation.cc
+const char* WhatifFragmentationUsage();
 int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);

@@ -203,6 +203,61 @@ DRAFORGE_API int draforge_gang_json(draforge_buffer *out, const draforge_snapsho
                                     const char *workload_template, const draforge_replay_options *options,
                                     const draforge_allocate_options *alloc_options, draforge_error **error);
 
+/* --- fragmentation and defrag advice ----------------------------------------------------------- */
+
+/* Options of draforge_fragmentation_json(). Initialise with DRAFORGE_DEFRAG_OPTIONS_INIT or
+ * draforge_defrag_options_init(); fields are only ever appended. */
+typedef struct draforge_defrag_options {
+  unsigned int version; /* DRAFORGE_DEFRAG_OPTIONS_VERSION */
+  /* The shape to make room for, as YAML or JSON objects (several separated by "---"): the first Pod
+   * with the ResourceClaims and ResourceClaimTemplates beside it, else the first ResourceClaim, else
+   * the first ResourceClaimTemplate. NULL or "": no advice (unless shape_pod is set). */
+  const char *shape;
+  /* "ns/name" of a pod of the snapshot (a pending one) to make room for, when shape is NULL or "". */
+  const char *shape_pod;
+  int max_moves;        /* most moves tried (>= 1; default 3) */
+  int max_candidates;   /* consumer groups considered per node (>= 1; default 16) */
+  int64_t max_trials;   /* sets of moves tried before giving up (>= 1; default 1000) */
+} draforge_defrag_options;
+
+#define DRAFORGE_DEFRAG_OPTIONS_VERSION 1
+#define DRAFORGE_DEFRAG_OPTIONS_INIT {DRAFORGE_DEFRAG_OPTIONS_VERSION, NULL, NULL, 3, 16, 1000}
+
+/* Fills `options` with the defaults of `version`. Errors: DRAFORGE_EINVALID for NULL or an unknown
+ * version. */
+DRAFORGE_API int draforge_defrag_options_init(draforge_defrag_options *options, unsigned int version);
+
+/* The fragmentation of `snapshot` per pool, node and across the cluster and, with a shape, the
+ * defrag advice for it (docs/whatif.md, "Fragmentation" and "Defrag advice", define every number):
+ * devices grouped into kinds by driver and size (counters consumed, else capacity); per kind the
+ * devices, allocated, tainted, free, "fit" (how many one claim could get now against the free
+ * devices and shared counters), "ideal" (how many the free counters would hold if packed) and
+ * score = 1 - fit/ideal; per cluster kind the largest fit on one node and score = 1 -
+ * largestFit/fit. The advice is the fewest moves (a consumer group's pods deleted and created again
+ * pinned to a node, their claims allocated again there by the allocator) after which the shape
+ * is placed, each move replayed on the cluster after the ones before it, in a bounded search.
+ * The snapshot is not changed. `options` and `alloc_options` may be NULL (defaults); of
+ * `alloc_options`, feature_gates, unlock_locked_gates, kubernetes_version and max_steps are used.
+ * On success `*out` (free with draforge_buffer_dispose) holds:
+ *   {"pools":[{"driver","pool","node","kinds":[KIND],"counters":[{"counterSet","counter","capacity",
+ *     "consumed","free"}],"capacity":[CAP]}],
+ *    "nodes":[{"node","kinds":[KIND],"capacity":[CAP]}],
+ *    "kinds":[{"driver","kind","size","free","fit","largestFit","largestNode","score"}],
+ *    "skipped":["driver/pool: why"],
+ *    "advice":{"shape","fitsNow","blocked":[{"node","filter","reason"}],"found","node",
+ *      "moves":[{"pods","claims","claimsAfter","fromNode","toNode","fromDevices","toDevices"}],
+ *      "shapeNode","shapeClaims":[{"claim","results"}],
+ *      "search":{"maxMoves","maxCandidates","maxTrials","trials","budgetExhausted"},"why"}}
+ * KIND = {"driver","kind","size","devices","allocated","tainted","free","fit","ideal","score"};
+ * CAP = {"driver","name","devices","capacity","consumed","free","largest","score"}; "advice" only
+ * with a shape. Errors: DRAFORGE_EINVALID for NULL out or snapshot, bad options, feature gates or
+ * shape (a document that does not decode, no Pod, claim or template in it), and replay's input
+ * errors; DRAFORGE_ENOTFOUND for a shape_pod that is not in the snapshot. */
+DRAFORGE_API int draforge_fragmentation_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                             const draforge_defrag_options *options,
+                                             const draforge_allocate_options *alloc_options,
+                                             draforge_error **error);
+
 #ifdef __cplusplus
 }
 #endif

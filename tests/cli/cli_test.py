@@ -877,6 +877,47 @@ class WhatifGang(unittest.TestCase):
             self.assertEqual(out, "", args)
 
 
+class WhatifFragmentation(unittest.TestCase):
+    """draforge whatif fragmentation: golden outputs on tests/cli/data/whatif (a partitionable GPU
+    pair with one half taken on each; one GPU free on each of two nodes), JSON, exit codes."""
+
+    DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "whatif")
+    PARTITIONS = os.path.join(DATA, "fragmentation-partitions.yaml")
+    NODES = os.path.join(DATA, "fragmentation-nodes.yaml")
+
+    def test_table_output_is_golden(self):
+        for args, golden in ((["-f", self.PARTITIONS, "--shape", os.path.join(self.DATA, "shape-whole-gpu.yaml")],
+                              "fragmentation-partitions.txt"),
+                             (["-f", self.NODES, "--shape-pod", "team-a/pair"], "fragmentation-nodes.txt")):
+            code, out, err = run("whatif", "fragmentation", *args)
+            self.assertEqual(code, 0, err)
+            self.assertEqual(out, read(os.path.join(self.DATA, golden)), golden)
+
+    def test_json_without_a_shape_has_no_advice(self):
+        code, out, err = run("whatif", "fragmentation", "-f", self.PARTITIONS, "-o", "json")
+        self.assertEqual(code, 0, err)
+        r = json.loads(out)
+        self.assertNotIn("advice", r)
+        whole = [k for k in r["nodes"][0]["kinds"] if k["size"] == "memory=80Gi"][0]
+        self.assertEqual((whole["fit"], whole["ideal"], whole["score"]), (0, 1, 1.0))
+
+    def test_no_advice_within_the_bounds_exits_1(self):
+        code, out, err = run("whatif", "fragmentation", "-f", self.PARTITIONS, "--shape",
+                             os.path.join(self.DATA, "shape-two-whole-gpus.yaml"), "--max-moves", "2")
+        self.assertEqual(code, 1, err)
+        self.assertIn("no advice: no set of at most 2 moves among 2 consumer groups on 1 node frees room", out)
+
+    def test_bad_input_exits_2(self):
+        for args, want in ((["--shape-pod", "team-a/nope"], 'pod "team-a/nope" not found'),
+                           (["--max-moves", "0"], "--max-moves: want a positive integer"),
+                           (["--shape", "/nonexistent"], "--shape: cannot read"),
+                           (["--shape-pod", "a/b", "--shape", "x"], "give one")):
+            code, out, err = run("whatif", "fragmentation", "-f", self.NODES, *args)
+            self.assertEqual(code, 2, args)
+            self.assertIn(want, err, args)
+            self.assertEqual(out, "", args)
+
+
 class Packages(unittest.TestCase):
     """draforge package: catalogs (examples/packages/catalog.yaml on the demo scenario)."""
 

@@ -26,18 +26,21 @@ from ._errors import (ApiError, Error, FileSystemError, InternalError, InvalidIn
                       NotFoundError, UnavailableError, UnsupportedError)
 from ._results import (AllocatedDevice, AllocationResult, ClaimConflict, Explanation, FunnelStep, Graph,
                        NodeGroup, NodeVerdict, Pool, RequestFunnel)
-from . import cdi, cel, gang, kube, packages, whatif
+from . import cdi, cel, fragmentation, gang, kube, packages, whatif
 from .inventory import Inventory
 from .placement import HowManyMore, NodeCount, NodePlacement, PlacedCopy, Placement, PodClaim
+from .fragmentation import DefragAdvice, DefragMove, FragmentationResult
 from .gang import GangResult, GroupClaim
 from .whatif import NodeReason, PendingPod, PlacedClaim, PlacedPod, ReplayResult
 
 __all__ = [
-    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "Error", "Explanation",
-    "FileSystemError", "FunnelStep", "GangResult", "Graph", "GroupClaim", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
+    "AllocatedDevice", "AllocationResult", "ApiError", "ClaimConflict", "Cluster", "DefragAdvice", "DefragMove",
+    "Error", "Explanation", "FileSystemError", "FragmentationResult", "FunnelStep", "GangResult", "Graph",
+    "GroupClaim", "HowManyMore", "InternalError", "InvalidInputError", "Inventory",
     "LimitError", "NodeCount", "NodeGroup", "NodePlacement", "NodeReason", "NodeVerdict", "NotFoundError",
     "PendingPod", "PlacedClaim", "PlacedCopy", "PlacedPod", "Placement", "PodClaim", "Pool", "ReplayResult",
-    "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "gang", "kube", "packages", "whatif",
+    "RequestFunnel", "Snapshot", "UnavailableError", "UnsupportedError", "cdi", "cel", "fragmentation", "gang",
+    "kube", "packages", "whatif",
     "feature_gates", "kubernetes_version", "kubernetes_versions", "version",
 ]
 
@@ -340,6 +343,34 @@ class Snapshot:
                                           kubernetes_version or "")
         return whatif.Replayed(ReplayResult._from_json(json.loads(out)), Snapshot(after))
 
+    def fragmentation(self, shape: Union[None, str, Mapping[str, Any], Sequence[Mapping[str, Any]]] = None, *,
+                      shape_pod: Optional[str] = None, max_moves: int = 3, max_candidates: int = 16,
+                      max_trials: int = 1000, features: Features = None, unlock_locked_gates: bool = False,
+                      max_steps: int = 0, kubernetes_version: Optional[str] = None) -> FragmentationResult:
+        """How fragmented this snapshot's devices are (per node, pool and across the cluster) and,
+        with ``shape`` (YAML/JSON text, an object dict or a list of them: a Pod with its claims or
+        templates, a ResourceClaim or a ResourceClaimTemplate) or ``shape_pod`` ("ns/name" of a pod of
+        the snapshot), the defrag advice: the fewest moves (pods deleted and created again pinned to a
+        node, their claims allocated again there) after which the shape is placed, each replayed on
+        a copy after the moves before it; the search is bounded by ``max_moves``, ``max_candidates``
+        (consumer groups per node) and ``max_trials`` (sets of moves). The snapshot is not changed.
+
+        Returns a FragmentationResult (``.advice``, ``.to_pandas()``); no advice found is a result,
+        not an error. InvalidInputError for bad options, gates or shape; NotFoundError for an unknown
+        ``shape_pod``."""
+        if shape is None:
+            text = ""
+        elif isinstance(shape, str):
+            text = shape
+        elif isinstance(shape, Mapping):
+            text = json.dumps(shape)
+        else:
+            text = "\n---\n".join(json.dumps(o) for o in shape)
+        out = self._s.fragmentation_json(text, shape_pod or "", max_moves, max_candidates, max_trials, _gates(features),
+                                         unlock_locked_gates, max_steps, kubernetes_version or "")
+        return FragmentationResult._from_json(json.loads(out))
+
+
     def edit(self, *edits: Mapping[str, Any]) -> "whatif.Edited":
         """A copy of this snapshot (which is not changed) with the C ABI's what-if edits applied in
         order (draforge_whatif_edit; docs/whatif.md): dicts such as ``{"op": "add-nodes", "like":
@@ -467,6 +498,9 @@ class Cluster:
     def gang(self, group: str, **kwargs: Any) -> GangResult:
         return self.snapshot().gang(group, **kwargs)
 
+    def fragmentation(self, shape: Any = None, **kwargs: Any) -> FragmentationResult:
+        return self.snapshot().fragmentation(shape, **kwargs)
+
 
 Cluster.graph.__doc__ = Snapshot.graph.__doc__
 Cluster.pools.__doc__ = Snapshot.pools.__doc__
@@ -481,3 +515,4 @@ Cluster.place.__doc__ = Snapshot.place.__doc__
 Cluster.how_many_more.__doc__ = Snapshot.how_many_more.__doc__
 Cluster.replay.__doc__ = Snapshot.replay.__doc__
 Cluster.gang.__doc__ = Snapshot.gang.__doc__
+Cluster.fragmentation.__doc__ = Snapshot.fragmentation.__doc__

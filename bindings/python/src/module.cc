@@ -279,6 +279,22 @@ class Snapshot {
     return {new Snapshot(after), Take(b)};
   }
 
+  // draforge_fragmentation_json (place.h): fragmentation and, with `shape` (YAML/JSON objects) or
+  // `shape_pod` ("ns/name"), the defrag advice. "" for none.
+  std::string fragmentation_json(const std::string& shape, const std::string& shape_pod, int max_moves,
+                                 int max_candidates, int64_t max_trials, const std::string& gates, bool unlock,
+                                 int64_t max_steps, const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, kubernetes_version);
+    draforge_defrag_options d = DRAFORGE_DEFRAG_OPTIONS_INIT;
+    d.shape = shape.empty() ? nullptr : shape.c_str();
+    d.shape_pod = shape_pod.empty() ? nullptr : shape_pod.c_str();
+    d.max_moves = max_moves;
+    d.max_candidates = max_candidates;
+    d.max_trials = max_trials;
+    return BufferCall(
+        [&](draforge_buffer* b, draforge_error** e) { return draforge_fragmentation_json(b, s_, &d, &o, e); });
+  }
+
   // draforge_package_capacity_json: `id` and `namespace_` "" for every package / "default".
   std::string package_capacity_json(const std::string& catalog, const std::string& id, const std::string& namespace_,
                                     bool quota, int64_t cap, const std::string& gates, bool unlock,
@@ -757,6 +773,9 @@ PYBIND11_MODULE(_draforge, m) {
       .def("replay_after", &Snapshot::replay_after, py::arg("policy"), py::arg("explain"), py::arg("gates"),
            py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"),
            py::return_value_policy::take_ownership)
+      .def("fragmentation_json", &Snapshot::fragmentation_json, py::arg("shape"), py::arg("shape_pod"),
+           py::arg("max_moves"), py::arg("max_candidates"), py::arg("max_trials"), py::arg("gates"),
+           py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
       .def("package_capacity_json", &Snapshot::package_capacity_json, py::arg("catalog"), py::arg("id"),
            py::arg("namespace"), py::arg("quota"), py::arg("cap"), py::arg("gates"), py::arg("unlock"),
            py::arg("max_steps"))

@@ -117,6 +117,34 @@ inline Result<std::string> GangJson(const Snapshot& snapshot, std::string_view g
   });
 }
 
+// What draforge_fragmentation_json is asked: a shape (YAML/JSON objects) or a pod of the snapshot
+// ("ns/name") to make room for, and the search bounds. Both shapes empty: fragmentation only.
+struct DefragRequest {
+  std::string shape;
+  std::string shape_pod;
+  int max_moves = 3;
+  int max_candidates = 16;
+  int64_t max_trials = 1000;
+};
+
+// The fragmentation of `snapshot` and, with a shape, the defrag advice, as draforge_fragmentation_json's
+// JSON.
+inline Result<std::string> FragmentationJson(const Snapshot& snapshot, const DefragRequest& request = {},
+                                             const AllocateOptions& options = {}) {
+  detail::CString shape(request.shape);
+  detail::CString shape_pod(request.shape_pod);
+  draforge_defrag_options d = DRAFORGE_DEFRAG_OPTIONS_INIT;
+  d.shape = request.shape.empty() ? nullptr : shape.get();
+  d.shape_pod = request.shape_pod.empty() ? nullptr : shape_pod.get();
+  d.max_moves = request.max_moves;
+  d.max_candidates = request.max_candidates;
+  d.max_trials = request.max_trials;
+  const draforge_allocate_options o = detail::COptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_fragmentation_json(out, snapshot.c_handle(), &d, &o, e);
+  });
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_PLACE_HPP
