@@ -28,6 +28,7 @@
 #define DRAFORGE_ALLOC_REPLAY_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "alloc/features.h"
+#include "api/pod.h"
 #include "api/resource_claim.h"
 #include "store/cluster.h"
 
@@ -92,6 +94,17 @@ struct ReplayResult {
   std::vector<ReplayedPod> placed;  // in queue order
   std::vector<PendingPod> pending;  // in queue order
 };
+
+// Whether `pod` is one replay places: no spec.nodeName, not terminal, not being deleted, scheduled
+// by the default scheduler (the list at the top of this file).
+bool IsPendingPod(const api::Pod& pod);
+// spec.priority of `pod` (unset: 0), as corev1helpers.PodPriority reads it. Errors: InvalidArgument
+// naming the pod for a value that is not an integer.
+absl::StatusOr<int64_t> PodPriority(const api::Pod& pod);
+
+// A new store holding the objects of `snapshot` that replay reads (device classes, claims,
+// templates, slices, taint rules, pods, nodes): the working copy a what-if changes.
+std::unique_ptr<store::Cluster> WorkingCopy(const store::Snapshot& snapshot);
 
 // The pending pods of `snapshot` in queue order. Errors: InvalidArgument naming the pod for a
 // spec.priority that is not an integer or a metadata.creationTimestamp that is not RFC 3339.
