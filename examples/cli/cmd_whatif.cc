@@ -217,12 +217,14 @@ int RunReplay(const Args& args, Io io) {
 
 int RunWhatif(const Args& args, Io io) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    (args.empty() ? io.err : io.out) << "usage:\n  " << kReplayUsage << "\n";
+    (args.empty() ? io.err : io.out) << "usage:\n  " << kReplayUsage
+                                     << "\n  draforge whatif preempt --pod NS/NAME ... (draforge whatif preempt --help)\n";
     return args.empty() ? kExitBadInput : kExitOk;
   }
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "replay") return RunReplay(rest, io);
-  io.err << "error: unknown whatif command \"" << args[0] << "\" (replay)\nusage:\n  " << kReplayUsage << "\n";
+  if (args[0] == "preempt") return RunWhatifPreempt(rest, io);
+  io.err << "error: unknown whatif command \"" << args[0] << "\" (replay, preempt)\nusage:\n  " << kReplayUsage << "\n";
   return kExitBadInput;
 }
 

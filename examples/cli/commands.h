@@ -33,6 +33,7 @@ int RunAllocate(const Args& args, Io io);
 int RunExplain(const Args& args, Io io);
 int RunPlace(const Args& args, Io io);
 int RunWhatif(const Args& args, Io io);
+int RunWhatifPreempt(const Args& args, Io io);  // cmd_whatif_preempt.cc
 int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);

@@ -22,6 +22,9 @@ struct ClusterStateOptions {
   // Also list core/v1 ResourceQuotas (stored as opaque objects; the capacity views count within
   // them). One the identity may not list is not an error: `skipped` says so.
   bool resource_quotas = true;
+  // Also list policy/v1 PodDisruptionBudgets (opaque objects; the preemption what-if reads them),
+  // skipped the same way when the identity may not list them.
+  bool pod_disruption_budgets = true;
 };
 
 struct ClusterState {
@@ -29,7 +32,8 @@ struct ClusterState {
   std::vector<api::Object> objects;
   std::string dra_version;  // the resource.k8s.io version read
   // One per skipped object that did not decode ("list resourceslices: ... : <why>"), and one when
-  // ResourceQuotas could not be listed ("list resourcequotas: <why>").
+  // ResourceQuotas or PodDisruptionBudgets could not be listed ("list resourcequotas: <why>",
+  // "list poddisruptionbudgets: <why>").
   std::vector<std::string> skipped;
 };
 
