@@ -119,14 +119,16 @@ void PrintReplayTable(const rapidjson::Document& r, std::ostream& out) {
   out << "replay (" << JsonStr(r, "policy") << "): " << placed.Size() << " of " << JsonArray(r, "order").Size()
       << " pending pods placed, " << pending.Size() << " stay pending\n";
   if (!placed.Empty()) {
-    Table table({"POD", "NODE", "DEVICES"});
+    Table table({"POD", "NODE", "FITS ON", "DEVICES"});
     for (const auto& p : placed.GetArray()) {
       std::vector<std::string> claims;
       for (const auto& c : JsonArray(p, "claims").GetArray()) {
         claims.push_back(JsonStr(c, "claim") + (JsonBool(c, "existing") ? " (allocated)" : "") + ": " +
                          Devices(JsonArray(c, "results")));
       }
-      table.AddRow({JsonStr(p, "pod"), JsonStr(p, "node"), claims.empty() ? "no claims" : Join(claims, "; ")});
+      const size_t fits_on = JsonArray(p, "feasible").Size();
+      table.AddRow({JsonStr(p, "pod"), JsonStr(p, "node"), std::to_string(fits_on) + (fits_on == 1 ? " node" : " nodes"),
+                    claims.empty() ? "no claims" : Join(claims, "; ")});
     }
     table.Print(out);
   }

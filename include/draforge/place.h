@@ -110,11 +110,13 @@ DRAFORGE_API int draforge_replay_options_init(draforge_replay_options *options, 
  * On success `*out` (free with draforge_buffer_dispose) holds:
  *   {"policy":"first-fit"|"most-allocated"|"least-allocated", "order":["ns/name", ...],
  *    "placed":[{"pod","node","claims":[{"claim":"ns/name","existing":bool,
- *                                      "results":status.allocation.devices.results}]}],
+ *                                      "results":status.allocation.devices.results}],
+ *               "feasible":["node", ...]}],
  *    "pending":[{"pod","nodes":[{"node","filter","reason"}]}]}
  * ("filter": the plugin that rejected the node, "NodeUnschedulable", "TaintToleration",
  * "NodeAffinity", "NodeResourcesFit" or "DynamicResources"; "reason": its words and detail)
- * (placed and pending in queue order; pending nodes sorted by name).
+ * (placed and pending in queue order; pending nodes sorted by name; "feasible": every node the pod
+ * fits on at its turn, by name, the policy's choice among them).
  * Errors: DRAFORGE_EINVALID for NULL out or snapshot, an unknown policy, bad options or feature
  * gates, a pod whose spec.priority or metadata.creationTimestamp is malformed, a bad resource
  * list in a Node or Pod, or a malformed spec.taints, spec.unschedulable, spec.tolerations or

@@ -296,6 +296,7 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
     }
 
     const NodePlacement* chosen = nullptr;
+    std::vector<std::string> feasible;
     double best = 0;
     auto next = placement.nodes.begin();
     for (const NodeInfo& n : nodes) {
@@ -309,6 +310,7 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
         pending.nodes.push_back(NodeReason{np.node, "DynamicResources", np.why});
         continue;
       }
+      feasible.push_back(np.node);
       if (options.policy == ReplayPolicy::kFirstFit) {
         if (chosen == nullptr) chosen = &np;
         continue;
@@ -328,7 +330,7 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
       out.pending.push_back(std::move(pending));
       continue;
     }
-    ReplayedPod placed{PodKey(pod), chosen->node, {}};
+    ReplayedPod placed{PodKey(pod), chosen->node, {}, std::move(feasible)};
     for (const ClaimAllocation& ca : chosen->allocations) {
       placed.claims.push_back(ReplayedClaim{ca.claim, ca.existing, ca.allocation});
       if (!ca.existing) shares.Add(ca.allocation);

@@ -71,6 +71,9 @@ struct ReplayedPod {
   std::string pod;  // "namespace/name"
   std::string node;
   std::vector<ReplayedClaim> claims;
+  // Every node the pod fits on at its turn, in name order (the policy chose `node` among them): the
+  // nodes kube-scheduler's filters and DynamicResources would all pass, whatever its scoring picks.
+  std::vector<std::string> feasible;
 };
 
 struct NodeReason {

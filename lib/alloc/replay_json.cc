@@ -38,6 +38,9 @@ absl::StatusOr<std::string> ReplayJson(const ReplayResult& r) {
       claims.PushBack(e, a);
     }
     o.AddMember("claims", claims, a);
+    rapidjson::Value feasible(rapidjson::kArrayType);
+    for (const auto& n : p.feasible) feasible.PushBack(JsonString(n, a), a);
+    o.AddMember("feasible", feasible, a);
     placed.PushBack(o, a);
   }
   d.AddMember("placed", placed, a);

@@ -108,6 +108,16 @@ TEST(Replay, EachPodSeesWhatTheEarlierOnesTook) {
   EXPECT_EQ(r.placed.size(), 3u);
 }
 
+TEST(Replay, ListsEveryNodeAPodFitsOnAtItsTurn) {
+  const ReplayResult r = ReplayOf(SmallYaml());
+  std::map<std::string, std::vector<std::string>> feasible;
+  for (const auto& p : r.placed) feasible[p.pod] = p.feasible;
+  // First fit chose the first of them; late's two GPUs fit only where two are free.
+  EXPECT_EQ(feasible.at("team-a/urgent"), (std::vector<std::string>{"node-a", "node-b", "node-c"}));
+  EXPECT_EQ(feasible.at("team-a/early"), (std::vector<std::string>{"node-a", "node-b", "node-c"}));
+  EXPECT_EQ(feasible.at("team-a/late"), (std::vector<std::string>{"node-c"}));
+}
+
 TEST(Replay, PodsThatFitNowhereStayPendingWithEveryNodesReason) {
   const ReplayResult r = ReplayOf(SmallYaml());
   ASSERT_EQ(r.pending.size(), 2u);

@@ -39,6 +39,11 @@ def test_replay_places_pending_pods_in_queue_order(small):
     # The pods before it took one cpu each on their nodes; held-user holds one on node-b.
     assert huge.reason("node-a") == "cpu: 8 requested, 2 free (allocatable 4)"
     assert huge.reason("node-c") == "cpu: 8 requested, 3 free (allocatable 4)"
+    assert {n.filter for n in huge.nodes} == {"NodeResourcesFit"}
+    assert {n.filter for n in r.pod("team-a/big").nodes} == {"DynamicResources"}
+    # Every node each placed pod fit on at its turn; first fit took the first.
+    assert r.pod("team-a/urgent").feasible == ["node-a", "node-b", "node-c"]
+    assert late.feasible == ["node-c"]
     assert "8 devices match class gpu, 5 are allocated" in r.pod("team-a/big").reason("node-c")
     with pytest.raises(KeyError):
         r.pod("team-a/done")  # terminal: not pending, not replayed
@@ -89,6 +94,7 @@ def test_frames(small):
     # One row per pending pod and node.
     assert len(pending) == 6 and pending.groupby("pod").size().to_dict() == {"team-a/big": 3, "team-a/huge": 3}
     assert pending[pending.pod == "team-a/huge"].reason.str.startswith("cpu: 8 requested").all()
+    assert set(pending[pending.pod == "team-a/huge"]["filter"]) == {"NodeResourcesFit"}
     assert r.to_pandas().placements.equals(placements)  # a NamedTuple: by name too
     # A pod without claims has one row with no device.
     c = draforge.Cluster()
@@ -104,7 +110,9 @@ def test_to_dict_is_the_c_abi_shape(small):
     d = small.replay().to_dict()
     assert set(d) == {"policy", "order", "placed", "pending"}
     assert d["placed"][0]["claims"][0]["results"][0]["device"] == "gpu-0"
-    assert d["pending"][1]["nodes"][0] == {"node": "node-a", "reason": "cpu: 8 requested, 2 free (allocatable 4)"}
+    assert d["pending"][1]["nodes"][0] == {"node": "node-a", "filter": "NodeResourcesFit",
+                                           "reason": "cpu: 8 requested, 2 free (allocatable 4)"}
+    assert d["placed"][2]["feasible"] == ["node-c"]
     assert draforge.ReplayResult._from_json(d) == small.replay()
 
 

@@ -46,20 +46,24 @@ class PlacedClaim:
 
 @dataclass(frozen=True)
 class PlacedPod:
-    """A pending pod the replay started: the ``node`` the policy chose and its claims."""
+    """A pending pod the replay started: the ``node`` the policy chose, its claims, and every node it
+    fit on at its turn (``feasible``, by name: kube-scheduler may pick any of them)."""
 
     pod: str
     node: str
     claims: List[PlacedClaim] = field(default_factory=list)
+    feasible: List[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class NodeReason:
-    """Why a pod did not fit on one node: the resource shortfall ("cpu: 8 requested, 2 free
-    (allocatable 4)") or the placement's sentence for its claims."""
+    """Why a pod did not fit on one node: the kube-scheduler plugin that rejected it (``filter``:
+    NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit or DynamicResources) and its
+    words (``reason``: "cpu: 8 requested, 2 free (allocatable 4)", the placement's sentence...)."""
 
     node: str
     reason: str
+    filter: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class ReplayFrames(NamedTuple):
 
 # The frames' columns; `position` is the pod's place in the queue order (from 0).
 PLACEMENT_COLUMNS = ["position", "pod", "node", "claim", "existing", "request", "driver", "pool", "device"]
-PENDING_COLUMNS = ["position", "pod", "node", "reason"]
+PENDING_COLUMNS = ["position", "pod", "node", "filter", "reason"]
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,8 @@ class ReplayResult:
     def to_dict(self) -> Dict[str, Any]:
         """The C ABI's JSON shape (draforge_replay_json): policy, order, placed, pending."""
         return {"policy": self.policy, "order": list(self.order),
-                "placed": [{"pod": p.pod, "node": p.node, "claims": [asdict(c) for c in p.claims]}
+                "placed": [{"pod": p.pod, "node": p.node, "claims": [asdict(c) for c in p.claims],
+                            "feasible": list(p.feasible)}
                            for p in self.placed],
                 "pending": [{"pod": q.pod, "nodes": [asdict(n) for n in q.nodes]} for q in self.pending]}
 
@@ -160,9 +165,9 @@ class ReplayResult:
         position = {pod: i for i, pod in enumerate(self.order)}
         pending: List[Dict[str, Any]] = []
         for q in self.pending:
-            for n in q.nodes or [NodeReason(node=None, reason=None)]:  # type: ignore[arg-type]
+            for n in q.nodes or [NodeReason(node=None, reason=None, filter=None)]:  # type: ignore[arg-type]
                 pending.append({"position": position.get(q.pod, -1), "pod": q.pod, "node": n.node,
-                                "reason": n.reason})
+                                "filter": n.filter, "reason": n.reason})
         return pending
 
     def summary(self) -> Dict[str, Any]:
@@ -176,9 +181,11 @@ class ReplayResult:
     def _from_json(cls, d: Dict[str, Any]) -> "ReplayResult":
         placed = [PlacedPod(pod=p["pod"], node=p["node"],
                             claims=[PlacedClaim(claim=c["claim"], existing=bool(c.get("existing", False)),
-                                                results=list(c.get("results", []))) for c in p.get("claims", [])])
+                                                results=list(c.get("results", []))) for c in p.get("claims", [])],
+                            feasible=list(p.get("feasible", [])))
                   for p in d.get("placed", [])]
-        pending = [PendingPod(pod=q["pod"], nodes=[NodeReason(node=n["node"], reason=n.get("reason", ""))
+        pending = [PendingPod(pod=q["pod"], nodes=[NodeReason(node=n["node"], reason=n.get("reason", ""),
+                                                              filter=n.get("filter", ""))
                                                    for n in q.get("nodes", [])])
                    for q in d.get("pending", [])]
         return cls(policy=d["policy"], order=list(d.get("order", [])), placed=placed, pending=pending)
