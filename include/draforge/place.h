@@ -1,6 +1,6 @@
 /* DRAForge C ABI: cluster-wide placement. On which nodes a pod's claims fit (kube-scheduler's DRA
- * Filter run on every node), how many more claims like a given one fit, and where, and a replay of
- * the pending pods in the scheduler's queue order.
+ * Filter run on every node), how many more claims like a given one fit, and where, a replay of the
+ * pending pods in the scheduler's queue order, and the pods a pending pod would preempt.
  *
  * Nodes, for both: the snapshot's Node objects (their labels feed node selectors); when it has
  * none, the node names that node-local ResourceSlices (spec.nodeName) name. Only DRA is considered:
