@@ -372,5 +372,24 @@ TEST(Preemption, JsonAndErrors) {
   EXPECT_TRUE(absl::StrContains(bound.status().message(), "bound to node node-a")) << bound.status();
 }
 
+TEST(Preemption, MalformedPodDisruptionBudgetOrStartTimeIsAnErrorNamingTheObject) {
+  const auto run = [](const std::string& yaml) {
+    store::Cluster cluster;
+    auto decoded = api::DecodeStream(absl::StrCat(kClass, yaml), api::DecodeOptions{});
+    EXPECT_TRUE(decoded.ok()) << decoded.status();
+    for (auto& d : *decoded) EXPECT_TRUE(d.object.ok() && cluster.Apply(*std::move(d.object)).ok());
+    return Preempt(*cluster.snapshot(), "d", "hi").status();
+  };
+  const std::string base = absl::StrCat(Node("node-a", 1), Preemptor(1));
+  std::string pdb = Pdb("db", "{app: db}", 0);
+  pdb.replace(pdb.find("disruptionsAllowed: 0"), 21, "disruptionsAllowed: many");
+  absl::Status bad = run(absl::StrCat(base, Holder("a1", "node-a", 10, "gpu-0"), pdb));
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(bad.message(), "poddisruptionbudget d/db: status.disruptionsAllowed: expected a 32-bit integer");
+  absl::Status start = run(absl::StrCat(base, Holder("a1", "node-a", 10, "gpu-0", "yesterday")));
+  EXPECT_EQ(start.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(start.message(), "pod d/a1: status.startTime: not an RFC 3339 time")) << start;
+}
+
 }  // namespace
 }  // namespace draforge::alloc
