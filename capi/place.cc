@@ -13,6 +13,7 @@
 #include "api/codec.h"
 #include "common/json_string.h"
 #include "rapidjson/document.h"
+#include "sim/whatif_nodes.h"
 #include "capi/internal.h"
 #include "draforge/place.h"
 
@@ -79,7 +80,9 @@ int draforge_whatif_edit(draforge_snapshot** out, draforge_buffer* changes, cons
     }
     *out = nullptr;
     if (changes != nullptr) *changes = draforge_buffer{nullptr, 0};
-    auto edits = alloc::ParseWhatifEdits(edits_json);
+    auto expanded = sim::ExpandWhatifNodePools(edits_json);
+    if (!expanded.ok()) return capi::Fail(expanded.status(), error);
+    auto edits = alloc::ParseWhatifEdits(*expanded);
     if (!edits.ok()) return capi::Fail(edits.status(), error);
     auto result = alloc::ApplyWhatifEdits(*snapshot->snapshot, *edits);
     if (!result.ok()) return capi::Fail(result.status(), error);

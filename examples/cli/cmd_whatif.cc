@@ -2,8 +2,10 @@
 //
 //   draforge whatif replay (-f FILE... | --kubeconfig FILE [--context NAME])
 //                          [--policy first-fit|most-allocated|least-allocated]
-//                          [--add-nodes N --like NODE]... [--delete-claim NS/NAME]... [--delete-pod NS/NAME]...
-//                          [--drain-node NODE]... [--delete-node NODE]...
+//                          [--add-nodes N --like NODE]... [--add-template-nodes N --template FILE]...
+//                          [--delete-claim NS/NAME]... [--delete-pod NS/NAME]...
+//                          [--drain-node NODE]... [--delete-node NODE]... [--taint-devices FILE]...
+//                          [--set-class-selector CLASS=CEL]...
 //                          [--feature-gates A=true,B=false] [--kubernetes-version 1.3X] [-o table|json|yaml]
 //     Places the pending pods (no spec.nodeName, not terminal, default scheduler) one at a time in
 //     kube-scheduler's queue order (priority, then creation time, then namespace/name): each node goes
@@ -14,9 +16,11 @@
 //     allocated); the result is committed before the next pod. Nothing is written anywhere.
 //     Edits first change the copy (draforge_whatif_edit), in this order whatever the order on the
 //     command line: --add-nodes N --like NODE (the i-th --add-nodes pairs with the i-th --like; copies
-//     NODE-whatif-1.. with its node-local slices), --delete-claim, --delete-pod, --drain-node (cordon,
-//     evict all but DaemonSet and mirror pods to pending, release their claims), --delete-node (node
-//     and its slices gone, its pods pending). The table starts with what each edit did; JSON has them
+//     NODE-whatif-1.. with its node-local slices), --add-template-nodes N --template FILE (a Node
+//     template with its ResourceSlices and SimulatedDevicePools, expanded for it), --delete-claim,
+//     --delete-pod, --drain-node (cordon, evict all but DaemonSet and mirror pods to pending, release
+//     their claims), --delete-node (node and its slices gone, its pods pending), --taint-devices
+//     (DeviceTaintRules added), --set-class-selector (a class's selectors replaced). The table starts with what each edit did; JSON has them
 //     under "edits".
 //     Exit status: 0 every pending pod is placed, 1 at least one stays pending, 2 bad input.
 //
@@ -29,6 +33,7 @@
 //                            "results": [...status.allocation.devices.results...]}]}],
 //    "pending": [{"pod": "team-b/big", "nodes": [{"node": "node-1", "filter": "NodeResourcesFit",
 //                                                 "reason": "cpu: 8 requested, 2 free ..."}]}]}
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <optional>
@@ -37,6 +42,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "input.h"
 #include "json_fields.h"
 #include "output.h"
 #include "rapidjson/document.h"
@@ -50,8 +56,9 @@ namespace {
 constexpr int kExitPending = 1;
 constexpr char kReplayUsage[] =
     "draforge whatif replay (-f FILE... | --kubeconfig FILE [--context NAME]) "
-    "[--policy first-fit|most-allocated|least-allocated] [--add-nodes N --like NODE]... "
-    "[--delete-claim NS/NAME]... [--delete-pod NS/NAME]... [--drain-node NODE]... [--delete-node NODE]... "
+    "[--policy first-fit|most-allocated|least-allocated] [--no-explain] [--add-nodes N --like NODE]... "
+    "[--add-template-nodes N --template FILE]... [--delete-claim NS/NAME]... [--delete-pod NS/NAME]... "
+    "[--drain-node NODE]... [--delete-node NODE]... [--taint-devices FILE]... [--set-class-selector CLASS=CEL]... "
     "[--feature-gates A=true,B=false] [--kubernetes-version 1.3X] [-o table|json|yaml]";
 
 // "request=driver/pool/device,..." for one claim's results.
@@ -62,6 +69,144 @@ std::string Devices(const rapidjson::Value& results) {
                   JsonStr(r, "device"));
   }
   return out.empty() ? "no devices" : Join(out, " ");
+}
+
+// The positive integer `value` of `flag`, or nullopt after printing the problem.
+std::optional<int64_t> PositiveCount(const char* flag, const std::string& value, std::ostream& err) {
+  int64_t n = 0;
+  size_t used = 0;
+  try {
+    n = std::stoll(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != value.size() || n < 1) {
+    err << "error: " << flag << ": want a positive integer, got \"" << value << "\"\n";
+    return std::nullopt;
+  }
+  return n;
+}
+
+// The objects of FILE as JSON values, by kind; false after printing the problem (an object that does
+// not decode, a kind not in `kinds`).
+bool ObjectsOfFile(const std::string& flag, const std::string& file, const std::vector<std::string>& kinds,
+                   rapidjson::Document& d, std::vector<std::pair<std::string, rapidjson::Value>>& out,
+                   std::ostream& err) {
+  auto read = ReadObjects({file}, true, 0);
+  if (!read.ok()) {
+    err << "error: " << flag << " " << file << ": " << read.error().message << "\n";
+    return false;
+  }
+  const Inputs in{*std::move(read), "", "", ""};
+  const draforge::Objects* objects = &in.objects;
+  for (size_t i = 0; i < objects->size(); ++i) {
+    if (!objects->decoded(i)) {
+      err << "error: " << flag << " " << in.Where(i) << objects->error(i) << "\n";
+      return false;
+    }
+    const std::string kind(objects->kind(i));
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+      err << "error: " << flag << " " << in.Where(i) << "kind " << kind << " is not expected here ("
+          << Join(kinds, ", ") << ")\n";
+      return false;
+    }
+    auto json = objects->Encode(i);
+    if (!json.ok()) {
+      err << "error: " << flag << " " << in.Where(i) << json.error().message << "\n";
+      return false;
+    }
+    rapidjson::Document o;
+    o.Parse(json->c_str());
+    rapidjson::Value v;
+    v.CopyFrom(o, d.GetAllocator());
+    out.emplace_back(kind, std::move(v));
+  }
+  return true;
+}
+
+// --add-template-nodes N --template FILE pairs: FILE holds one Node (the template) and the
+// ResourceSlices and SimulatedDevicePools of such a node.
+bool TemplateEdits(const Flags& flags, rapidjson::Document& d, std::ostream& err) {
+  auto& a = d.GetAllocator();
+  const auto& counts = flags.All("--add-template-nodes");
+  const auto& files = flags.All("--template");
+  if (counts.size() != files.size()) {
+    err << "error: --add-template-nodes and --template come in pairs (" << counts.size() << " --add-template-nodes, "
+        << files.size() << " --template)\n";
+    return false;
+  }
+  for (size_t i = 0; i < counts.size(); ++i) {
+    const auto n = PositiveCount("--add-template-nodes", counts[i], err);
+    if (!n) return false;
+    std::vector<std::pair<std::string, rapidjson::Value>> objects;
+    if (!ObjectsOfFile("--template", files[i], {"Node", "ResourceSlice", "SimulatedDevicePool"}, d, objects, err)) {
+      return false;
+    }
+    rapidjson::Value e(rapidjson::kObjectType), slices(rapidjson::kArrayType), pools(rapidjson::kArrayType);
+    e.AddMember("op", "add-nodes", a);
+    e.AddMember("count", *n, a);
+    int nodes = 0;
+    for (auto& [kind, v] : objects) {
+      if (kind == "Node") {
+        ++nodes;
+        e.AddMember("node", v, a);
+      } else if (kind == "ResourceSlice") {
+        slices.PushBack(v, a);
+      } else {
+        pools.PushBack(v, a);
+      }
+    }
+    if (nodes != 1) {
+      err << "error: --template " << files[i] << ": want exactly one Node (the template), found " << nodes << "\n";
+      return false;
+    }
+    e.AddMember("slices", slices, a);
+    if (!pools.Empty()) e.AddMember("simulatedDevicePools", pools, a);
+    d.PushBack(e, a);
+  }
+  return true;
+}
+
+// --taint-devices FILE (DeviceTaintRules) and --set-class-selector CLASS=CEL (grouped by class, in
+// the order of first appearance).
+bool RuleAndClassEdits(const Flags& flags, rapidjson::Document& d, std::ostream& err) {
+  auto& a = d.GetAllocator();
+  for (const std::string& file : flags.All("--taint-devices")) {
+    std::vector<std::pair<std::string, rapidjson::Value>> rules;
+    if (!ObjectsOfFile("--taint-devices", file, {"DeviceTaintRule"}, d, rules, err)) return false;
+    for (auto& [kind, v] : rules) {
+      rapidjson::Value e(rapidjson::kObjectType);
+      e.AddMember("op", "taint-devices", a);
+      e.AddMember("rule", v, a);
+      d.PushBack(e, a);
+    }
+  }
+  std::vector<std::pair<std::string, std::vector<std::string>>> classes;
+  for (const std::string& value : flags.All("--set-class-selector")) {
+    const size_t eq = value.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
+      err << "error: --set-class-selector: want CLASS=CEL-EXPRESSION, got \"" << value << "\"\n";
+      return false;
+    }
+    const std::string klass = value.substr(0, eq);
+    auto it = std::find_if(classes.begin(), classes.end(), [&](const auto& c) { return c.first == klass; });
+    if (it == classes.end()) it = classes.insert(classes.end(), {klass, {}});
+    it->second.push_back(value.substr(eq + 1));
+  }
+  for (const auto& [klass, expressions] : classes) {
+    rapidjson::Value e(rapidjson::kObjectType), selectors(rapidjson::kArrayType);
+    e.AddMember("op", "set-class-selectors", a);
+    e.AddMember("name", rapidjson::Value(klass.c_str(), a), a);
+    for (const std::string& x : expressions) {
+      rapidjson::Value cel(rapidjson::kObjectType), sel(rapidjson::kObjectType);
+      cel.AddMember("expression", rapidjson::Value(x.c_str(), a), a);
+      sel.AddMember("cel", cel, a);
+      selectors.PushBack(sel, a);
+    }
+    e.AddMember("selectors", selectors, a);
+    d.PushBack(e, a);
+  }
+  return true;
 }
 
 // The edit flags as draforge_whatif_edit's JSON array, in the documented order; nullopt after
@@ -77,23 +222,15 @@ std::optional<std::string> EditsJson(const Flags& flags, std::ostream& err) {
     return std::nullopt;
   }
   for (size_t i = 0; i < counts.size(); ++i) {
-    int64_t n = 0;
-    size_t used = 0;
-    try {
-      n = std::stoll(counts[i], &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != counts[i].size() || n < 1) {
-      err << "error: --add-nodes: want a positive integer, got \"" << counts[i] << "\"\n";
-      return std::nullopt;
-    }
+    const auto n = PositiveCount("--add-nodes", counts[i], err);
+    if (!n) return std::nullopt;
     rapidjson::Value e(rapidjson::kObjectType);
     e.AddMember("op", "add-nodes", a);
     e.AddMember("like", rapidjson::Value(likes[i].c_str(), a), a);
-    e.AddMember("count", n, a);
+    e.AddMember("count", *n, a);
     d.PushBack(e, a);
   }
+  if (!TemplateEdits(flags, d, err)) return std::nullopt;
   for (const char* op : {"delete-claim", "delete-pod", "drain-node", "delete-node"}) {
     for (const std::string& name : flags.All(std::string("--") + op)) {
       rapidjson::Value e(rapidjson::kObjectType);
@@ -102,6 +239,7 @@ std::optional<std::string> EditsJson(const Flags& flags, std::ostream& err) {
       d.PushBack(e, a);
     }
   }
+  if (!RuleAndClassEdits(flags, d, err)) return std::nullopt;
   if (d.Empty()) return std::string();
   rapidjson::StringBuffer buf;
   rapidjson::Writer<rapidjson::StringBuffer> w(buf);
@@ -150,12 +288,23 @@ int RunReplay(const Args& args, Io io) {
   specs.push_back({{"--policy"}, true,
                    "how a pod's node is chosen among those that fit: first-fit (default, name order), "
                    "most-allocated or least-allocated (share of the node's devices allocated)"});
+  specs.push_back({{"--no-explain"}, false,
+                   "a node whose devices do not fit gets the allocator's reason, not the explain funnel's "
+                   "sentence (faster on big inputs)"});
   specs.push_back({{"--add-nodes"}, true, "add N copies of the node given by the matching --like (repeatable)"});
   specs.push_back({{"--like"}, true, "the node --add-nodes copies, with its node-local ResourceSlices"});
+  specs.push_back({{"--add-template-nodes"}, true,
+                   "add N nodes of the template in the matching --template (repeatable)"});
+  specs.push_back({{"--template"}, true,
+                   "a file with one Node (a node group's template) and the ResourceSlices and "
+                   "SimulatedDevicePools such a node publishes"});
   specs.push_back({{"--delete-claim"}, true, "delete ResourceClaim NS/NAME first, freeing its devices (repeatable)"});
   specs.push_back({{"--delete-pod"}, true, "delete Pod NS/NAME first, releasing its claims (repeatable)"});
   specs.push_back({{"--drain-node"}, true, "drain NODE first: cordon it, its pods pending again (repeatable)"});
   specs.push_back({{"--delete-node"}, true, "delete NODE and its ResourceSlices first, its pods pending again (repeatable)"});
+  specs.push_back({{"--taint-devices"}, true, "add the DeviceTaintRules of FILE first (repeatable)"});
+  specs.push_back({{"--set-class-selector"}, true,
+                   "CLASS=CEL: DeviceClass CLASS's selectors replaced by these (repeatable, per class)"});
   specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
   specs.push_back(KubernetesVersionFlag());
   specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
@@ -191,7 +340,7 @@ int RunReplay(const Args& args, Io io) {
     changes.emplace();
     changes->Parse(edited->changes_json.c_str());
   }
-  auto result = draforge::ReplayJson(snapshot, policy, options);
+  auto result = draforge::ReplayJson(snapshot, policy, options, !flags->Has("--no-explain"));
   if (!result.ok()) {
     io.err << "error: " << result.error().message << "\n";
     return result.error().code == DRAFORGE_EINVALID ? kExitBadInput : kExitError;

@@ -3,6 +3,8 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -34,6 +36,9 @@ using RenderFn = std::function<Result<std::string>(const Snapshot&, const Query&
 
 constexpr char kJson[] = "application/json; charset=utf-8";
 constexpr char kAllow[] = "GET, HEAD, OPTIONS";
+// The one route that also takes POST: a what-if needs its edits in a body, and computes on a copy.
+constexpr char kWhatifPath[] = "/api/v1/whatif/replay";
+constexpr char kAllowWhatif[] = "GET, HEAD, OPTIONS, POST";
 // Every response: the dashboard loads only its own scripts, styles, images and API (no inline code,
 // nothing from elsewhere), and no other site may frame any page (clickjacking). X-Frame-Options
 // says the same to browsers that predate frame-ancestors. Images may also be data: URLs: the
@@ -45,8 +50,9 @@ struct ApiRoute {
   RenderFn render;
 };
 
-// The REST views; /api/v1/packages also reads the catalog the server was started with.
-std::vector<ApiRoute> ApiRoutes(const PackageCatalog& catalog) {
+// The REST views; /api/v1/packages also reads the catalog the server was started with, the what-if
+// the server's budget.
+std::vector<ApiRoute> ApiRoutes(const PackageCatalog& catalog, const WhatifLimits& whatif) {
   return {
       {"/api/v1/summary", &RenderSummary},
       {"/api/v1/pools", &RenderPools},
@@ -57,10 +63,30 @@ std::vector<ApiRoute> ApiRoutes(const PackageCatalog& catalog) {
       {"/api/v1/pool-status", &RenderPoolStatus},
       {"/api/v1/packages",
        [catalog](const Snapshot& snapshot, const Query& query) { return RenderPackages(snapshot, query, catalog); }},
+      {"/api/v1/whatif/replay",  // kWhatifPath (spelled out for scripts/gen-public-api-doc's route check)
+       [whatif](const Snapshot& snapshot, const Query& query) -> Result<std::string> {
+         auto request = ParseWhatifQuery(query);
+         if (!request.ok()) return std::move(request).error();
+         return RenderWhatifReplay(snapshot, *request, whatif);
+       }},
   };
 }
 
 constexpr std::string_view kFixedRoutes[] = {"/healthz", "/readyz", "/metrics", "/openapi.json", "/api/v1/events"};
+
+// Whether `content_type` is JSON (application/json, any parameters, any case).
+bool IsJsonContentType(std::string_view content_type) {
+  const std::string_view media = content_type.substr(0, content_type.find(';'));
+  const size_t first = media.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return false;
+  const std::string_view trimmed = media.substr(first, media.find_last_not_of(" \t") - first + 1);
+  constexpr std::string_view kWant = "application/json";
+  if (trimmed.size() != kWant.size()) return false;
+  for (size_t i = 0; i < trimmed.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(trimmed[i])) != kWant[i]) return false;
+  }
+  return true;
+}
 
 // A bounded label for metrics: a known route, "static" for files, "other" for the rest.
 std::string RouteLabel(const std::vector<ApiRoute>& routes, const std::string& path) {
@@ -156,8 +182,11 @@ struct Subscriber {
 
 struct Server::Impl {
   Impl(Cluster& c, ServerOptions o)
-      : cluster(c), options(std::move(o)), routes(ApiRoutes(options.package_catalog)), hub(options.event_ring),
-        limiter(options.rate_limit), static_files(options.static_dir) {
+      : cluster(c), options(std::move(o)), routes(ApiRoutes(options.package_catalog, options.whatif)),
+        hub(options.event_ring), limiter(options.rate_limit), static_files(options.static_dir),
+        max_running_whatifs(options.max_running_whatifs != 0
+                                ? options.max_running_whatifs
+                                : static_cast<size_t>(std::max(1, options.work_threads - 1))) {
     openapi_body = std::make_shared<const std::string>(options.openapi);
     if (auto gz = Gzip(*openapi_body); gz && gz->size() < openapi_body->size()) {
       openapi_gzip = std::make_shared<const std::string>(*std::move(gz));
@@ -174,6 +203,8 @@ struct Server::Impl {
   Body openapi_body, openapi_gzip;
   std::atomic<bool> stopping{false};
   int bound_port = 0;
+  const size_t max_running_whatifs;
+  std::atomic<size_t> running_whatifs{0};  // POSTed what-ifs queued or being computed
 
   // The watcher: wakes on Notify() or every poll_interval, hands new snapshots to the hub and
   // the hub's events to the streams. Serve() waits on the same condition for Stop().
@@ -360,6 +391,62 @@ struct Server::Impl {
     return r;
   }
 
+  // POST /api/v1/whatif/replay: the body is read (at most max_body_bytes), checked on the event
+  // loop (cheap, bounded by its size), then the what-if is computed on the work queue on the
+  // snapshot current when the body arrived; nothing is cached (each body is its own question) and
+  // nothing is changed. At most max_running_whatifs at once; more get 503.
+  http::Response ServeWhatif(const http::Request& req, const http::RequestTarget& target) {
+    if (!target.query.empty()) {
+      return JsonError(400, "unknown query parameter \"" + target.query.begin()->first +
+                                "\" (POST takes its options in the body: policy, explain, edits)");
+    }
+    const bool gzip = AcceptsGzip(req.Header("Accept-Encoding"));
+    http::Response r;
+    r.max_body_bytes = options.max_body_bytes;
+    r.on_body = [this, gzip](std::string body) -> http::Response {
+      const auto start = Clock::now();
+      auto request = ParseWhatifBody(body, options.whatif);
+      if (!request.ok()) return Counted(JsonError(400, request.error().message));
+      auto snapshot = cluster.snapshot();
+      if (!snapshot.ok()) return Counted(JsonError(500, "internal error"));
+      if (running_whatifs.fetch_add(1) >= max_running_whatifs) {
+        running_whatifs.fetch_sub(1);
+        return Counted(JsonError(503, "server busy: " + std::to_string(max_running_whatifs) +
+                                          " what-if(s) being computed; retry"));
+      }
+      http::Response later;
+      later.later = [this, gzip, start, request = *std::move(request),
+                     snapshot = *std::move(snapshot)](http::Reply reply) {
+        auto counted = [this, reply](http::Response answer) { reply(Counted(std::move(answer))); };
+        const bool queued = work->Post([this, gzip, start, request, snapshot, counted] {
+          auto rendered = RenderWhatifReplay(snapshot, request, options.whatif);
+          running_whatifs.fetch_sub(1);
+          if (!rendered.ok()) {
+            const int status = rendered.error().code == DRAFORGE_EINVALID ? 400 : 500;
+            return counted(JsonError(status, status == 500 ? "internal error: " + rendered.error().message
+                                                           : rendered.error().message));
+          }
+          http::Response ok = BodyResponse(gzip, std::make_shared<const std::string>(*std::move(rendered)), kJson);
+          ok.headers.emplace_back("Cache-Control", "no-store");
+          metrics.ObserveLatency(kWhatifPath, std::chrono::duration<double>(Clock::now() - start).count());
+          counted(std::move(ok));
+        });
+        if (!queued) {
+          running_whatifs.fetch_sub(1);
+          counted(JsonError(503, "server busy: too many answers being computed; retry"));
+        }
+      };
+      return later;
+    };
+    return r;
+  }
+
+  // An answer of the what-if POST counted here: Handle counts only what the handler answers at once.
+  http::Response Counted(http::Response r) {
+    metrics.CountRequest(kWhatifPath, r.status);
+    return r;
+  }
+
   http::Response ServeEvents(const http::Request& req, const http::RequestTarget& target) {
     std::string last_event_id = req.Header("Last-Event-ID");
     for (const auto& [k, v] : target.query) {
@@ -431,8 +518,10 @@ struct Server::Impl {
       r.headers.emplace_back("Retry-After", "1");
       return r;
     }
-    // Read-only by construction: no route changes anything, so every other method is refused
-    // (the listener reads no body).
+    // Read-only by construction: no route changes anything, so every other method is refused (the
+    // listener reads no body), but for the what-if POST, which computes on a copy.
+    const bool whatif = target.path == kWhatifPath;
+    const bool whatif_post = whatif && req.method == "POST";
     if (req.method != "GET" && req.method != "HEAD" && req.method != "OPTIONS") {
       const std::string length = req.Header("Content-Length");
       size_t n = 0;
@@ -440,9 +529,15 @@ struct Server::Impl {
       if (n > options.max_body_bytes) {
         return JsonError(413, "request body larger than " + std::to_string(options.max_body_bytes) + " bytes");
       }
-      http::Response r = JsonError(405, "method " + req.method + " not allowed: draforge-server is read-only");
-      r.headers.emplace_back("Allow", kAllow);
-      return r;
+      if (!whatif_post) {
+        http::Response r = JsonError(405, "method " + req.method + " not allowed: draforge-server is read-only" +
+                                              (whatif ? " (POST computes a what-if on a copy)" : ""));
+        r.headers.emplace_back("Allow", whatif ? kAllowWhatif : kAllow);
+        return r;
+      }
+      if (!IsJsonContentType(req.Header("Content-Type"))) {
+        return JsonError(415, "Content-Type: want application/json, not \"" + req.Header("Content-Type") + "\"");
+      }
     }
     size_t target_size = target.path.size();
     for (const auto& [k, v] : target.query) target_size += k.size() + v.size() + 2;
@@ -452,7 +547,7 @@ struct Server::Impl {
     if (req.method == "OPTIONS") {
       http::Response r;
       r.status = 204;
-      r.headers.emplace_back("Allow", kAllow);
+      r.headers.emplace_back("Allow", whatif ? kAllowWhatif : kAllow);
       return r;
     }
     // Probes stay open: the kubelet sends no token.
@@ -475,7 +570,7 @@ struct Server::Impl {
           return reply(std::move(refused));
         }
         http::Response answer = Serve(req, target);
-        if (!answer.later) metrics.CountRequest(label, answer.status);
+        if (!answer.later && !answer.on_body) metrics.CountRequest(label, answer.status);
         reply(std::move(answer));
       });
       if (!queued) reply(JsonError(503, "server busy: too many answers being computed; retry"));
@@ -505,6 +600,7 @@ struct Server::Impl {
       r.headers.emplace_back("Cache-Control", "no-store");
       return r;
     }
+    if (req.method == "POST" && path == kWhatifPath) return ServeWhatif(req, target);
     for (const auto& route : routes) {
       if (path == route.path) return ServeApi(route, req, target);
     }
@@ -520,7 +616,7 @@ struct Server::Impl {
     } catch (const std::exception&) {
       r = JsonError(500, "internal error");
     }
-    if (!r.later) metrics.CountRequest(RouteLabel(routes, target.path), r.status);
+    if (!r.later && !r.on_body) metrics.CountRequest(RouteLabel(routes, target.path), r.status);
     return r;
   }
 };

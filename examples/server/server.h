@@ -1,5 +1,7 @@
 // Server: the HTTP front of draforge-server. Read-only by construction: only GET/HEAD/OPTIONS
-// routes exist, every other method is answered 405.
+// routes exist, every other method is answered 405, with one exception that changes nothing either:
+// POST /api/v1/whatif/replay computes a what-if (whatif_view.h) on a copy of the current snapshot
+// and needs a request body only because its edits do not fit in a query.
 //
 // Threads: the event-driven HTTP layer (examples/common/http) serves every connection on a few
 // event-loop threads (`threads`); API answers not yet cached are computed on a work queue
@@ -20,6 +22,7 @@
 #include "api_views.h"
 #include "draforge/draforge.hpp"
 #include "host_allow_list.h"
+#include "whatif_view.h"
 
 namespace draforge::server {
 
@@ -45,7 +48,12 @@ struct ServerOptions {
   int work_threads = 2;  // threads that compute API answers
   size_t max_queued_answers = 1024;  // API answers waiting for a work thread; more get 503
   double rate_limit = 200;  // requests per second per client address; 0: unlimited
-  size_t max_body_bytes = 64 * 1024;
+  size_t max_body_bytes = 64 * 1024;  // the what-if POST's body; a larger body on any route: 413
+  // What one what-if may cost (the budget of /api/v1/whatif/replay).
+  WhatifLimits whatif;
+  // What-ifs (POST) computed at once; more get 503. 0: one less than work_threads (at least one),
+  // so that the other answers always have a work thread.
+  size_t max_running_whatifs = 0;
   size_t max_target_bytes = 4096;  // path + query
   // Host header values answered; others get 403 (DNS rebinding; host_allow_list.h).
   HostAllowList allowed_hosts;

@@ -76,7 +76,15 @@ Limits:
                          are not counted unless --limit-loopback
   --limit-loopback       apply --max-per-source to 127.0.0.0/8 and ::1 too
   --rate-limit N         requests per second per client address, burst 2N (default 200; 0: off)
-  --max-body-bytes N     request body limit (default 65536); larger: 413
+  --max-body-bytes N     request body limit (default 65536); larger: 413. Only the what-if POST
+                         takes a body
+What-if (/api/v1/whatif/replay: computed on a copy of the snapshot, never changes it):
+  --whatif-max-steps N   allocator search steps per pod and node (default 100000); a node that needs
+                         more does not fit, with the allocator's limit as its reason
+  --whatif-max-pairs N   pods x nodes one what-if may replay (default 1000000); more: 400
+  --whatif-max-explained N
+                         pending pods x nodes given the explain funnel's sentences (default 20000,
+                         about a millisecond each); more: the allocator's reasons and a note
 Events:
   --heartbeat-ms N       heartbeat comment interval on idle streams (default 15000)
   --event-ring N         change events kept for Last-Event-ID resume (default 1024)
@@ -97,7 +105,8 @@ const std::vector<std::string> kValueFlags = {"--scenario",    "--watch-dir",   
                                               "--heartbeat-ms", "--event-ring",    "--ready-delay-ms", "--kubeconfig",
                                               "--context",     "--namespace",      "--allowed-hosts",
                                               "--max-connections", "--max-per-source", "--package-catalog",
-                                              "--max-input-size"};
+                                              "--max-input-size", "--whatif-max-steps", "--whatif-max-pairs",
+                                              "--whatif-max-explained"};
 const std::vector<std::string> kBoolFlags = {"--demo",          "--in-cluster", "--cluster", "--limit-loopback",
                                              "--delegate-auth", "--help",       "-h",
                                              "--version"};
@@ -262,8 +271,11 @@ int ServerMain(int argc, char** argv) {
   auto connections = IntFlag(*flags, "--max-connections", 10000, 1, 1000000, error);
   auto per_source = IntFlag(*flags, "--max-per-source", 1000, 0, 1000000, error);
   auto max_input = IntFlag(*flags, "--max-input-size", int64_t{32} << 20, 1, int64_t{1} << 40, error);
+  auto whatif_steps = IntFlag(*flags, "--whatif-max-steps", 100000, 1, int64_t{1} << 40, error);
+  auto whatif_pairs = IntFlag(*flags, "--whatif-max-pairs", 1000000, 1, int64_t{1} << 40, error);
+  auto whatif_explained = IntFlag(*flags, "--whatif-max-explained", 20000, 0, int64_t{1} << 40, error);
   if (!port || !streams || !rate || !body || !heartbeat || !ring || !ready_delay || !connections || !per_source ||
-      !max_input) {
+      !max_input || !whatif_steps || !whatif_pairs || !whatif_explained) {
     std::cerr << "draforge-server: " << error << "\n";
     return 2;
   }
@@ -271,6 +283,9 @@ int ServerMain(int argc, char** argv) {
   options.max_streams = static_cast<int>(*streams);
   options.rate_limit = static_cast<double>(*rate);
   options.max_body_bytes = static_cast<size_t>(*body);
+  options.whatif.max_steps = *whatif_steps;
+  options.whatif.max_pairs = *whatif_pairs;
+  options.whatif.max_explained = *whatif_explained;
   options.heartbeat = std::chrono::milliseconds(*heartbeat);
   options.event_ring = static_cast<size_t>(*ring);
   options.max_connections = static_cast<size_t>(*connections);

@@ -139,12 +139,24 @@ DRAFORGE_API int draforge_replay_json(draforge_buffer *out, const draforge_snaps
  *                                                (no nodeName), their claims released as above
  *   {"op":"delete-node","name":"NODE"}           the Node and its node-local ResourceSlices are
  *                                                gone, all its pods pending again
- * (a name without "/" is in namespace "default"). On success `*out` is the edited snapshot (destroy
+ *   {"op":"add-nodes","count":N,"node":{Node},"slices":[{ResourceSlice}...],
+ *    "simulatedDevicePools":[{SimulatedDevicePool}...]}
+ *                                                N nodes of a template that is not in the snapshot
+ *                                                (named <node>-whatif-1..), each with copies of the
+ *                                                slices (spec.nodeName the template's name) and of
+ *                                                what each SimulatedDevicePool's driver profile
+ *                                                publishes on such a node
+ *   {"op":"taint-devices","rule":{DeviceTaintRule}}  the rule is added (its taint on the devices it
+ *                                                selects)
+ *   {"op":"set-class-selectors","name":"CLASS","selectors":[{"cel":{"expression":"..."}}]}
+ *                                                DeviceClass CLASS's spec.selectors replaced
+ * (a name without "/" is in namespace "default"; objects are decoded and checked as the API server
+ * would). On success `*out` is the edited snapshot (destroy
  * with draforge_snapshot_destroy) and, when `changes` is not NULL, `*changes` (free with
  * draforge_buffer_dispose) holds a JSON array with one sentence per edit saying what it did.
  * Errors: DRAFORGE_EINVALID for NULL out, snapshot or edits_json, a malformed edit (the message
  * names the entry, "edits[1].op: ..."), a count below 1 or a copy whose name is taken;
- * DRAFORGE_ENOTFOUND for a node, pod or claim that does not exist (named). */
+ * DRAFORGE_ENOTFOUND for a node, pod, claim or class that does not exist (named). */
 DRAFORGE_API int draforge_whatif_edit(draforge_snapshot **out, draforge_buffer *changes,
                                       const draforge_snapshot *snapshot, const char *edits_json,
                                       draforge_error **error);

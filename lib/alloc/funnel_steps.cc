@@ -149,33 +149,51 @@ void Funnel::AllocatedStep(size_t vi, Pending& p) {
   Push(vi, p, FunnelStep::kAllocated, detail);
 }
 
+const Funnel::LeftCounters* Funnel::CountersLeftIn(const PoolView* pool,
+                                                   const std::optional<std::string>& set_name) const {
+  const auto key = std::make_pair(pool, set_name);
+  if (auto it = counters_left_.find(key); it != counters_left_.end()) return it->second ? &*it->second : nullptr;
+  const api::CounterSet* set = nullptr;
+  for (const auto* s : pool->slices) {
+    for (const auto& cs : s->spec->shared_counters) {
+      if (cs.name == set_name) set = &cs;
+    }
+  }
+  std::optional<LeftCounters>& left = counters_left_[key];
+  if (set == nullptr) return nullptr;
+  left.emplace();
+  for (const auto& [counter, total] : set->counters) {
+    (*left)[counter] = total.value ? *total.value : api::Quantity();
+  }
+  for (const auto* s : pool->slices) {
+    for (const auto& d : s->spec->devices) {
+      const bool consumes = std::any_of(d.consumes_counters.begin(), d.consumes_counters.end(),
+                                        [&](const auto& dc) { return dc.counter_set == set_name; });
+      if (!consumes) continue;
+      if (!state_.IsDeviceAllocated(DeviceID{std::string(pool->driver), std::string(pool->pool), d.name.value_or("")})) {
+        continue;
+      }
+      for (const auto& dc : d.consumes_counters) {
+        if (dc.counter_set != set_name) continue;
+        for (const auto& [counter, q] : dc.counters) {
+          if (q.value) (*left)[counter] = (*left)[counter].Sub(*q.value);
+        }
+      }
+    }
+  }
+  return &*left;
+}
+
 // Whether the counters `c` consumes are left in its pool after what is allocated.
 bool Funnel::CountersLeft(const Candidate* c) const {
   for (const auto& cc : c->device->consumes_counters) {
-    const api::CounterSet* set = nullptr;
-    for (const auto* s : c->pool->slices) {
-      for (const auto& cs : s->spec->shared_counters) {
-        if (cs.name == cc.counter_set) set = &cs;
-      }
-    }
-    if (set == nullptr) return false;
-    bool ok = true;
+    const LeftCounters* left = CountersLeftIn(c->pool, cc.counter_set);
+    if (left == nullptr) return false;
     for (const auto& [counter, need] : cc.counters) {
-      const api::Counter* total = set->counters.Find(counter);
-      api::Quantity left = total && total->value ? *total->value : api::Quantity();
-      for (const auto* s : c->pool->slices) {
-        for (const auto& d : s->spec->devices) {
-          DeviceID id{c->id.driver, c->id.pool, d.name.value_or("")};
-          if (!state_.IsDeviceAllocated(id)) continue;
-          for (const auto& dc : d.consumes_counters) {
-            if (dc.counter_set != cc.counter_set) continue;
-            if (const auto* q = dc.counters.Find(counter); q && q->value) left = left.Sub(*q->value);
-          }
-        }
-      }
-      if (left.Compare(need.value.value_or(api::Quantity())) < 0) ok = false;
+      auto it = left->find(counter);
+      const api::Quantity have = it == left->end() ? api::Quantity() : it->second;
+      if (have.Compare(need.value.value_or(api::Quantity())) < 0) return false;
     }
-    if (!ok) return false;
   }
   return true;
 }

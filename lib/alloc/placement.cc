@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "alloc/explain.h"
+#include "alloc/explain_context.h"
 #include "alloc/internal/optional_node_operations.h"
 #include "alloc/namespace_quota.h"
 #include "alloc/node_resources.h"
@@ -288,6 +289,9 @@ absl::StatusOr<PodPlacement> Place(const store::Snapshot& snapshot, const api::P
   std::shared_ptr<const store::Snapshot> borrowed(std::shared_ptr<const store::Snapshot>(), &snapshot);
   Allocator allocator(borrowed, aopts);
   std::shared_ptr<const store::Snapshot> explain_snapshot;  // built on first use
+  // What the explanations on every node share (allocated state, node-independent slices, compiled
+  // selectors and their results): built on first use, for the snapshot they explain.
+  std::unique_ptr<ExplainContext> explain_context;
 
   for (const NodeInfo& node : nodes) {
     if (options.only_nodes != nullptr && !options.only_nodes->contains(node.name)) continue;
@@ -366,12 +370,16 @@ absl::StatusOr<PodPlacement> Place(const store::Snapshot& snapshot, const api::P
         }
         if (!instantiated.empty() && explain_snapshot == nullptr) explain_snapshot = WithClaims(snapshot, instantiated);
         const store::Snapshot& es = instantiated.empty() || explain_snapshot == nullptr ? snapshot : *explain_snapshot;
+        if (explain_context == nullptr) explain_context = std::make_unique<ExplainContext>(es, options.features);
+        ExplainOptions explain_options;
+        explain_options.features = options.features;
+        explain_options.context = explain_context.get();
         bool alone_fit = true;
         for (const api::ResourceClaim* c : pending) {
           if (!c->spec || !c->spec->devices) continue;
           const std::string key = ClaimKey(*c);
           auto ex = Explain(es, c->metadata.namespace_.value_or("default"), c->metadata.name.value_or(""), &node,
-                            options.features);
+                            explain_options);
           if (!ex.ok()) {
             np.why = absl::StrCat("claim ", key, ": ", ex.status().message());
             break;

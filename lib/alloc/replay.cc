@@ -246,7 +246,10 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
   PlaceOptions place;
   place.features = options.features;
   place.max_steps = options.max_steps;
-  place.explain = options.explain;
+  // The explain funnel's sentences are read only for a pod that fits nowhere: the first pass of
+  // each pod runs without them (most of a replay's cost when most pods fit), and only a pod that
+  // fits on no node is judged again with them (below).
+  place.explain = false;
   for (const api::Pod* queued : queue) {
     // The pod as the working copy holds it; replay is the only writer, so it is unchanged.
     std::shared_ptr<const store::Snapshot> current = working->snapshot();
@@ -286,6 +289,12 @@ absl::StatusOr<ReplayResult> Replay(const store::Snapshot& snapshot, const Repla
     }
     place.only_nodes = &candidates;
     ASSIGN_OR_RETURN(PodPlacement placement, Place(*current, pod, place));
+    if (options.explain && placement.unresolvable.empty() && !candidates.empty() &&
+        placement.FittingNodes().empty()) {
+      PlaceOptions explained = place;
+      explained.explain = true;
+      ASSIGN_OR_RETURN(placement, Place(*current, pod, explained));
+    }
     if (!placement.unresolvable.empty()) {
       // DynamicResources' PreFilter rejects the pod before any node is filtered.
       for (const NodeInfo& n : nodes) {

@@ -49,7 +49,8 @@ class Objects {
     for (api::Object& o : objects_) {
       T* t = std::get_if<T>(&o.value);
       if (t == nullptr || t->metadata.name.value_or("") != name) continue;
-      if constexpr (!std::is_same_v<T, api::Node> && !std::is_same_v<T, api::ResourceSlice>) {
+      if constexpr (!std::is_same_v<T, api::Node> && !std::is_same_v<T, api::ResourceSlice> &&
+                    !std::is_same_v<T, api::DeviceClass> && !std::is_same_v<T, api::DeviceTaintRule>) {
         if (Ns(t->metadata) != ns) continue;
       }
       return t;
@@ -179,13 +180,18 @@ absl::StatusOr<std::string> SetUnschedulable(const std::optional<api::RawJson>& 
 absl::StatusOr<std::string> AddNodes(Objects& objects, const WhatifEdit& e) {
   const std::string& like = e.name;
   if (e.count < 1) return absl::InvalidArgumentError(absl::StrCat("add-nodes: count must be at least 1, got ", e.count));
-  const api::Node* original = objects.Find<api::Node>("", like);
-  const std::optional<api::Node> node = original ? std::optional<api::Node>(*original) : std::nullopt;
+  std::optional<api::Node> node;
   std::vector<api::ResourceSlice> slices;
-  for (api::ResourceSlice* s : objects.All<api::ResourceSlice>()) {
-    if (NodeLocalTo(*s, like)) slices.push_back(*s);
+  if (e.node_template) {
+    node = e.node_template;
+    slices = e.slice_templates;
+  } else {
+    if (const api::Node* original = objects.Find<api::Node>("", like)) node = *original;
+    for (api::ResourceSlice* s : objects.All<api::ResourceSlice>()) {
+      if (NodeLocalTo(*s, like)) slices.push_back(*s);
+    }
+    if (!node && slices.empty()) return absl::NotFoundError(absl::StrCat("add-nodes: node \"", like, "\" not found"));
   }
-  if (!node && slices.empty()) return absl::NotFoundError(absl::StrCat("add-nodes: node \"", like, "\" not found"));
   std::vector<std::string> names;
   for (int64_t i = 1; i <= e.count; ++i) {
     const std::string name = absl::StrCat(like, "-whatif-", i);
@@ -218,8 +224,34 @@ absl::StatusOr<std::string> AddNodes(Objects& objects, const WhatifEdit& e) {
     }
     names.push_back(name);
   }
-  return absl::StrCat("add-nodes ", like, ": ", Counted(names.size(), "node", "nodes", "added", names), " with ",
-                      slices.size(), slices.size() == 1 ? " ResourceSlice" : " ResourceSlices", " each");
+  return absl::StrCat("add-nodes ", like, e.node_template ? " (template)" : "", ": ",
+                      Counted(names.size(), "node", "nodes", "added", names), " with ", slices.size(),
+                      slices.size() == 1 ? " ResourceSlice" : " ResourceSlices", " each");
+}
+
+absl::StatusOr<std::string> TaintDevices(Objects& objects, const WhatifEdit& e) {
+  const api::DeviceTaintRule& rule = *e.taint_rule;
+  const std::string name = rule.metadata.name.value_or("");
+  if (objects.Find<api::DeviceTaintRule>("", name) != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("taint-devices: devicetaintrule \"", name, "\" already exists"));
+  }
+  objects.Add(api::Object{"resource.k8s.io/v1alpha3", rule});
+  std::string taint;
+  if (rule.spec && rule.spec->taint) {
+    const api::DeviceTaint& t = *rule.spec->taint;
+    taint = absl::StrCat(t.key.value_or(""), t.value ? absl::StrCat("=", *t.value) : "", ":", t.effect.value_or(""));
+  }
+  return absl::StrCat("taint-devices ", name, ": DeviceTaintRule added (", taint, ")");
+}
+
+absl::StatusOr<std::string> SetClassSelectors(Objects& objects, const WhatifEdit& e) {
+  api::DeviceClass* c = objects.Find<api::DeviceClass>("", e.name);
+  if (c == nullptr) return absl::NotFoundError(absl::StrCat("set-class-selectors: deviceclass \"", e.name, "\" not found"));
+  if (!c->spec) c->spec.emplace();
+  const size_t before = c->spec->selectors.size();
+  c->spec->selectors = e.selectors;
+  return absl::StrCat("set-class-selectors ", e.name, ": ", before, before == 1 ? " selector" : " selectors",
+                      " replaced by ", e.selectors.size());
 }
 
 absl::StatusOr<std::string> DeleteClaim(Objects& objects, const WhatifEdit& e) {
@@ -304,13 +336,18 @@ std::string_view WhatifEditKindName(WhatifEditKind kind) {
       return "drain-node";
     case WhatifEditKind::kDeleteNode:
       return "delete-node";
+    case WhatifEditKind::kTaintDevices:
+      return "taint-devices";
+    case WhatifEditKind::kSetClassSelectors:
+      return "set-class-selectors";
   }
   return "";
 }
 
 std::optional<WhatifEditKind> ParseWhatifEditKind(std::string_view name) {
   for (WhatifEditKind k : {WhatifEditKind::kAddNodes, WhatifEditKind::kDeleteClaim, WhatifEditKind::kDeletePod,
-                           WhatifEditKind::kDrainNode, WhatifEditKind::kDeleteNode}) {
+                           WhatifEditKind::kDrainNode, WhatifEditKind::kDeleteNode, WhatifEditKind::kTaintDevices,
+                           WhatifEditKind::kSetClassSelectors}) {
     if (WhatifEditKindName(k) == name) return k;
   }
   return std::nullopt;
@@ -338,6 +375,12 @@ absl::StatusOr<WhatifEditResult> ApplyWhatifEdits(const store::Snapshot& snapsho
       case WhatifEditKind::kDeleteNode:
         change = DeleteNode(objects, e);
         break;
+      case WhatifEditKind::kTaintDevices:
+        change = TaintDevices(objects, e);
+        break;
+      case WhatifEditKind::kSetClassSelectors:
+        change = SetClassSelectors(objects, e);
+        break;
     }
     if (!change.ok()) return change.status();
     out.changes.push_back(*std::move(change));
@@ -347,6 +390,65 @@ absl::StatusOr<WhatifEditResult> ApplyWhatifEdits(const store::Snapshot& snapsho
   out.snapshot = cluster->snapshot();
   return out;
 }
+
+namespace {
+
+// Decodes `v` (an object of kind T, as the API server would take it) for edit field `at`.
+template <typename T>
+absl::StatusOr<T> DecodeAs(const rapidjson::Value& v, const std::string& at, const char* kind) {
+  if (!v.IsObject()) return absl::InvalidArgumentError(absl::StrCat(at, ": expected a ", kind, " object"));
+  api::DecodeOptions options;
+  auto o = api::DecodeObject(v, options, nullptr);
+  if (!o.ok()) return absl::InvalidArgumentError(absl::StrCat(at, ": ", o.status().message()));
+  T* t = std::get_if<T>(&o->value);
+  if (t == nullptr) return absl::InvalidArgumentError(absl::StrCat(at, ": expected kind ", kind));
+  if (t->metadata.name.value_or("").empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(at, ".metadata.name: expected a non-empty string"));
+  }
+  return std::move(*t);
+}
+
+// add-nodes of a template: "node" and "slices" (each local to the node).
+absl::Status ParseTemplate(const rapidjson::Value& v, const std::string& at, WhatifEdit& e) {
+  ASSIGN_OR_RETURN(e.node_template, DecodeAs<api::Node>(v["node"], at + ".node", "Node"));
+  e.name = *e.node_template->metadata.name;
+  auto slices = v.FindMember("slices");
+  if (slices == v.MemberEnd()) return absl::OkStatus();
+  if (!slices->value.IsArray()) return absl::InvalidArgumentError(absl::StrCat(at, ".slices: expected an array"));
+  for (rapidjson::SizeType j = 0; j < slices->value.Size(); ++j) {
+    const std::string sat = absl::StrCat(at, ".slices[", j, "]");
+    ASSIGN_OR_RETURN(api::ResourceSlice s, DecodeAs<api::ResourceSlice>(slices->value[j], sat, "ResourceSlice"));
+    if (!NodeLocalTo(s, e.name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(sat, ".spec.nodeName: expected \"", e.name, "\", the template node's name"));
+    }
+    e.slice_templates.push_back(std::move(s));
+  }
+  return absl::OkStatus();
+}
+
+// set-class-selectors: "selectors", decoded as a DeviceClass's spec.selectors.
+absl::Status ParseSelectors(const rapidjson::Value& v, const std::string& at, WhatifEdit& e) {
+  auto it = v.FindMember("selectors");
+  if (it == v.MemberEnd() || !it->value.IsArray()) {
+    return absl::InvalidArgumentError(absl::StrCat(at, ".selectors: expected an array of device selectors"));
+  }
+  rapidjson::Document klass(rapidjson::kObjectType);
+  auto& a = klass.GetAllocator();
+  rapidjson::Value meta(rapidjson::kObjectType), spec(rapidjson::kObjectType), selectors;
+  meta.AddMember("name", rapidjson::Value(e.name.c_str(), a), a);
+  selectors.CopyFrom(it->value, a);
+  spec.AddMember("selectors", selectors, a);
+  klass.AddMember("apiVersion", "resource.k8s.io/v1", a);
+  klass.AddMember("kind", "DeviceClass", a);
+  klass.AddMember("metadata", meta, a);
+  klass.AddMember("spec", spec, a);
+  ASSIGN_OR_RETURN(api::DeviceClass c, DecodeAs<api::DeviceClass>(klass, at, "DeviceClass"));
+  e.selectors = c.spec ? c.spec->selectors : std::vector<api::DeviceSelector>{};
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<WhatifEdit>> ParseWhatifEdits(std::string_view json) {
   rapidjson::Document d;
@@ -369,20 +471,43 @@ absl::StatusOr<std::vector<WhatifEdit>> ParseWhatifEdits(std::string_view json) 
     RETURN_IF_ERROR(str("op", op));
     auto kind = ParseWhatifEditKind(op);
     if (!kind) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          at, ".op: unknown edit \"", op, "\" (add-nodes, delete-claim, delete-pod, drain-node, delete-node)"));
+      return absl::InvalidArgumentError(absl::StrCat(at, ".op: unknown edit \"", op,
+                                                     "\" (add-nodes, delete-claim, delete-pod, drain-node, "
+                                                     "delete-node, taint-devices, set-class-selectors)"));
     }
     WhatifEdit e;
     e.kind = *kind;
-    if (e.kind == WhatifEditKind::kAddNodes) {
-      RETURN_IF_ERROR(str("like", e.name));
-      auto it = v.FindMember("count");
-      if (it == v.MemberEnd() || !it->value.IsInt64() || it->value.GetInt64() < 1) {
-        return absl::InvalidArgumentError(absl::StrCat(at, ".count: expected an integer of at least 1"));
+    switch (e.kind) {
+      case WhatifEditKind::kAddNodes: {
+        if (v.HasMember("node")) {
+          if (v.HasMember("like")) return absl::InvalidArgumentError(absl::StrCat(at, ": give either like or node"));
+          RETURN_IF_ERROR(ParseTemplate(v, at, e));
+        } else {
+          RETURN_IF_ERROR(str("like", e.name));
+        }
+        auto it = v.FindMember("count");
+        if (it == v.MemberEnd() || !it->value.IsInt64() || it->value.GetInt64() < 1) {
+          return absl::InvalidArgumentError(absl::StrCat(at, ".count: expected an integer of at least 1"));
+        }
+        e.count = it->value.GetInt64();
+        break;
       }
-      e.count = it->value.GetInt64();
-    } else {
-      RETURN_IF_ERROR(str("name", e.name));
+      case WhatifEditKind::kTaintDevices: {
+        auto it = v.FindMember("rule");
+        if (it == v.MemberEnd()) return absl::InvalidArgumentError(absl::StrCat(at, ".rule: expected a DeviceTaintRule"));
+        ASSIGN_OR_RETURN(e.taint_rule, DecodeAs<api::DeviceTaintRule>(it->value, at + ".rule", "DeviceTaintRule"));
+        if (!e.taint_rule->spec || !e.taint_rule->spec->taint) {
+          return absl::InvalidArgumentError(absl::StrCat(at, ".rule.spec.taint: required"));
+        }
+        e.name = *e.taint_rule->metadata.name;
+        break;
+      }
+      case WhatifEditKind::kSetClassSelectors:
+        RETURN_IF_ERROR(str("name", e.name));
+        RETURN_IF_ERROR(ParseSelectors(v, at, e));
+        break;
+      default:
+        RETURN_IF_ERROR(str("name", e.name));
     }
     out.push_back(std::move(e));
   }

@@ -7,6 +7,14 @@
 //                          (spec.nodeName NODE): slice NAME becomes NAME-whatif-<i>, the pool named
 //                          NODE becomes the new node's name (another pool name P becomes
 //                          P-whatif-<i>), devices identical. What a cluster autoscaler adds.
+//   add-nodes N of a template  the same from a Node that is not in the snapshot (a node group's
+//                          template, what cluster-autoscaler builds for a node group scaled from
+//                          zero) and the ResourceSlices such a node publishes (spec.nodeName the
+//                          template's name; lib/sim/whatif_nodes.h makes them from a simulated
+//                          driver profile).
+//   taint-devices RULE     a DeviceTaintRule added: its taint on the devices its selector picks
+//                          (driver, pool, device), as `kubectl apply` of the rule would.
+//   set-class-selectors CLASS  DeviceClass CLASS's spec.selectors replaced (e.g. a narrower model).
 //   delete-claim NS/NAME   the ResourceClaim is gone and its devices are free; pods that name it stay
 //                          (a pending one then cannot find it).
 //   delete-pod NS/NAME     the Pod is gone; it leaves the status.reservedFor of its claims, a claim
@@ -39,21 +47,41 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "api/device_class.h"
+#include "api/device_taint_rule.h"
+#include "api/node.h"
+#include "api/resource_slice.h"
 #include "store/cluster.h"
 
 namespace draforge::alloc {
 
-enum class WhatifEditKind { kAddNodes, kDeleteClaim, kDeletePod, kDrainNode, kDeleteNode };
-// "add-nodes", "delete-claim", "delete-pod", "drain-node", "delete-node".
+enum class WhatifEditKind {
+  kAddNodes,
+  kDeleteClaim,
+  kDeletePod,
+  kDrainNode,
+  kDeleteNode,
+  kTaintDevices,
+  kSetClassSelectors,
+};
+// "add-nodes", "delete-claim", "delete-pod", "drain-node", "delete-node", "taint-devices",
+// "set-class-selectors".
 std::string_view WhatifEditKindName(WhatifEditKind kind);
 std::optional<WhatifEditKind> ParseWhatifEditKind(std::string_view name);
 
 struct WhatifEdit {
   WhatifEditKind kind = WhatifEditKind::kDeleteNode;
-  // The node (add-nodes: the node copied; drain-node, delete-node), or "namespace/name" of the pod or
-  // claim (a name without "/" is in namespace "default").
+  // The node (add-nodes: the node copied; drain-node, delete-node), "namespace/name" of the pod or
+  // claim (a name without "/" is in namespace "default"), the DeviceClass (set-class-selectors).
   std::string name;
   int64_t count = 0;  // add-nodes: how many copies (>= 1)
+  // add-nodes of a template: the Node (not in the snapshot; `name` is its name) and its slices.
+  std::optional<api::Node> node_template;
+  std::vector<api::ResourceSlice> slice_templates;
+  // taint-devices: the rule added.
+  std::optional<api::DeviceTaintRule> taint_rule;
+  // set-class-selectors: the new spec.selectors.
+  std::vector<api::DeviceSelector> selectors;
 };
 
 struct WhatifEditResult {
@@ -68,8 +96,12 @@ absl::StatusOr<WhatifEditResult> ApplyWhatifEdits(const store::Snapshot& snapsho
                                                   const std::vector<WhatifEdit>& edits);
 
 // Parses a JSON array of edits: [{"op": "add-nodes", "like": "n1", "count": 2},
-// {"op": "drain-node", "name": "n1"}, {"op": "delete-pod", "name": "ns/p"}, ...]. Errors:
-// InvalidArgument naming the entry ("edits[1].op: unknown edit \"cordon\"").
+// {"op": "add-nodes", "count": 2, "node": {Node}, "slices": [{ResourceSlice}, ...]},
+// {"op": "drain-node", "name": "n1"}, {"op": "delete-pod", "name": "ns/p"},
+// {"op": "taint-devices", "rule": {DeviceTaintRule}},
+// {"op": "set-class-selectors", "name": "gpu", "selectors": [{"cel": {"expression": "..."}}]}, ...].
+// Objects are decoded as the API server's objects are. Errors: InvalidArgument naming the entry
+// ("edits[1].op: unknown edit \"cordon\"", "edits[0].node.metadata.name: ...").
 absl::StatusOr<std::vector<WhatifEdit>> ParseWhatifEdits(std::string_view json);
 
 }  // namespace draforge::alloc

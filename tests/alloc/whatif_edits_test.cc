@@ -238,6 +238,95 @@ TEST_F(WhatifEdits, BadEditsNameTheObject) {
   EXPECT_EQ(std::string(r.status().message()), "drain-node: node \"n1\" not found");
 }
 
+TEST_F(WhatifEdits, AddNodesOfATemplateThatIsNotInTheCluster) {
+  // A node group's template (4 GPUs, no taint) and the slice such a node publishes.
+  auto e = ParseWhatifEdits(R"([{"op": "add-nodes", "count": 2,
+      "node": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-pool",
+               "labels": {"kubernetes.io/hostname": "gpu-pool", "zone": "b"}},
+               "status": {"allocatable": {"cpu": "8", "pods": "10"}}},
+      "slices": [{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "gpu-pool-gpus"},
+                  "spec": {"driver": "gpu.example.com", "nodeName": "gpu-pool",
+                           "pool": {"name": "gpu-pool", "generation": 1, "resourceSliceCount": 1},
+                           "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}, {"name": "gpu-2"}, {"name": "gpu-3"}]}}]}])");
+  ASSERT_TRUE(e.ok()) << e.status();
+  const WhatifEditResult r = Edit(*e);
+  const store::Snapshot& s = *r.snapshot;
+  EXPECT_EQ(s.GetNode("gpu-pool"), nullptr);  // the template itself is not added
+  for (const std::string name : {"gpu-pool-whatif-1", "gpu-pool-whatif-2"}) {
+    const api::Node* n = s.GetNode(name);
+    ASSERT_NE(n, nullptr) << name;
+    EXPECT_EQ(*n->metadata.labels.Find("kubernetes.io/hostname"), name);
+    const auto slices = s.SlicesByNode(name);
+    ASSERT_EQ(slices.size(), 1u);
+    EXPECT_EQ(slices[0]->spec->devices.size(), 4u);
+    EXPECT_EQ(*slices[0]->spec->pool->name, name);
+  }
+  EXPECT_EQ(r.changes.front(),
+            "add-nodes gpu-pool (template): 2 nodes added (gpu-pool-whatif-1, gpu-pool-whatif-2) with 1 ResourceSlice "
+            "each");
+  // d/waiting has no toleration for n1's taint and n2 has no GPUs; it lands on a template node.
+  auto replay = Replay(s);
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  std::map<std::string, std::string> node_of;
+  for (const auto& p : replay->placed) node_of[p.pod] = p.node;
+  EXPECT_TRUE(node_of.contains("d/waiting"));
+}
+
+TEST_F(WhatifEdits, TaintDevicesAddsARuleTheReplayHonours) {
+  // Drain n1 so that its pods need its GPUs again, then taint both GPUs: nothing fits any more.
+  auto e = ParseWhatifEdits(R"([{"op": "drain-node", "name": "n1"}, {"op": "add-nodes", "like": "n1", "count": 1},
+      {"op": "taint-devices", "rule": {"apiVersion": "resource.k8s.io/v1alpha3", "kind": "DeviceTaintRule",
+        "metadata": {"name": "recall"},
+        "spec": {"deviceSelector": {"driver": "gpu.example.com", "pool": "n1-whatif-1"},
+                 "taint": {"key": "example.com/recall", "value": "batch-7", "effect": "NoSchedule"}}}}])");
+  ASSERT_TRUE(e.ok()) << e.status();
+  const WhatifEditResult r = Edit(*e);
+  EXPECT_EQ(r.changes.back(), "taint-devices recall: DeviceTaintRule added (example.com/recall=batch-7:NoSchedule)");
+  auto replay = Replay(*r.snapshot);
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  for (const auto& p : replay->placed) EXPECT_NE(p.node, "n1-whatif-1") << p.pod;
+  bool bound_pending = false;
+  for (const auto& p : replay->pending) bound_pending = bound_pending || p.pod == "d/bound";
+  EXPECT_TRUE(bound_pending);  // its claim needs a GPU: n1 is cordoned, the copy's GPUs are tainted
+  auto again = ApplyWhatifEdits(*r.snapshot, {(*e)[2]});
+  EXPECT_EQ(std::string(again.status().message()), "taint-devices: devicetaintrule \"recall\" already exists");
+}
+
+TEST_F(WhatifEdits, SetClassSelectorsReplacesTheClassSelectors) {
+  auto e = ParseWhatifEdits(R"([{"op": "set-class-selectors", "name": "gpu",
+      "selectors": [{"cel": {"expression": "device.driver == 'other.example.com'"}}]}])");
+  ASSERT_TRUE(e.ok()) << e.status();
+  const WhatifEditResult r = Edit(*e);
+  EXPECT_EQ(r.changes.front(), "set-class-selectors gpu: 1 selector replaced by 1");
+  const api::DeviceClass* c = r.snapshot->GetDeviceClass("gpu");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(*c->spec->selectors[0].cel->expression, "device.driver == 'other.example.com'");
+  auto missing = ParseWhatifEdits(R"([{"op": "set-class-selectors", "name": "tpu", "selectors": []}])");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_EQ(std::string(ApplyWhatifEdits(*snapshot_, *missing).status().message()),
+            "set-class-selectors: deviceclass \"tpu\" not found");
+}
+
+TEST(WhatifEditsJson, ObjectsInEditsAreDecodedAsTheApiServerWould) {
+  EXPECT_EQ(std::string(ParseWhatifEdits(R"([{"op": "add-nodes", "count": 1, "node": {"apiVersion": "v1",
+      "kind": "Node", "metadata": {"name": "t"}}, "slices": [{"apiVersion": "resource.k8s.io/v1",
+      "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "d.example.com", "nodeName": "other",
+      "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1}}}]}])").status().message()),
+            "edits[0].slices[0].spec.nodeName: expected \"t\", the template node's name");
+  EXPECT_EQ(std::string(ParseWhatifEdits(R"([{"op": "add-nodes", "count": 1, "like": "n1",
+      "node": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "t"}}}])").status().message()),
+            "edits[0]: give either like or node");
+  EXPECT_EQ(std::string(ParseWhatifEdits(R"([{"op": "add-nodes", "count": 1,
+      "node": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "t"}}}])").status().message()),
+            "edits[0].node: expected kind Node");
+  auto bad_rule = ParseWhatifEdits(R"([{"op": "taint-devices", "rule": {"apiVersion": "resource.k8s.io/v1alpha3",
+      "kind": "DeviceTaintRule", "metadata": {"name": "r"}, "spec": {"taint": {"key": 7}}}}])");
+  ASSERT_FALSE(bad_rule.ok());
+  EXPECT_TRUE(absl::StartsWith(bad_rule.status().message(), "edits[0].rule: ")) << bad_rule.status();
+  EXPECT_EQ(std::string(ParseWhatifEdits(R"([{"op": "set-class-selectors", "name": "gpu"}])").status().message()),
+            "edits[0].selectors: expected an array of device selectors");
+}
+
 TEST(WhatifEditsJson, ParsesEveryEditAndNamesBadEntries) {
   auto e = ParseWhatifEdits(R"([{"op": "add-nodes", "like": "n1", "count": 2}, {"op": "drain-node", "name": "n1"},
                                {"op": "delete-pod", "name": "d/p"}, {"op": "delete-claim", "name": "d/c"},
@@ -249,7 +338,8 @@ TEST(WhatifEditsJson, ParsesEveryEditAndNamesBadEntries) {
   EXPECT_EQ((*e)[0].count, 2);
   EXPECT_EQ((*e)[4].kind, WhatifEditKind::kDeleteNode);
   EXPECT_EQ(std::string(ParseWhatifEdits(R"([{"op": "cordon", "name": "n1"}])").status().message()),
-            "edits[0].op: unknown edit \"cordon\" (add-nodes, delete-claim, delete-pod, drain-node, delete-node)");
+            "edits[0].op: unknown edit \"cordon\" (add-nodes, delete-claim, delete-pod, drain-node, delete-node, "
+            "taint-devices, set-class-selectors)");
   EXPECT_EQ(std::string(ParseWhatifEdits(R"([{"op": "add-nodes", "like": "n1"}])").status().message()),
             "edits[0].count: expected an integer of at least 1");
   EXPECT_EQ(std::string(ParseWhatifEdits(R"([{"op": "delete-pod"}])").status().message()),

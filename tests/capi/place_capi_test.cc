@@ -171,6 +171,45 @@ TEST_F(PlaceCApi, WhatifEditGivesANewSnapshotAndSaysWhatChanged) {
   draforge_snapshot_destroy(edited);
 }
 
+TEST_F(PlaceCApi, WhatifEditAddsNodesOfATemplateWithTheSlicesASimulatedProfilePublishes) {
+  // A node group that does not exist yet: its Node template and the dra-example-driver profile its
+  // nodes would run (8 GPUs each).
+  draforge_snapshot* edited = nullptr;
+  draforge_buffer changes = {nullptr, 0};
+  ASSERT_EQ(draforge_whatif_edit(&edited, &changes, snapshot_, R"([{"op": "add-nodes", "count": 2,
+      "node": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-group"}},
+      "simulatedDevicePools": [{"apiVersion": "sim.draforge.io/v1alpha1", "kind": "SimulatedDevicePool",
+        "metadata": {"name": "example"}, "spec": {"profile": "example-gpu", "nodes": {"allNodes": true}}}]}])",
+                                 &error_),
+            DRAFORGE_OK)
+      << draforge_error_message(error_);
+  EXPECT_EQ(Take(changes),
+            "[\"add-nodes gpu-group (template): 2 nodes added (gpu-group-whatif-1, gpu-group-whatif-2) with 1 "
+            "ResourceSlice each\"]");
+  draforge_buffer b = {nullptr, 0};
+  ASSERT_EQ(draforge_place_pod_json(&b, edited, "team-a/trainer", nullptr, &error_), DRAFORGE_OK);
+  // With Node objects in the snapshot, the nodes are the Node objects (node-1 and node-2 are named
+  // only by slices here): the pod fits on both new nodes' GPUs.
+  const std::string placed = Take(b);
+  EXPECT_THAT(placed, HasSubstr("\"fittingNodes\":[\"gpu-group-whatif-1\",\"gpu-group-whatif-2\"]"));
+  EXPECT_THAT(placed, HasSubstr("\"pool\":\"gpu-group-whatif-2\",\"device\":\"gpu-1\""));
+  draforge_snapshot_destroy(edited);
+  // A pool needs a template node; a pool that does not expand is named.
+  EXPECT_EQ(draforge_whatif_edit(&edited, nullptr, snapshot_, R"([{"op": "add-nodes", "count": 1, "like": "node-1",
+      "simulatedDevicePools": []}])", &error_),
+            DRAFORGE_EINVALID);
+  EXPECT_STREQ(draforge_error_message(error_), "edits[0].simulatedDevicePools: needs a \"node\" template to publish for");
+  draforge_error_destroy(error_);
+  error_ = nullptr;
+  EXPECT_EQ(draforge_whatif_edit(&edited, nullptr, snapshot_, R"([{"op": "add-nodes", "count": 1,
+      "node": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "g"}},
+      "simulatedDevicePools": [{"apiVersion": "sim.draforge.io/v1alpha1", "kind": "SimulatedDevicePool",
+        "metadata": {"name": "x"}, "spec": {"profile": "no-such-profile", "nodes": {"allNodes": true}}}]}])", &error_),
+            DRAFORGE_EINVALID);
+  EXPECT_THAT(draforge_error_message(error_), HasSubstr("edits[0].simulatedDevicePools[0]: "));
+  EXPECT_THAT(draforge_error_message(error_), HasSubstr("no-such-profile"));
+}
+
 TEST_F(PlaceCApi, WhatifEditErrorsNameTheEditAndObject) {
   draforge_snapshot* edited = nullptr;
   EXPECT_EQ(draforge_whatif_edit(&edited, nullptr, snapshot_, R"([{"op":"drain-node","name":"node-9"}])", &error_),

@@ -742,6 +742,43 @@ class WhatifReplay(unittest.TestCase):
         })
         self.assertEqual(r["pending"][1]["nodes"][0]["filter"], "DynamicResources")
 
+    def test_template_nodes_device_taints_and_class_selectors(self):
+        # One node of a node group that does not exist yet (its Node template and the example-gpu
+        # profile with 4 GPUs), and every GPU of node-a recalled by a DeviceTaintRule: node-a takes
+        # nothing, the new node takes the first three pods, and huge (8 cpu) fits its 16 cpu.
+        code, out, err = run("whatif", "replay", "-f", self.SMALL, "--add-template-nodes", "1", "--template",
+                             os.path.join(self.DATA, "template-gpu-node.yaml"), "--taint-devices",
+                             os.path.join(self.DATA, "taint-node-a.yaml"), "-o", "json")
+        self.assertEqual(code, 0, err)
+        r = json.loads(out)
+        self.assertEqual(r["edits"], [
+            "add-nodes gpu-group (template): 1 node added (gpu-group-whatif-1) with 1 ResourceSlice each",
+            "taint-devices recall-node-a: DeviceTaintRule added (example.com/recall=batch-7:NoSchedule)",
+        ])
+        placed = {p["pod"]: p for p in r["placed"]}
+        self.assertEqual({k: p["node"] for k, p in placed.items()}, {
+            "team-a/urgent": "gpu-group-whatif-1", "team-a/early": "gpu-group-whatif-1",
+            "team-a/late": "gpu-group-whatif-1", "team-a/big": "node-c", "team-a/huge": "gpu-group-whatif-1"})
+        self.assertNotIn("node-a", placed["team-a/urgent"]["feasible"])
+        # A class that selects another driver: no pod with a GPU claim fits anywhere.
+        code, out, err = run("whatif", "replay", "-f", self.SMALL, "--set-class-selector",
+                             "gpu=device.driver == 'other.example.com'", "-o", "json")
+        self.assertEqual(code, 1, err)
+        r = json.loads(out)
+        self.assertEqual(r["edits"], ["set-class-selectors gpu: 1 selector replaced by 1"])
+        self.assertEqual([p["pod"] for p in r["placed"]], [])
+        # Bad edit files and values name the flag and the object.
+        code, out, err = run("whatif", "replay", "-f", self.SMALL, "--add-template-nodes", "1", "--template",
+                             os.path.join(self.DATA, "taint-node-a.yaml"))
+        self.assertEqual(code, 2)
+        self.assertIn("kind DeviceTaintRule is not expected here (Node, ResourceSlice, SimulatedDevicePool)", err)
+        code, out, err = run("whatif", "replay", "-f", self.SMALL, "--set-class-selector", "gpu")
+        self.assertEqual(code, 2)
+        self.assertIn("--set-class-selector: want CLASS=CEL-EXPRESSION", err)
+        code, out, err = run("whatif", "replay", "-f", self.SMALL, "--add-template-nodes", "1")
+        self.assertEqual(code, 2)
+        self.assertIn("--add-template-nodes and --template come in pairs", err)
+
     def test_edits_apply_before_the_replay(self):
         # node-b drained: its pod is pending again and its claim released; a copy of node-c (4 GPUs)
         # takes big, which fit nowhere before.

@@ -656,9 +656,9 @@ async function contrasts(p) {
 test('text contrast meets WCAG AA (4.5:1) in the light and the dark theme', async () => {
   for (const scheme of ['light', 'dark']) {
     const { ctx, p } = await newPage(scheme);
-    for (const view of ['overview', 'pools', 'availability?driver=mig.example.com&partitionAttribute=profile', 'packages?open=gpu-a100-1x-cpu8-mem64g', 'claims', 'diagnostics']) {
+    for (const view of ['overview', 'pools', 'availability?driver=mig.example.com&partitionAttribute=profile', 'packages?open=gpu-a100-1x-cpu8-mem64g', 'claims', 'diagnostics', 'whatif']) {
       await goto(p, view);
-      await p.waitForSelector('dl.cards, [role="listbox"], [data-testid="claims-table"], [data-testid="pending-list"]');
+      await p.waitForSelector('dl.cards, [role="listbox"], [data-testid="claims-table"], [data-testid="pending-list"], [data-testid="whatif-pod"]');
       if (view.startsWith('availability')) await p.waitForSelector('[data-testid="availability-table"]');
       if (view.startsWith('packages')) await p.waitForSelector('[role="listbox"]');
       const low = (await contrasts(p)).filter((c) => c.ratio < 4.5);
@@ -830,6 +830,13 @@ test('10,000 nodes: every view stays under the DOM bound, and a searched node, p
     await p.locator('[data-testid="pending-list"]').waitFor({ timeout: kBigTimeout });
     await assertBounded(p, 'diagnostics');
 
+    // What-if: 667 pods x 10,000 nodes is over the server's budget (--whatif-max-pairs): the page
+    // says so with the server's figures instead of waiting on a replay of minutes.
+    await p.goto(`${big.url}/#/whatif`);
+    await p.locator('p.error[role="alert"]').waitFor({ timeout: kBigTimeout });
+    assert((await p.locator('p.error[role="alert"]').innerText()).includes('pod-node pairs'), 'the what-if budget is named');
+    await assertBounded(p, 'whatif');
+
     // Availability: 10,000 pools, upstream's default limit (100 rows) and the largest (1,000 rows,
     // windowed); one pool found by its name.
     await p.goto(`${big.url}/#/availability`);
@@ -865,10 +872,125 @@ test('10,000 nodes: every view stays under the DOM bound, and a searched node, p
   }
 });
 
-test('the dashboard only ever reads: every request it made was a GET', async () => {
-  const methods = [...pages.requestMethods.keys()];
+// ---- what-if ------------------------------------------------------------------------------------
+
+/** The server's replay for `body` ({policy, edits}), as the page asks it (GET without edits). */
+async function whatif(body) {
+  if (!body.edits?.length) return api(server.url, `whatif/replay?policy=${body.policy ?? 'first-fit'}`);
+  const res = await fetch(`${server.url}/api/v1/whatif/replay`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`POST whatif/replay: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Waits until the page shows the replay `r` (its summary line). */
+async function waitReplay(p, r, policy, edits) {
+  const want = `${r.placed.length} placed · ${r.pending.length} pending · policy ${policy}` +
+    (edits ? ` · ${edits} edit${edits === 1 ? '' : 's'}` : '');
+  await p.waitForFunction((w) => document.querySelector('[data-testid="whatif-summary"]')?.textContent === w, want, { timeout: 30000 });
+}
+
+/** What the page shows for the current step, in the shape of the server's JSON. */
+async function shownStep(p) {
+  const step = p.locator('section[aria-label="Current step"]');
+  const pod = await step.locator('[data-testid="whatif-pod"]').innerText();
+  const cells = async (table) => (await table.locator('tbody tr').all()).map(async (tr) => tr.locator('td').allInnerTexts());
+  if (await step.locator('[data-testid="whatif-node"]').count()) {
+    const rows = await Promise.all(await cells(step.locator('table')));
+    const fits = (await step.locator('[data-testid="whatif-feasible"]').innerText()).trim();
+    return { pod, node: await step.locator('[data-testid="whatif-node"]').innerText(), fits, rows };
+  }
+  const rows = await Promise.all(await cells(step.locator('table')));
+  return { pod, pending: rows };
+}
+
+/** The server's answer for step `i` in the shape shownStep gives. */
+function expectedStep(r, i) {
+  const pod = r.order[i];
+  const placed = r.placed.find((x) => x.pod === pod);
+  if (placed) {
+    const rows = placed.claims.flatMap((c) => c.results.map((d) => [c.claim, d.request, d.driver, d.pool, d.device,
+      c.existing ? 'before the replay' : 'by the replay']));
+    const n = placed.feasible.length;
+    return { pod, node: placed.node, fits: `· fits on ${n} node${n === 1 ? '' : 's'} at its turn`, rows };
+  }
+  return { pod, pending: r.pending.find((x) => x.pod === pod).nodes.map((n) => [n.node, n.filter, n.reason]) };
+}
+
+async function addEdit(p, op, target, count) {
+  await p.locator('select[aria-label="Edit"]').selectOption(op);
+  if (count !== undefined) await p.locator('input[aria-label="Count"]').fill(String(count));
+  await p.locator('form[aria-label="Add an edit"] input[aria-label="Node"], form[aria-label="Add an edit"] input[aria-label="Name"]').fill(target);
+  await p.locator('form[aria-label="Add an edit"] button[type="submit"]').click();
+}
+
+test('what-if: a replay steps pod by pod, each step what the server\'s JSON says, and edits change it', async () => {
+  const { ctx, p } = await newPage('light');
+  failPage = p;
+  try {
+    // On open: the replay of the cluster as it is (GET), first step shown.
+    const plain = await whatif({ policy: 'first-fit' });
+    await goto(p, 'whatif');
+    await waitReplay(p, plain, 'first-fit', 0);
+    assertEq(await shownStep(p), expectedStep(plain, 0), 'step 1 without edits');
+
+    // Edits: drain node-1 and node-2 (their pods pending again), policy most-allocated; then step
+    // through every pod with Next and back with Previous.
+    const edits = [{ op: 'drain-node', name: 'node-1' }, { op: 'drain-node', name: 'node-2' }];
+    for (const e of edits) await addEdit(p, e.op, e.name);
+    assertEq(await p.locator('ol[aria-label="Edits"] > li > span').allInnerTexts(), ['drain node node-1', 'drain node node-2'], 'edits listed');
+    await p.locator('select[aria-label="Policy"]').selectOption('most-allocated');
+    await p.locator('form[aria-label="Run a replay"] button[type="submit"]').click();
+    const drained = await whatif({ policy: 'most-allocated', edits });
+    assert(drained.order.length > plain.order.length, `draining makes more pods pending (${drained.order.length} vs ${plain.order.length})`);
+    await waitReplay(p, drained, 'most-allocated', 2);
+    assertEq(await p.locator('ul[aria-label="What the edits did"] > li').allInnerTexts(), drained.edits, 'what the edits did');
+    assertEq(await p.locator('ol[aria-label="Queue order"] > li span:first-child').allInnerTexts(), drained.order, 'queue order');
+    for (let i = 0; i < drained.order.length; i++) {
+      if (i > 0) await p.getByRole('button', { name: 'Next ▶' }).click();
+      await p.waitForFunction((pod) => document.querySelector('[data-testid="whatif-pod"]')?.textContent === pod, drained.order[i]);
+      assertEq(await shownStep(p), expectedStep(drained, i), `step ${i + 1} after draining`);
+    }
+    assert(await p.getByRole('button', { name: 'Next ▶' }).isDisabled(), 'Next stops at the last pod');
+    await p.getByRole('button', { name: '◀ Previous' }).click();
+    assertEq(await shownStep(p), expectedStep(drained, drained.order.length - 2), 'Previous goes back one pod');
+    await shot(p, 'whatif-light');
+
+    // Play from the start runs to the last pod by itself.
+    await p.locator('ol[aria-label="Queue order"] > li button').first().click();
+    await p.getByRole('button', { name: '▶ Play' }).click();
+    await p.waitForFunction((n) => document.querySelector('[data-testid="whatif-position"]')?.textContent === `Pod ${n} of ${n}`, drained.order.length, { timeout: 30000 });
+    assertEq(await shownStep(p), expectedStep(drained, drained.order.length - 1), 'Play ends on the last pod');
+
+    // Another edit: node-3 deleted as well leaves a pod pending, with every node's filter and reason.
+    await addEdit(p, 'delete-node', 'node-3');
+    await p.locator('form[aria-label="Run a replay"] button[type="submit"]').click();
+    const gone = await whatif({ policy: 'most-allocated', edits: [...edits, { op: 'delete-node', name: 'node-3' }] });
+    assert(gone.pending.length > 0, 'deleting node-3 leaves a pod pending');
+    await waitReplay(p, gone, 'most-allocated', 3);
+    const i = gone.order.indexOf(gone.pending[0].pod);
+    await p.locator('ol[aria-label="Queue order"] > li button').nth(i).click();
+    assertEq(await shownStep(p), expectedStep(gone, i), 'the pending pod with every node\'s reason');
+    await shot(p, 'whatif-pending-light');
+
+    // A bad edit: the server's message names it, and the last good replay stays.
+    await addEdit(p, 'drain-node', 'node-404');
+    await p.locator('form[aria-label="Run a replay"] button[type="submit"]').click();
+    await p.locator('p.error[role="alert"]').waitFor({ timeout: 30000 });
+    assert((await p.locator('p.error[role="alert"]').innerText()).includes('node-404'), 'the error names the node');
+    await waitReplay(p, gone, 'most-allocated', 3);
+    // Nothing changed on the server.
+    assertEq(await whatif({ policy: 'first-fit' }), plain, 'the cluster after the what-ifs');
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('the dashboard only ever reads: every request it made was a GET or the compute-only what-if POST', async () => {
   assert(pages.requestMethods.get('GET') > 0, 'requests were seen');
-  assertEq(methods.filter((m) => m !== 'GET'), [], 'non-GET methods');
+  const other = pages.otherRequests.filter((r) => r !== 'POST /api/v1/whatif/replay');
+  assertEq(other, [], 'requests that were neither GET nor the what-if POST');
 });
 
 test('no script errors in any page', async () => {

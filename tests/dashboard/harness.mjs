@@ -37,12 +37,15 @@ export function launchBrowser(executablePath) {
 }
 
 /**
- * Pages of one browser that record every request method (requestMethods: method -> count) and
+ * Pages of one browser that record every request method (requestMethods: method -> count; otherRequests:
+ * "METHOD /path" of each request that was not a GET) and
  * every script error, console error or CSP violation (pageErrors) across all pages. Network noise of a server
  * that is restarting or a stream that drops is not an error of the page.
  */
 export function pageFactory(browser) {
   const requestMethods = new Map();
+  // "METHOD /path" of every request that was not a GET (the what-if page's compute-only POST).
+  const otherRequests = [];
   const pageErrors = [];
   async function newPage(colorScheme = 'light') {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme, deviceScaleFactor: 1 });
@@ -51,14 +54,17 @@ export function pageFactory(browser) {
     await ctx.addInitScript(() => document.addEventListener('securitypolicyviolation',
       (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`)));
     const p = await ctx.newPage();
-    p.on('request', (r) => requestMethods.set(r.method(), (requestMethods.get(r.method()) ?? 0) + 1));
+    p.on('request', (r) => {
+      requestMethods.set(r.method(), (requestMethods.get(r.method()) ?? 0) + 1);
+      if (r.method() !== 'GET') otherRequests.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
     p.on('pageerror', (e) => pageErrors.push(String(e)));
     p.on('console', (m) => {
       if (m.type() === 'error' && !/Failed to load resource|EventSource|ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE_CHUNKED/.test(m.text())) pageErrors.push(m.text());
     });
     return { ctx, p };
   }
-  return { newPage, requestMethods, pageErrors };
+  return { newPage, requestMethods, otherRequests, pageErrors };
 }
 
 /** Opens `#/hash` of the dashboard at `baseUrl` and waits for the view's heading. */

@@ -218,3 +218,52 @@ def test_sweep_on_dask_equals_the_serial_frames(small):
         # An error in one variant is raised here as the draforge exception it was.
         with pytest.raises(draforge.InvalidInputError, match="unknown policy"):
             sweep(small, vs[:3] + [Variant("bad", policy="best-fit")], client)
+
+
+def test_c_abi_edits_on_a_copy(small):
+    # drain node-b and add one copy of node-c: the C ABI's edits (draforge_whatif_edit), as the CLI's.
+    edited = small.edit(draforge.whatif.drain_node("node-b"), draforge.whatif.add_nodes("node-c", 1))
+    assert edited.changes == [
+        "drain-node node-b: cordoned; 1 pod pending again (team-a/held-user); 1 claim deallocated (team-a/held)",
+        "add-nodes node-c: 1 node added (node-c-whatif-1) with 1 ResourceSlice each",
+    ]
+    assert edited.snapshot.get("Node", "node-c-whatif-1")["metadata"]["name"] == "node-c-whatif-1"
+    assert edited.snapshot.get("Node", "node-b")["spec"]["unschedulable"] is True
+    r = edited.snapshot.replay()
+    assert r.nodes["team-a/big"] == "node-c-whatif-1" and "team-a/held-user" in r.nodes
+    # The snapshot edited is not changed.
+    assert not small.get("Node", "node-b").get("spec", {}).get("unschedulable")
+    with pytest.raises(draforge.NotFoundError):
+        small.edit(draforge.whatif.drain_node("node-z"))
+    with pytest.raises(draforge.InvalidInputError):
+        small.edit({"op": "paint-node", "name": "node-a"})
+
+
+def test_variants_mix_c_abi_and_python_edits(small):
+    v = draforge.whatif.Variant("bigger", edits=(draforge.whatif.add_nodes("node-c", 1),
+                                                 draforge.whatif.DeletePods(names=("team-a/huge",)),
+                                                 draforge.whatif.delete_claim("team-a/held")))
+    r = v.replay(small)
+    assert "team-a/huge" not in r.order
+    assert r.nodes["team-a/big"] == "node-c"  # node-c first in name order, its four GPUs free
+    assert draforge.whatif.run_variants(small, [v]).loc[0, "placed"] == len(r.placed)
+
+
+def test_template_nodes_taints_and_class_edits(small):
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-group"},
+            "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}}
+    pool = {"apiVersion": "sim.draforge.io/v1alpha1", "kind": "SimulatedDevicePool", "metadata": {"name": "g"},
+            "spec": {"profile": "example-gpu", "nodes": {"allNodes": True}, "devicesPerNode": 4}}
+    rule = {"apiVersion": "resource.k8s.io/v1alpha3", "kind": "DeviceTaintRule", "metadata": {"name": "recall"},
+            "spec": {"deviceSelector": {"driver": "gpu.example.com", "pool": "node-a"},
+                     "taint": {"key": "example.com/recall", "effect": "NoSchedule"}}}
+    edited = small.edit(draforge.whatif.add_template_nodes(node, 2, simulated_device_pools=[pool]),
+                        draforge.whatif.taint_devices(rule))
+    assert edited.changes[0].startswith("add-nodes gpu-group (template): 2 nodes added")
+    assert len(edited.snapshot.objects("ResourceSlice")) == len(small.objects("ResourceSlice")) + 2
+    r = edited.snapshot.replay()
+    assert "node-a" not in {p.node for p in r.placed}
+    assert r.nodes["team-a/huge"] == "gpu-group-whatif-1"
+    blocked = small.edit(draforge.whatif.set_class_selectors("gpu", "device.driver == 'other.example.com'"))
+    assert blocked.changes == ["set-class-selectors gpu: 1 selector replaced by 1"]
+    assert blocked.snapshot.replay().nodes == {}

@@ -481,6 +481,73 @@ TEST(HttpListenerTest, AStreamThatIsNotReadIsClosedPastItsBacklog) {
   close(fd);
 }
 
+// An answer that asks for the body (Response::on_body) gets it whole, sent with a length or chunked,
+// also after answering later (the what-if POST behind --delegate-auth); a body over the answer's
+// limit is 413 whether declared or found while reading; the connection stays open after a body read.
+TEST(HttpListenerTest, AnAnswerThatAsksForTheBodyGetsItWithinItsLimit) {
+  auto started = HttpListener::Start("127.0.0.1", 0, Limits{}, [](const Request& req) {
+    Response r;
+    r.max_body_bytes = 1000;
+    r.on_body = [](std::string body) {
+      Response echo;
+      echo.body = "got " + std::to_string(body.size()) + ": " + body;
+      return echo;
+    };
+    if (req.target != "/later") return r;
+    Response later;
+    later.later = [r](Reply reply) { std::thread([reply, r] { reply(r); }).detach(); };
+    return later;
+  });
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  auto listener = *std::move(started);
+  const int fd = Connect(listener->port());
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(SendAll(fd, "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"));
+  EXPECT_THAT(ReadUntil(fd, "got 5: hello"), HasSubstr("got 5: hello"));
+  // The same connection: chunked, then a GET with no body, then after a later answer.
+  ASSERT_TRUE(SendAll(fd, "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"));
+  EXPECT_THAT(ReadUntil(fd, "got 5: abcde"), HasSubstr("got 5: abcde"));
+  ASSERT_TRUE(SendAll(fd, "GET / HTTP/1.1\r\nHost: h\r\n\r\n"));
+  EXPECT_THAT(ReadUntil(fd, "got 0: "), HasSubstr("got 0: "));
+  ASSERT_TRUE(SendAll(fd, "POST /later HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nxyz"));
+  EXPECT_THAT(ReadUntil(fd, "got 3: xyz"), HasSubstr("got 3: xyz"));
+  close(fd);
+  for (const std::string& request :
+       {"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1001\r\n\r\n" + std::string(1001, 'x'),
+        "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n" + std::string(1000, 'x') +
+            "\r\n1\r\nx\r\n0\r\n\r\n"}) {
+    const int big = Connect(listener->port());
+    ASSERT_GE(big, 0);
+    SendAll(big, request);
+    const std::string answer = ReadToClose(big);
+    close(big);
+    EXPECT_THAT(answer, StartsWith("HTTP/1.1 413 "));
+    EXPECT_THAT(answer, HasSubstr("larger than 1000 bytes"));
+    EXPECT_THAT(answer, HasSubstr("Connection: close"));
+  }
+}
+
+// A body that does not arrive within body_deadline closes the connection.
+TEST(HttpListenerTest, ABodyThatDoesNotArriveInTimeClosesTheConnection) {
+  Limits limits;
+  limits.body_deadline = std::chrono::milliseconds(300);
+  auto started = HttpListener::Start("127.0.0.1", 0, limits, [](const Request&) {
+    Response r;
+    r.max_body_bytes = 1000;
+    r.on_body = [](std::string) { return Response{}; };
+    return r;
+  });
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  auto listener = *std::move(started);
+  const int fd = Connect(listener->port());
+  ASSERT_GE(fd, 0);
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(SendAll(fd, "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nabc"));
+  EXPECT_EQ(ReadToClose(fd), "");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(kWaitMs));
+  close(fd);
+}
+
 TEST(RequestTargetTest, SplitsAndDecodesPathAndQuery) {
   const RequestTarget t = ParseRequestTarget("/api/v1/a%20b+c?driver=gpu.example.com&x=1+2%2B3&&flag&x=%zz");
   EXPECT_EQ(t.path, "/api/v1/a b+c");

@@ -293,7 +293,8 @@ class Snapshot:
         judges it plus the pod's cpu/memory/pods requests against the Node's allocatable; ``policy``
         ("first-fit", "most-allocated" or "least-allocated"; see draforge.whatif.POLICIES) picks among
         the nodes that fit; the pod's binding and its claims' allocations are committed before the
-        next pod. Node affinity, taints and preemption are not considered. ``max_steps`` bounds the
+        next pod. Nodes go through kube-scheduler's filters first (NodeUnschedulable, TaintToleration,
+        NodeAffinity, NodeResourcesFit); preemption is not considered. ``max_steps`` bounds the
         search per pod and node; ``explain=False`` gives the allocator's reasons only (faster).
 
         Returns a ReplayResult (``.placed``, ``.pending``, ``.to_pandas()``): pods left pending are a
@@ -322,6 +323,18 @@ class Snapshot:
         out = self._s.whatif_preempt_json(pod, dra_aware, explain, _gates(features), unlock_locked_gates, max_steps,
                                           kubernetes_version or "")
         return PreemptionResult._from_json(json.loads(out))
+
+
+    def edit(self, *edits: Mapping[str, Any]) -> "whatif.Edited":
+        """A copy of this snapshot (which is not changed) with the C ABI's what-if edits applied in
+        order (draforge_whatif_edit; docs/whatif.md): dicts such as ``{"op": "add-nodes", "like":
+        "node-a", "count": 10}``, ``{"op": "drain-node", "name": "node-b"}``, ``{"op": "delete-node",
+        ...}``, ``{"op": "delete-claim", "name": "ns/claim"}``, ``{"op": "delete-pod", "name":
+        "ns/pod"}`` (:func:`draforge.whatif.add_nodes` and friends build them). Returns
+        ``Edited(snapshot, changes)``, ``changes`` one sentence per edit. InvalidInputError for a
+        malformed edit, NotFoundError for a node, claim or pod that is not there."""
+        out, changes = self._s.whatif_edit(json.dumps(list(edits)))
+        return whatif.Edited(Snapshot(out), json.loads(changes) if changes else [])
 
 
 class Cluster:

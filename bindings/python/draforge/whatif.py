@@ -191,6 +191,64 @@ class ReplayResult:
         return cls(policy=d["policy"], order=list(d.get("order", [])), placed=placed, pending=pending)
 
 
+# -- Edits of the C ABI (draforge_whatif_edit, :meth:`draforge.Snapshot.edit`): plain dicts. --------
+
+
+class Edited(NamedTuple):
+    """A snapshot after :meth:`draforge.Snapshot.edit`, and one sentence per edit saying what it did."""
+
+    snapshot: "Snapshot"
+    changes: List[str]
+
+
+def add_nodes(like: str, count: int) -> Dict[str, Any]:
+    """``count`` copies of Node ``like`` with copies of its node-local ResourceSlices (what a cluster
+    autoscaler would add): named ``<like>-whatif-1``.."""
+    return {"op": "add-nodes", "like": like, "count": count}
+
+
+def add_template_nodes(node: Mapping[str, Any], count: int, slices: Sequence[Mapping[str, Any]] = (),
+                       simulated_device_pools: Sequence[Mapping[str, Any]] = ()) -> Dict[str, Any]:
+    """``count`` nodes of a template that is not in the snapshot (a node group's Node), named
+    ``<name>-whatif-1``.., each with copies of ``slices`` (spec.nodeName the template's name) and of
+    what each SimulatedDevicePool's driver profile publishes on such a node."""
+    edit: Dict[str, Any] = {"op": "add-nodes", "count": count, "node": dict(node), "slices": list(slices)}
+    if simulated_device_pools:
+        edit["simulatedDevicePools"] = list(simulated_device_pools)
+    return edit
+
+
+def taint_devices(rule: Mapping[str, Any]) -> Dict[str, Any]:
+    """A DeviceTaintRule (dict) added: its taint on the devices it selects."""
+    return {"op": "taint-devices", "rule": dict(rule)}
+
+
+def set_class_selectors(name: str, *expressions: str) -> Dict[str, Any]:
+    """DeviceClass ``name``'s spec.selectors replaced by these CEL expressions."""
+    return {"op": "set-class-selectors", "name": name, "selectors": [{"cel": {"expression": x}} for x in expressions]}
+
+
+def drain_node(name: str) -> Dict[str, Any]:
+    """``kubectl drain``: the node cordoned, its pods (but DaemonSet, mirror and terminal ones)
+    pending again, their claims released."""
+    return {"op": "drain-node", "name": name}
+
+
+def delete_node(name: str) -> Dict[str, Any]:
+    """The node and its node-local ResourceSlices gone; its pods pending again, claims released."""
+    return {"op": "delete-node", "name": name}
+
+
+def delete_claim(name: str) -> Dict[str, Any]:
+    """ResourceClaim "ns/name" gone, its devices free."""
+    return {"op": "delete-claim", "name": name}
+
+
+def delete_pod(name: str) -> Dict[str, Any]:
+    """Pod "ns/name" gone; claims reserved by nobody deallocated, the ones it owns deleted."""
+    return {"op": "delete-pod", "name": name}
+
+
 # -- Edits: pure functions of the object list, picklable (frozen dataclasses with __call__). --------
 
 
@@ -267,7 +325,7 @@ class Variant:
     To run on a Dask cluster with worker processes, edits must pickle (cloudpickle: lambdas too)."""
 
     name: str
-    edits: Tuple[Callable[[Objects], Objects], ...] = ()
+    edits: Tuple[Union[Mapping[str, Any], Callable[[Objects], Objects]], ...] = ()
     policy: str = "first-fit"
     features: Features = None
     kubernetes_version: Optional[str] = None
@@ -275,17 +333,31 @@ class Variant:
     explain: bool = True
 
     def snapshot(self, base: "Snapshot") -> "Snapshot":
-        """``base`` with the edits applied (``base`` itself when there are none)."""
+        """``base`` with the edits applied in order (``base`` itself when there are none). An edit
+        that is a dict is one of the C ABI's (:func:`add_nodes`, :func:`drain_node`, ...; see
+        :meth:`draforge.Snapshot.edit`); any other is a function of the object list."""
         if not self.edits:
             return base
         from . import Cluster  # the package imports this module
 
-        objects = base.objects()
+        snapshot: Optional["Snapshot"] = base
+        objects: Objects = []
         for edit in self.edits:
-            objects = edit(objects)
-        cluster = Cluster()
-        cluster.apply(objects)
-        return cluster.snapshot()
+            if isinstance(edit, Mapping):
+                if snapshot is None:
+                    cluster = Cluster()
+                    cluster.apply(objects)
+                    snapshot = cluster.snapshot()
+                snapshot = snapshot.edit(edit).snapshot
+            else:
+                if snapshot is not None:
+                    objects, snapshot = snapshot.objects(), None
+                objects = edit(objects)
+        if snapshot is None:
+            cluster = Cluster()
+            cluster.apply(objects)
+            snapshot = cluster.snapshot()
+        return snapshot
 
     def replay(self, base: "Snapshot") -> ReplayResult:
         """The replay of this variant of ``base``."""

@@ -270,6 +270,21 @@ class Snapshot {
     return BufferCall([&](draforge_buffer* b, draforge_error** e) { return draforge_package_inventory_json(b, s_, e); });
   }
 
+  // draforge_whatif_edit (place.h): a copy of the snapshot with the edits of `edits_json` applied,
+  // and the JSON array of what each edit did.
+  std::pair<Snapshot*, std::string> whatif_edit(const std::string& edits_json) const {
+    draforge_snapshot* out = nullptr;
+    draforge_buffer changes = {nullptr, 0};
+    draforge_error* e = nullptr;
+    int rc;
+    {
+      py::gil_scoped_release nogil;
+      rc = draforge_whatif_edit(&out, &changes, s_, edits_json.c_str(), &e);
+    }
+    Check(rc, e);
+    return {new Snapshot(out), Take(changes)};
+  }
+
  private:
   // The options the Python keywords features=, unlock_locked_gates=, node_labels=, max_steps= and
   // kubernetes_version= give; the strings are borrowed from the caller's arguments.
@@ -719,7 +734,8 @@ PYBIND11_MODULE(_draforge, m) {
       .def("package_capacity_json", &Snapshot::package_capacity_json, py::arg("catalog"), py::arg("id"),
            py::arg("namespace"), py::arg("quota"), py::arg("cap"), py::arg("gates"), py::arg("unlock"),
            py::arg("max_steps"))
-      .def("package_inventory_json", &Snapshot::package_inventory_json);
+      .def("package_inventory_json", &Snapshot::package_inventory_json)
+      .def("whatif_edit", &Snapshot::whatif_edit, py::arg("edits_json"), py::return_value_policy::take_ownership);
   m.def("package_validate_json", &PackageValidate, py::arg("catalog"), py::arg("snapshot").none(true));
   m.def("package_expand_json", &PackageExpand, py::arg("catalog"), py::arg("id"), py::arg("name"),
         py::arg("namespace"), py::arg("image"));

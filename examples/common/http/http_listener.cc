@@ -39,6 +39,7 @@ std::string_view Reason(int status) {
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
     case 414: return "URI Too Long";
     case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
@@ -112,10 +113,18 @@ class HeadParser : public beast::http::basic_parser<true> {
  public:
   HeadParser(const Limits& limits, Request& out) : max_lines_(limits.max_header_lines), out_(out) {
     header_limit(static_cast<std::uint32_t>(limits.max_header_bytes));
-    // Never read (see OnHead), so a declared length is no error. Not boost::none: Boost 1.74
-    // compares the length with an empty optional and refuses every body.
+    // Read only when an answer asks for it (Collect), against its own limit, so a declared length
+    // is no error here. Not boost::none: Boost 1.74 compares the length with an empty optional and
+    // refuses every body.
     body_limit(std::numeric_limits<std::uint64_t>::max());
   }
+
+  // From now on the body goes into `sink`, at most `max_bytes` of it (more: body_too_large()).
+  void Collect(std::string* sink, size_t max_bytes) {
+    sink_ = sink;
+    max_body_ = max_bytes;
+  }
+  bool body_too_large() const { return too_large_; }
 
  private:
   void on_request_impl(beast::http::verb, beast::string_view method, beast::string_view target, int version,
@@ -135,15 +144,29 @@ class HeadParser : public beast::http::basic_parser<true> {
   }
   void on_header_impl(beast::error_code&) override {}
   void on_body_init_impl(const boost::optional<std::uint64_t>&, beast::error_code&) override {}
-  std::size_t on_body_impl(beast::string_view body, beast::error_code&) override { return body.size(); }
+  std::size_t on_body_impl(beast::string_view body, beast::error_code& ec) override { return Take(body, ec); }
   void on_chunk_header_impl(std::uint64_t, beast::string_view, beast::error_code&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, beast::error_code&) override {
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, beast::error_code& ec) override {
+    return Take(body, ec);
+  }
+
+  std::size_t Take(beast::string_view body, beast::error_code& ec) {
+    if (sink_ == nullptr) return body.size();
+    if (body.size() > max_body_ - sink_->size()) {
+      too_large_ = true;
+      ec = beast::http::error::body_limit;
+      return 0;
+    }
+    sink_->append(body.data(), body.size());
     return body.size();
   }
   void on_finish_impl(beast::error_code&) override {}
 
   const size_t max_lines_;
   Request& out_;
+  std::string* sink_ = nullptr;
+  size_t max_body_ = 0;
+  bool too_large_ = false;
 };
 
 bool IsLoopback(const net::ip::address& a) {
@@ -269,11 +292,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return;
     }
     if (ec) return Send(ErrorResponse(400, "bad request"), false);
-    // A body is not read: the daemons accept none, and reading it would be unbounded work.
-    const bool has_body = !parser_->is_done();
-    const bool keep_alive = parser_->keep_alive() && !has_body;
+    // A body is read only when the answer asks for it (Response::on_body): reading every body would
+    // be unbounded work for routes that take none. The parser stays until the answer is known.
+    has_body_ = !parser_->is_done();
+    const bool keep_alive = parser_->keep_alive() && !has_body_;
     head_only_ = request_.method == "HEAD";
-    parser_.reset();
     Response response;
     try {
       response = owner_.handler(request_);
@@ -286,11 +309,66 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // What the handler (or a Reply) gave: an answer to send, a stream to start, or a promise.
   void Answer(Response response, bool keep_alive) {
     if (response.later) return Defer(std::move(response.later), keep_alive);
+    if (response.on_body) return ReadBody(std::move(response));
+    parser_.reset();  // the body, if any, stays unread (Send closes the connection after the answer)
     if (response.on_stream && response.status == 200 && !head_only_) {
       if (!owner_.BecomeStream()) return Send(ErrorResponse(503, "too many event streams"), false);
       return StartStream(std::move(response));
     }
     Send(std::move(response), keep_alive);
+  }
+
+  // Reads the body the answer asked for (within body_deadline and its max_body_bytes), then answers
+  // what its on_body returns.
+  void ReadBody(Response response) {
+    auto on_body = std::move(response.on_body);
+    if (!parser_ || !has_body_) {
+      const bool keep_alive = parser_ && parser_->keep_alive();
+      parser_.reset();
+      return Answer(CallOnBody(on_body, ""), keep_alive);
+    }
+    const size_t limit = response.max_body_bytes;
+    if (auto declared = parser_->content_length(); declared && *declared > limit) {
+      parser_.reset();
+      return Send(TooLarge(limit), false);
+    }
+    body_.clear();
+    parser_->Collect(&body_, limit);
+    timer_.expires_after(owner_.limits.body_deadline);
+    timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (!ec) self->socket_.close();  // the body was not complete in time
+    });
+    beast::http::async_read(socket_, buffer_, *parser_,
+                            [self = shared_from_this(), on_body = std::move(on_body), limit](beast::error_code ec,
+                                                                                             size_t) {
+                              self->OnBody(ec, on_body, limit);
+                            });
+  }
+
+  void OnBody(beast::error_code ec, const std::function<Response(std::string)>& on_body, size_t limit) {
+    timer_.cancel();
+    if (!socket_.is_open()) return;
+    const bool too_large = parser_->body_too_large();
+    const bool keep_alive = !ec && parser_->keep_alive();
+    parser_.reset();
+    std::string body = std::move(body_);
+    body_ = std::string();
+    if (too_large) return Send(TooLarge(limit), false);
+    if (ec == beast::http::error::end_of_stream || ec == net::error::eof) return;  // the client left
+    if (ec) return Send(ErrorResponse(400, "bad request body"), false);
+    Answer(CallOnBody(on_body, std::move(body)), keep_alive);
+  }
+
+  static Response CallOnBody(const std::function<Response(std::string)>& on_body, std::string body) {
+    try {
+      return on_body(std::move(body));
+    } catch (...) {
+      return ErrorResponse(500, "internal error");
+    }
+  }
+
+  static Response TooLarge(size_t limit) {
+    return ErrorResponse(413, "request body larger than " + std::to_string(limit) + " bytes");
   }
 
   // Hands the application a Reply for an answer it gives later.
@@ -382,6 +460,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   beast::flat_buffer buffer_;  // at most max_header_bytes
   Request request_;
   std::optional<HeadParser> parser_;
+  bool has_body_ = false;  // the request has a body (read only when the answer asks: ReadBody)
+  std::string body_;       // while ReadBody reads it
   bool head_only_ = false;  // the request is HEAD: the answer goes without its body
   std::string out_;
   std::unique_ptr<std::array<char, 4096>> drain_;  // only while lingering

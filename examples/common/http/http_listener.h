@@ -17,7 +17,10 @@
 //     SSE client resumes with Last-Event-ID).
 // Requests with a body are answered and the connection is closed without keeping the body: what
 // the client still sends is read and dropped, for at most `linger` and max_linger_bytes (so that
-// the client reads the answer instead of a reset), then the connection is closed.
+// the client reads the answer instead of a reset), then the connection is closed. The one
+// exception is an answer that asks for the body (Response::on_body): then the body, at most the
+// answer's max_body_bytes (more: 413 and the connection closed), must be complete within
+// body_deadline (else the connection is closed), and the connection may be kept alive after it.
 // Event streams have their own budget (max_streams): a connection that becomes a stream leaves
 // the REST budget, so streams cannot starve probes and REST floods cannot refuse streams.
 // Every answer carries a Date header (RFC 9110 section 6.6.1); answers to HEAD carry the head that
@@ -50,6 +53,7 @@ struct Limits {
   size_t max_stream_backlog = 1 << 20;  // bytes queued on one stream; more closes it
   std::chrono::milliseconds linger{2000};  // reading what a refused client still sends ...
   size_t max_linger_bytes = 1 << 20;       // ... and how much of it
+  std::chrono::milliseconds body_deadline{10000};  // to receive a body that an answer asked for
 };
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -101,6 +105,13 @@ struct Response {
   // the connection waits with no deadline of its own; if the Reply is dropped uncalled, the client
   // gets 500.
   std::function<void(Reply)> later;
+  // When set, the rest of this Response is ignored and the request's body is read first (nothing
+  // for a request without one): at most `max_body_bytes` bytes, whether sent with Content-Length or
+  // chunked; a body declared or found to be larger gets 413 (the JSON error form) and the
+  // connection is closed after it. Then this is called with the body, on a listener thread (it must
+  // not block for long), and what it returns is taken as the handler's answer (it may answer later).
+  std::function<Response(std::string body)> on_body;
+  size_t max_body_bytes = 0;
 };
 
 // Called on a listener thread for each request head; must not block for long (it holds a thread of

@@ -10,6 +10,7 @@ import { Packages } from './views/Packages';
 import { Claims } from './views/Claims';
 import { GraphView } from './views/GraphView';
 import { DiagnosticsView } from './views/Diagnostics';
+import { Whatif } from './views/Whatif';
 
 const kLiveText: Record<LiveState, string> = {
   connecting: 'Connecting…',
@@ -75,6 +76,7 @@ export function App() {
         {route.view === 'claims' && <Claims params={route.params} />}
         {route.view === 'graph' && <GraphView params={route.params} />}
         {route.view === 'diagnostics' && <DiagnosticsView />}
+        {route.view === 'whatif' && <Whatif params={route.params} />}
       </main>
     </div>
   );

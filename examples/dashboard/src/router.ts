@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-export type ViewName = 'overview' | 'pools' | 'availability' | 'packages' | 'claims' | 'graph' | 'diagnostics';
+export type ViewName = 'overview' | 'pools' | 'availability' | 'packages' | 'claims' | 'graph' | 'diagnostics' | 'whatif';
 export const kViews: { name: ViewName; title: string }[] = [
   { name: 'overview', title: 'Overview' },
   { name: 'pools', title: 'Pools & devices' },
@@ -9,6 +9,7 @@ export const kViews: { name: ViewName; title: string }[] = [
   { name: 'claims', title: 'Claims' },
   { name: 'graph', title: 'Graph' },
   { name: 'diagnostics', title: 'Diagnostics' },
+  { name: 'whatif', title: 'What-if' },
 ];
 
 export interface Route {

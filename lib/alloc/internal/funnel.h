@@ -103,6 +103,11 @@ class Funnel {
   void AllocatedStep(size_t vi, Pending& p);
   void CountersAndCapacityStep(size_t vi, Pending& p);
   bool CountersLeft(const Candidate* c) const;
+  // What is left of counter set `set` in `pool` once the allocated devices' consumption is taken,
+  // per counter (a counter the set does not declare starts at zero); null when the pool has no such
+  // set. Computed once per pool and set: the allocated state does not change during a funnel.
+  using LeftCounters = std::map<std::string, api::Quantity>;
+  const LeftCounters* CountersLeftIn(const PoolView* pool, const std::optional<std::string>& set) const;
   void NodeStep(size_t vi, Pending& p);
 
   // funnel_compatibility.cc: compatibility groups across the claim's requests.
@@ -135,6 +140,8 @@ class Funnel {
   DerivedAttributeCache derived_cache_;
   // DRADeviceCompatibilityGroups: per pool, the groups the allocated devices leave on each counter set.
   std::map<const PoolView*, std::map<std::string, CompatibilityGroupIntersection>> allocated_groups_;
+  // CountersLeftIn's results.
+  mutable std::map<std::pair<const PoolView*, std::optional<std::string>>, std::optional<LeftCounters>> counters_left_;
   // Pools as the node sees them (for the node step); node_pools_ points into gathered_.
   std::vector<Pool> gathered_;
   std::map<std::pair<std::string, std::string>, const Pool*> node_pools_;

@@ -42,6 +42,30 @@ export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> 
   return (await res.json()) as T;
 }
 
+/**
+ * POSTs `body` as JSON to one API path and parses the JSON answer. Only for the server's
+ * compute-only route (POST /api/v1/whatif/replay), which changes nothing; errors as getJson.
+ */
+export async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    signal,
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) {
+    let message = `${res.status} ${res.statusText}`.trim();
+    try {
+      const answer = (await res.json()) as { error?: { message?: string } };
+      if (answer.error?.message) message = answer.error.message;
+    } catch {
+      // Not JSON: keep the status line.
+    }
+    throw new ApiError(url, res.status, `POST ${url}: ${message}`);
+  }
+  return (await res.json()) as T;
+}
+
 /** Largest page the server accepts (openapi: /api/v1/devices limit maximum). */
 export const kDevicePage = 10000;
 

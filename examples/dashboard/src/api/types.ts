@@ -429,3 +429,51 @@ export interface PackagesAnswer {
   error?: string;
   inventory: PlatformInventory;
 }
+
+// /api/v1/whatif/replay (openapi.json 1.9.0: WhatifRequest, WhatifReplay).
+
+/** One what-if edit, applied to a copy of the snapshot before the replay. */
+export type WhatifEdit =
+  | { op: 'add-nodes'; like: string; count: number }
+  | { op: 'drain-node' | 'delete-node' | 'delete-claim' | 'delete-pod'; name: string };
+
+export type WhatifPolicy = 'first-fit' | 'most-allocated' | 'least-allocated';
+
+export interface WhatifRequest {
+  policy?: WhatifPolicy;
+  explain?: boolean;
+  edits?: WhatifEdit[];
+}
+
+export interface WhatifDeviceResult {
+  request: string;
+  driver: string;
+  pool: string;
+  device: string;
+  [field: string]: unknown;
+}
+
+export interface WhatifPlacedClaim {
+  claim: string;
+  existing: boolean;
+  results: WhatifDeviceResult[];
+}
+
+export interface WhatifNodeReason {
+  node: string;
+  filter: string;
+  reason: string;
+}
+
+export interface WhatifReplay {
+  /** With edits only: what each edit did. */
+  edits?: string[];
+  policy: WhatifPolicy;
+  /** The pending pods in kube-scheduler's queue order. */
+  order: string[];
+  /** `feasible`: every node the pod fits on at its turn, by name (the policy chose `node`). */
+  placed: { pod: string; node: string; claims: WhatifPlacedClaim[]; feasible: string[] }[];
+  pending: { pod: string; nodes: WhatifNodeReason[] }[];
+  /** Only when the server's budget changed the answer (explain off). */
+  notes?: string[];
+}
