@@ -410,14 +410,16 @@ int RunReplay(const Args& args, Io io) {
 int RunWhatif(const Args& args, Io io) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     (args.empty() ? io.err : io.out) << "usage:\n  " << kReplayUsage << "\n  " << kWhatifGangUsage << "\n  "
-                                     << WhatifFragmentationUsage() << "\n";
+                                     << WhatifFragmentationUsage()
+                                     << "\n  draforge whatif preempt --pod NS/NAME ... (draforge whatif preempt --help)\n";
     return args.empty() ? kExitBadInput : kExitOk;
   }
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "replay") return RunReplay(rest, io);
   if (args[0] == "gang") return RunWhatifGang(rest, io);
   if (args[0] == "fragmentation") return RunWhatifFragmentation(rest, io);
-  io.err << "error: unknown whatif command \"" << args[0] << "\" (replay, gang, fragmentation)\nusage:\n  "
+  if (args[0] == "preempt") return RunWhatifPreempt(rest, io);
+  io.err << "error: unknown whatif command \"" << args[0] << "\" (replay, preempt, gang, fragmentation)\nusage:\n  "
          << kReplayUsage << "\n  " << kWhatifGangUsage << "\n  " << WhatifFragmentationUsage() << "\n";
   return kExitBadInput;
 }

@@ -37,6 +37,7 @@ int RunWhatifGang(const Args& args, Io io);  // `whatif gang` (cmd_whatif_gang.c
 extern const char kWhatifGangUsage[];
 int RunWhatifFragmentation(const Args& args, Io io);  // cmd_whatif_fragmentation.cc
 const char* WhatifFragmentationUsage();
+int RunWhatifPreempt(const Args& args, Io io);  // cmd_whatif_preempt.cc
 int RunPackage(const Args& args, Io io);
 int RunCel(const Args& args, Io io);
 int RunCdi(const Args& args, Io io);

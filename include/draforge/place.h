@@ -1,6 +1,6 @@
 /* DRAForge C ABI: cluster-wide placement. On which nodes a pod's claims fit (kube-scheduler's DRA
- * Filter run on every node), how many more claims like a given one fit, and where, and a replay of
- * the pending pods in the scheduler's queue order.
+ * Filter run on every node), how many more claims like a given one fit, and where, a replay of the
+ * pending pods in the scheduler's queue order, and the pods a pending pod would preempt.
  *
  * Nodes, for both: the snapshot's Node objects (their labels feed node selectors); when it has
  * none, the node names that node-local ResourceSlices (spec.nodeName) name. Only DRA is considered:
@@ -257,6 +257,58 @@ DRAFORGE_API int draforge_fragmentation_json(draforge_buffer *out, const draforg
                                              const draforge_defrag_options *options,
                                              const draforge_allocate_options *alloc_options,
                                              draforge_error **error);
+
+/* --- preemption what-if ------------------------------------------------------------------------ */
+
+/* Options of draforge_whatif_preempt_json(). Initialise with DRAFORGE_WHATIF_PREEMPT_OPTIONS_INIT or
+ * draforge_whatif_preempt_options_init(); fields are only ever appended. */
+typedef struct draforge_whatif_preempt_options {
+  unsigned int version; /* DRAFORGE_WHATIF_PREEMPT_OPTIONS_VERSION */
+  /* Non-zero (the default): DRA-aware preemption as KEP-5690 proposes (a victim's claims are freed
+   * in the dry run when every pod using them is a victim; nodes the DynamicResources filter rejects
+   * are candidates). Zero: Kubernetes 1.37 as released, whose DynamicResources plugin frees nothing
+   * in the dry run and whose rejections preemption never resolves. */
+  int dra_aware;
+  /* Non-zero (the default): a node whose devices do not fit gets the explain funnel's sentence. */
+  int explain;
+} draforge_whatif_preempt_options;
+
+#define DRAFORGE_WHATIF_PREEMPT_OPTIONS_VERSION 1
+#define DRAFORGE_WHATIF_PREEMPT_OPTIONS_INIT {DRAFORGE_WHATIF_PREEMPT_OPTIONS_VERSION, 1, 1}
+
+/* Fills `options` with the defaults of `version`. Errors: DRAFORGE_EINVALID for NULL or an unknown
+ * version. */
+DRAFORGE_API int draforge_whatif_preempt_options_init(draforge_whatif_preempt_options *options,
+                                                      unsigned int version);
+
+/* The pods kube-scheduler's DefaultPreemption would evict so that pending pod `pod` ("ns/name" or
+ * "name" in namespace "default") can run, computed on a copy of `snapshot` (not changed): the pod
+ * is first judged on every node as draforge_replay_json judges it; when no node fits and its
+ * spec.preemptionPolicy is not Never, every node whose rejection preemption can resolve
+ * (NodeResourcesFit; DynamicResources when DRA-aware) is dry-run: all pods there with a lower
+ * spec.priority removed, then put back one by one (PodDisruptionBudget-violating ones first, each
+ * group by priority descending then status.startTime) while the pod still fits; a node is chosen as
+ * pickOneNodeForPreemption does (fewest PDB violations, lowest highest victim priority, smallest sum
+ * of priorities, fewest victims, latest start time, then name order). lib/alloc/preemption.h and
+ * docs/whatif.md say exactly how this differs from the released scheduler. `options` and
+ * `alloc_options` may be NULL (defaults); of `alloc_options`, feature_gates, unlock_locked_gates,
+ * kubernetes_version and max_steps are used. On success `*out` (free with draforge_buffer_dispose)
+ * holds:
+ *   {"pod":"ns/name","priority":N,"outcome":"preempt"|"fits"|"not-eligible"|"no-candidate",
+ *    "draAware":bool,"message":"...","node":"chosen node or \"\"","decidedBy":"the rule that chose it",
+ *    "pdbViolations":N,"victims":[VICTIM],"candidates":[{"node","pdbViolations","victims":[VICTIM]}],
+ *    "fittingNodes":["nodes where the pod fits now"],"nodes":[{"node","filter","reason"}]}
+ * where VICTIM is {"pod","priority","startTime","claimsFreed":["ns/name"],"claimsKept":["ns/name"],
+ * "pdbViolated":"ns/name or \"\""} and "nodes" lists every node that is not a candidate with the
+ * reason ("filter" "DefaultPreemption" for a node with no lower-priority pod).
+ * Errors: DRAFORGE_EINVALID for NULL or empty arguments, bad options or feature gates, a pod that is
+ * not pending, a malformed spec.priority, status.startTime, resource list, node filter field or
+ * PodDisruptionBudget (the message names the object and field); DRAFORGE_ENOTFOUND for an unknown
+ * pod. */
+DRAFORGE_API int draforge_whatif_preempt_json(draforge_buffer *out, const draforge_snapshot *snapshot,
+                                              const char *pod, const draforge_whatif_preempt_options *options,
+                                              const draforge_allocate_options *alloc_options,
+                                              draforge_error **error);
 
 #ifdef __cplusplus
 }

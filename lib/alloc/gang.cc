@@ -21,19 +21,6 @@ std::string Key(const api::ObjectMeta& m) {
   return absl::StrCat(m.namespace_.value_or("default"), "/", m.name.value_or(""));
 }
 
-// spec.priority of `pod` (0 when unset), as corev1helpers.PodPriority reads it.
-absl::StatusOr<int64_t> PodPriority(const api::Pod& pod) {
-  if (!pod.spec) return 0;
-  const api::RawJson* raw = api::FindRaw(pod.spec->other, "priority");
-  if (raw == nullptr || raw->json == "null") return 0;
-  int64_t out = 0;
-  if (!absl::SimpleAtoi(raw->json, &out)) {
-    return absl::InvalidArgumentError(absl::StrCat("pod ", Key(pod.metadata), ": spec.priority: want an integer, got ",
-                                                   raw->json));
-  }
-  return out;
-}
-
 bool IsBound(const api::Pod& pod) {
   if (pod.metadata.deletion_timestamp) return false;
   if (!pod.spec || !pod.spec->node_name || pod.spec->node_name->empty()) return false;

@@ -37,17 +37,7 @@ struct QueueKey {
 absl::StatusOr<QueueKey> QueueKeyOf(const api::Pod& pod) {
   QueueKey out;
   out.key = PodKey(pod);
-  if (pod.spec) {
-    if (const api::RawJson* raw = api::FindRaw(pod.spec->other, "priority")) {
-      rapidjson::Document d;
-      d.Parse(raw->json.data(), raw->json.size());
-      if (d.HasParseError() || !d.IsInt64()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("pod ", out.key, ": spec.priority: want an integer, got ", raw->json));
-      }
-      out.priority = d.GetInt64();
-    }
-  }
+  ASSIGN_OR_RETURN(out.priority, PodPriority(pod));
   if (const auto& ts = pod.metadata.creation_timestamp; ts && !ts->empty()) {
     std::string err;
     if (!absl::ParseTime(absl::RFC3339_full, *ts, &out.created, &err)) {
@@ -58,19 +48,6 @@ absl::StatusOr<QueueKey> QueueKeyOf(const api::Pod& pod) {
   return out;
 }
 
-bool IsPending(const api::Pod& pod) {
-  if (pod.metadata.deletion_timestamp) return false;
-  if (pod.spec && pod.spec->node_name && !pod.spec->node_name->empty()) return false;
-  if (pod.status && pod.status->phase && (*pod.status->phase == "Succeeded" || *pod.status->phase == "Failed")) {
-    return false;
-  }
-  if (pod.spec) {
-    if (const api::RawJson* raw = api::FindRaw(pod.spec->other, "schedulerName")) {
-      return raw->json == absl::StrCat("\"", kDefaultScheduler, "\"") || raw->json == "\"\"" || raw->json == "null";
-    }
-  }
-  return true;
-}
 
 // Device shares per node, for the allocated policies: the devices of the node-local ResourceSlices
 // (spec.nodeName) of each node, and which of them are allocated.
@@ -129,18 +106,6 @@ class DeviceShares {
   std::set<std::string> allocated_;
 };
 
-// A working copy of the objects replay reads, to which each pod's result is committed.
-std::unique_ptr<store::Cluster> WorkingCopy(const store::Snapshot& snapshot) {
-  std::vector<api::Object> objects;
-  for (api::Kind kind : {api::Kind::kDeviceClass, api::Kind::kResourceClaim, api::Kind::kResourceClaimTemplate,
-                         api::Kind::kResourceSlice, api::Kind::kDeviceTaintRule, api::Kind::kPod, api::Kind::kNode}) {
-    for (const api::Object* o : snapshot.List(kind)) objects.push_back(*o);
-  }
-  auto cluster = std::make_unique<store::Cluster>();
-  // Every object came out of a store, so Replace cannot reject it.
-  (void)cluster->Replace(std::move(objects), "");
-  return cluster;
-}
 
 // Binds `pod` to `node` in `working` and records its claims' allocations.
 absl::Status Commit(store::Cluster& working, const api::Pod& pod, const PodPlacement& placement,
@@ -176,6 +141,47 @@ absl::Status Commit(store::Cluster& working, const api::Pod& pod, const PodPlace
 
 }  // namespace
 
+bool IsPendingPod(const api::Pod& pod) {
+  if (pod.metadata.deletion_timestamp) return false;
+  if (pod.spec && pod.spec->node_name && !pod.spec->node_name->empty()) return false;
+  if (pod.status && pod.status->phase && (*pod.status->phase == "Succeeded" || *pod.status->phase == "Failed")) {
+    return false;
+  }
+  if (pod.spec) {
+    if (const api::RawJson* raw = api::FindRaw(pod.spec->other, "schedulerName")) {
+      return raw->json == absl::StrCat("\"", kDefaultScheduler, "\"") || raw->json == "\"\"" || raw->json == "null";
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<store::Cluster> WorkingCopy(const store::Snapshot& snapshot) {
+  std::vector<api::Object> objects;
+  for (api::Kind kind : {api::Kind::kDeviceClass, api::Kind::kResourceClaim, api::Kind::kResourceClaimTemplate,
+                         api::Kind::kResourceSlice, api::Kind::kDeviceTaintRule, api::Kind::kPod, api::Kind::kNode}) {
+    for (const api::Object* o : snapshot.List(kind)) objects.push_back(*o);
+  }
+  auto cluster = std::make_unique<store::Cluster>();
+  // Every object came out of a store, so Replace cannot reject it.
+  (void)cluster->Replace(std::move(objects), "");
+  return cluster;
+}
+
+absl::StatusOr<int64_t> PodPriority(const api::Pod& pod) {
+  if (pod.spec) {
+    if (const api::RawJson* raw = api::FindRaw(pod.spec->other, "priority")) {
+      rapidjson::Document d;
+      d.Parse(raw->json.data(), raw->json.size());
+      if (d.HasParseError() || !d.IsInt64()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("pod ", PodKey(pod), ": spec.priority: want an integer, got ", raw->json));
+      }
+      return d.GetInt64();
+    }
+  }
+  return 0;
+}
+
 std::string_view ReplayPolicyName(ReplayPolicy policy) {
   switch (policy) {
     case ReplayPolicy::kFirstFit:
@@ -199,7 +205,7 @@ absl::StatusOr<std::vector<const api::Pod*>> ReplayQueue(const store::Snapshot& 
   std::vector<std::pair<QueueKey, const api::Pod*>> queue;
   for (const api::Object* o : snapshot.List(api::Kind::kPod)) {
     const auto& pod = std::get<api::Pod>(o->value);
-    if (!IsPending(pod)) continue;
+    if (!IsPendingPod(pod)) continue;
     ASSIGN_OR_RETURN(QueueKey key, QueueKeyOf(pod));
     queue.emplace_back(std::move(key), &pod);
   }

@@ -37,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "alloc/features.h"
+#include "api/pod.h"
 #include "api/resource_claim.h"
 #include "store/cluster.h"
 
@@ -100,6 +101,17 @@ struct ReplayResult {
   // allocated and reserved for it, the claims of its templates created.
   std::shared_ptr<const store::Snapshot> after;
 };
+
+// Whether `pod` is one replay places: no spec.nodeName, not terminal, not being deleted, scheduled
+// by the default scheduler (the list at the top of this file).
+bool IsPendingPod(const api::Pod& pod);
+// spec.priority of `pod` (unset: 0), as corev1helpers.PodPriority reads it. Errors: InvalidArgument
+// naming the pod for a value that is not an integer.
+absl::StatusOr<int64_t> PodPriority(const api::Pod& pod);
+
+// A new store holding the objects of `snapshot` that replay reads (device classes, claims,
+// templates, slices, taint rules, pods, nodes): the working copy a what-if changes.
+std::unique_ptr<store::Cluster> WorkingCopy(const store::Snapshot& snapshot);
 
 // The pending pods of `snapshot` in queue order. Errors: InvalidArgument naming the pod for a
 // spec.priority that is not an integer or a metadata.creationTimestamp that is not RFC 3339.

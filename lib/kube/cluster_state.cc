@@ -12,21 +12,22 @@ namespace draforge::kube {
 
 namespace {
 
-// The namespace's (or every) ResourceQuota into `state`. Only a connection failure is an error: an
-// identity that may not list them (403) gets a `skipped` entry, and the quota-aware views say
-// that no quota was read.
-absl::Status ListResourceQuotas(Client& client, const ClusterStateOptions& options, ClusterState& state) {
-  const Resource quotas = ResourceQuotaResource();
-  absl::StatusOr<ListResult> list = client.List(quotas, options.namespace_, {.limit = options.page_size});
+// The namespace's (or every) object of an opaque kind the views read besides the DRA kinds
+// (ResourceQuotas, PodDisruptionBudgets) into `state`. Only a connection failure is an error: an
+// identity that may not list them (403) gets a `skipped` entry ("list <resource>: <why>"), and the
+// views that need them say that none was read.
+absl::Status ListOptional(Client& client, const Resource& resource, const ClusterStateOptions& options,
+                          ClusterState& state) {
+  absl::StatusOr<ListResult> list = client.List(resource, options.namespace_, {.limit = options.page_size});
   if (!list.ok()) {
     if (!IsApiForbidden(list.status()) && !absl::IsNotFound(list.status())) return list.status();
-    state.skipped.push_back(absl::StrCat("list resourcequotas: ", list.status().message()));
+    state.skipped.push_back(absl::StrCat("list ", resource.resource, ": ", list.status().message()));
     return absl::OkStatus();
   }
   for (const auto& item : list->list["items"].GetArray()) {
     auto obj = api::DecodeObject(item, api::DecodeOptions{}, nullptr);
     if (!obj.ok()) {
-      state.skipped.push_back(absl::StrCat("list resourcequotas: ", obj.status().message()));
+      state.skipped.push_back(absl::StrCat("list ", resource.resource, ": ", obj.status().message()));
       continue;
     }
     state.objects.push_back(*std::move(obj));
@@ -97,8 +98,11 @@ absl::StatusOr<ClusterState> ListClusterState(Client& client, const ClusterState
       state.objects.push_back(*std::move(obj));
     }
   }
-  if (options.resource_quotas) RETURN_IF_ERROR(ListResourceQuotas(client, options, state));
+  if (options.resource_quotas) RETURN_IF_ERROR(ListOptional(client, ResourceQuotaResource(), options, state));
   if (options.pod_groups) RETURN_IF_ERROR(ListPodGroups(client, options, state));
+  if (options.pod_disruption_budgets) {
+    RETURN_IF_ERROR(ListOptional(client, PodDisruptionBudgetResource(), options, state));
+  }
   return state;
 }
 

@@ -26,6 +26,9 @@ struct ClusterStateOptions {
   // opaque objects; gang placement reads them). A cluster that does not serve that API version has
   // none: not an error, not skipped; an identity that may not list them gets a `skipped` entry.
   bool pod_groups = true;
+  // Also list policy/v1 PodDisruptionBudgets (opaque objects; the preemption what-if reads them),
+  // skipped the same way when the identity may not list them.
+  bool pod_disruption_budgets = true;
 };
 
 struct ClusterState {
@@ -33,7 +36,8 @@ struct ClusterState {
   std::vector<api::Object> objects;
   std::string dra_version;  // the resource.k8s.io version read
   // One per skipped object that did not decode ("list resourceslices: ... : <why>"), and one when
-  // ResourceQuotas could not be listed ("list resourcequotas: <why>").
+  // ResourceQuotas or PodDisruptionBudgets could not be listed ("list resourcequotas: <why>",
+  // "list poddisruptionbudgets: <why>").
   std::vector<std::string> skipped;
 };
 

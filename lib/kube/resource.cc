@@ -48,5 +48,8 @@ std::optional<Resource> ResourceFor(api::Kind kind, std::string_view version) {
 Resource LeaseResource() { return Resource{"coordination.k8s.io", "v1", "leases", "Lease", true}; }
 Resource NamespaceResource() { return Resource{"", "v1", "namespaces", "Namespace", false}; }
 Resource ResourceQuotaResource() { return Resource{"", "v1", "resourcequotas", "ResourceQuota", true}; }
+Resource PodDisruptionBudgetResource() {
+  return Resource{"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true};
+}
 
 }  // namespace draforge::kube

@@ -37,6 +37,8 @@ Resource LeaseResource();
 Resource NamespaceResource();
 // core/v1 resourcequotas (what a namespace may still create: the capacity views count within them).
 Resource ResourceQuotaResource();
+// policy/v1 poddisruptionbudgets (namespaced).
+Resource PodDisruptionBudgetResource();
 
 }  // namespace draforge::kube
 

@@ -918,6 +918,50 @@ class WhatifFragmentation(unittest.TestCase):
             self.assertEqual(out, "", args)
 
 
+class WhatifPreempt(unittest.TestCase):
+    """draforge whatif preempt on tests/cli/data/whatif/preempt-small.yaml (docs/whatif.md's example)."""
+
+    SMALL = os.path.join(WhatifReplay.DATA, "preempt-small.yaml")
+
+    def test_table_output_is_golden(self):
+        code, out, err = run("whatif", "preempt", "--pod", "team-a/trainer", "-f", self.SMALL)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out, read(os.path.join(WhatifReplay.DATA, "preempt-small.txt")))
+
+    def test_json_names_node_victims_and_freed_shared_claim(self):
+        code, out, err = run("whatif", "preempt", "--pod", "team-a/trainer", "-f", self.SMALL, "-o", "json")
+        self.assertEqual(code, 0, err)
+        r = json.loads(out)
+        self.assertEqual((r["outcome"], r["node"], r["decidedBy"]), ("preempt", "node-b", "fewest PDB violations"))
+        self.assertEqual([v["pod"] for v in r["victims"]], ["team-a/render-1", "team-a/render-2"])
+        self.assertEqual(r["victims"][0]["claimsFreed"], ["team-a/shared-gpu"])
+        node_a = [c for c in r["candidates"] if c["node"] == "node-a"][0]
+        self.assertEqual((node_a["pdbViolations"], node_a["victims"][0]["pdbViolated"]), (1, "team-a/batch"))
+        self.assertEqual([(n["node"], n["filter"]) for n in r["nodes"]], [("node-c", "TaintToleration")])
+
+    def test_released_mode_never_resolves_dra_and_never_policy_preempts_nothing(self):
+        code, out, err = run("whatif", "preempt", "--pod", "team-a/trainer", "-f", self.SMALL, "--mode", "released",
+                             "-o", "json")
+        self.assertEqual(code, 1, err)
+        r = json.loads(out)
+        self.assertEqual((r["outcome"], r["draAware"]), ("no-candidate", False))
+        self.assertEqual({n["node"]: n["filter"] for n in r["nodes"]},
+                         {"node-a": "DynamicResources", "node-b": "DynamicResources", "node-c": "TaintToleration"})
+        code, out, err = run("whatif", "preempt", "--pod", "team-a/polite", "-f", self.SMALL, "-o", "yaml")
+        self.assertEqual(code, 1, err)
+        self.assertIn("outcome: not-eligible\n", out)
+
+    def test_bad_input_is_exit_2(self):
+        for args, want in ((["--pod", "team-a/batch-1"], "is not pending (bound to node node-a)"),
+                           (["--pod", "team-a/nope"], "pod team-a/nope not found"),
+                           ([], "--pod NS/NAME is required"),
+                           (["--pod", "team-a/trainer", "--mode", "eager"], 'unknown mode "eager"')):
+            code, out, err = run("whatif", "preempt", "-f", self.SMALL, *args)
+            self.assertEqual(code, 2, args)
+            self.assertIn(want, err, args)
+            self.assertEqual(out, "", args)
+
+
 class Packages(unittest.TestCase):
     """draforge package: catalogs (examples/packages/catalog.yaml on the demo scenario)."""
 

@@ -1597,9 +1597,12 @@ TEST(ClusterState, ReadsResourceQuotasAndSaysWhenItMayNot) {
   auto partial = ListClusterState(*restricted, {.kinds = {}, .namespace_ = ns, .pod_groups = false});
   ASSERT_TRUE(partial.ok()) << partial.status();
   EXPECT_TRUE(partial->objects.empty());
-  ASSERT_EQ(partial->skipped.size(), 1u);
+  // ResourceQuotas and PodDisruptionBudgets the identity may not list are skipped, not errors.
+  ASSERT_EQ(partial->skipped.size(), 2u);
   EXPECT_THAT(partial->skipped[0], testing::StartsWith("list resourcequotas: "));
   EXPECT_THAT(partial->skipped[0], HasSubstr("forbidden"));
+  EXPECT_THAT(partial->skipped[1], testing::StartsWith("list poddisruptionbudgets: "));
+  EXPECT_THAT(partial->skipped[1], HasSubstr("forbidden"));
   (void)c->Delete(quotas, ns, "devices");
 }
 

@@ -295,6 +295,17 @@ class Snapshot {
         [&](draforge_buffer* b, draforge_error** e) { return draforge_fragmentation_json(b, s_, &d, &o, e); });
   }
 
+  // draforge_whatif_preempt_json (place.h): the preemption what-if for pending pod `pod`.
+  std::string whatif_preempt_json(const std::string& pod, bool dra_aware, bool explain, const std::string& gates,
+                                  bool unlock, int64_t max_steps, const std::string& kubernetes_version) const {
+    const draforge_allocate_options o = AllocateOptions(gates, unlock, std::nullopt, max_steps, kubernetes_version);
+    draforge_whatif_preempt_options p = DRAFORGE_WHATIF_PREEMPT_OPTIONS_INIT;
+    p.dra_aware = dra_aware ? 1 : 0;
+    p.explain = explain ? 1 : 0;
+    return BufferCall(
+        [&](draforge_buffer* b, draforge_error** e) { return draforge_whatif_preempt_json(b, s_, pod.c_str(), &p, &o, e); });
+  }
+
   // draforge_package_capacity_json: `id` and `namespace_` "" for every package / "default".
   std::string package_capacity_json(const std::string& catalog, const std::string& id, const std::string& namespace_,
                                     bool quota, int64_t cap, const std::string& gates, bool unlock,
@@ -776,6 +787,9 @@ PYBIND11_MODULE(_draforge, m) {
       .def("fragmentation_json", &Snapshot::fragmentation_json, py::arg("shape"), py::arg("shape_pod"),
            py::arg("max_moves"), py::arg("max_candidates"), py::arg("max_trials"), py::arg("gates"),
            py::arg("unlock"), py::arg("max_steps"), py::arg("kubernetes_version"))
+      .def("whatif_preempt_json", &Snapshot::whatif_preempt_json, py::arg("pod"), py::arg("dra_aware"),
+           py::arg("explain"), py::arg("gates"), py::arg("unlock"), py::arg("max_steps"),
+           py::arg("kubernetes_version"))
       .def("package_capacity_json", &Snapshot::package_capacity_json, py::arg("catalog"), py::arg("id"),
            py::arg("namespace"), py::arg("quota"), py::arg("cap"), py::arg("gates"), py::arg("unlock"),
            py::arg("max_steps"))

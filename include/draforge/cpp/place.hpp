@@ -145,6 +145,19 @@ inline Result<std::string> FragmentationJson(const Snapshot& snapshot, const Def
   });
 }
 
+// The preemption what-if for pending pod `pod` ("ns/name" or "name"), as
+// draforge_whatif_preempt_json's JSON; `dra_aware` false answers for Kubernetes 1.37 as released.
+inline Result<std::string> WhatifPreemptJson(const Snapshot& snapshot, std::string_view pod, bool dra_aware = true,
+                                             const AllocateOptions& options = {}) {
+  detail::CString p(pod);
+  draforge_whatif_preempt_options po = DRAFORGE_WHATIF_PREEMPT_OPTIONS_INIT;
+  po.dra_aware = dra_aware ? 1 : 0;
+  const draforge_allocate_options o = detail::COptions(options);
+  return detail::BufferCall([&](draforge_buffer* out, draforge_error** e) {
+    return draforge_whatif_preempt_json(out, snapshot.c_handle(), p.get(), &po, &o, e);
+  });
+}
+
 }  // namespace draforge
 
 #endif  // DRAFORGE_CPP_PLACE_HPP
