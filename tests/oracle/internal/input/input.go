@@ -36,11 +36,11 @@ import (
 
 // Objects holds everything found in the input files.
 type Objects struct {
-	Claims      []*resourceapi.ResourceClaim
-	Slices      []*resourceapi.ResourceSlice
-	Classes     []*resourceapi.DeviceClass
-	TaintRules  []*taintapi.DeviceTaintRule
-	Nodes       []*corev1.Node
+	Claims     []*resourceapi.ResourceClaim
+	Slices     []*resourceapi.ResourceSlice
+	Classes    []*resourceapi.DeviceClass
+	TaintRules []*taintapi.DeviceTaintRule
+	Nodes      []*corev1.Node
 	// Pods and ResourceClaimTemplates: only with Options.Pods.
 	Pods        []*corev1.Pod
 	Templates   []*resourceapi.ResourceClaimTemplate
