@@ -36,14 +36,18 @@ import (
 
 // Objects holds everything found in the input files.
 type Objects struct {
-	Claims      []*resourceapi.ResourceClaim
-	Slices      []*resourceapi.ResourceSlice
-	Classes     []*resourceapi.DeviceClass
-	TaintRules  []*taintapi.DeviceTaintRule
-	Nodes       []*corev1.Node
+	Claims     []*resourceapi.ResourceClaim
+	Slices     []*resourceapi.ResourceSlice
+	Classes    []*resourceapi.DeviceClass
+	TaintRules []*taintapi.DeviceTaintRule
+	Nodes      []*corev1.Node
+	// Pods and ResourceClaimTemplates: only with Options.Pods.
+	Pods        []*corev1.Pod
+	Templates   []*resourceapi.ResourceClaimTemplate
 	IgnoredKind map[string]int // "apiVersion/kind" -> count
 
-	seen map[string]string // kind/ns/name -> source
+	seen          map[string]string // kind/ns/name -> source
+	keepTemplates bool
 }
 
 // Options control decoding.
@@ -51,6 +55,9 @@ type Options struct {
 	// Lenient accepts unknown and duplicate fields (kube-apiserver's
 	// fieldValidation=Ignore). Default is strict, as kubectl does by default.
 	Lenient bool
+	// Pods keeps core/v1 Pods and ResourceClaimTemplates (dra-replay); without it they are ignored
+	// kinds like any other.
+	Pods bool
 }
 
 var (
@@ -67,7 +74,7 @@ func init() {
 
 // ReadFiles reads all files ("-" is stdin).
 func ReadFiles(paths []string, opts Options) (*Objects, error) {
-	objs := &Objects{IgnoredKind: map[string]int{}, seen: map[string]string{}}
+	objs := &Objects{IgnoredKind: map[string]int{}, seen: map[string]string{}, keepTemplates: opts.Pods}
 	for _, path := range paths {
 		var r io.Reader
 		if path == "-" {
@@ -158,6 +165,15 @@ func (o *Objects) add(data []byte, src string, opts Options) error {
 			return fmt.Errorf("%s: %w", src, err)
 		}
 		return o.addObject(&node, src)
+	case gv.Group == "" && gv.Version == "v1" && tm.Kind == "Pod" && opts.Pods:
+		var pod corev1.Pod
+		if err := json.Unmarshal(data, &pod); err != nil {
+			return fmt.Errorf("%s: %w", src, err)
+		}
+		if pod.Namespace == "" {
+			pod.Namespace = metav1.NamespaceDefault
+		}
+		return o.addObject(&pod, src)
 	case gv.Group == resourceapi.GroupName:
 		return o.addResource(data, src, opts)
 	default:
@@ -244,16 +260,22 @@ func (o *Objects) addObject(obj runtime.Object, src string) error {
 		kind, meta = "DeviceTaintRule", &obj.ObjectMeta
 	case *corev1.Node:
 		kind, meta = "Node", &obj.ObjectMeta
-	default:
-		gvks, _, _ := scheme.ObjectKinds(obj)
-		name := fmt.Sprintf("%T", obj)
-		if len(gvks) > 0 {
-			name = gvks[0].GroupVersion().String() + "/" + gvks[0].Kind
+	case *corev1.Pod:
+		kind, meta = "Pod", &obj.ObjectMeta
+	case *resourceapi.ResourceClaimTemplate:
+		if !o.keepTemplates {
+			o.ignore(obj)
+			return nil
 		}
-		o.IgnoredKind[name]++
+		kind, meta = "ResourceClaimTemplate", &obj.ObjectMeta
+		if meta.Namespace == "" {
+			meta.Namespace = metav1.NamespaceDefault
+		}
+	default:
+		o.ignore(obj)
 		return nil
 	}
-	if kind != "ResourceClaim" {
+	if kind != "ResourceClaim" && kind != "Pod" && kind != "ResourceClaimTemplate" {
 		meta.Namespace = ""
 	}
 	if meta.Name == "" {
@@ -275,8 +297,22 @@ func (o *Objects) addObject(obj runtime.Object, src string) error {
 		o.TaintRules = append(o.TaintRules, obj)
 	case *corev1.Node:
 		o.Nodes = append(o.Nodes, obj)
+	case *corev1.Pod:
+		o.Pods = append(o.Pods, obj)
+	case *resourceapi.ResourceClaimTemplate:
+		o.Templates = append(o.Templates, obj)
 	}
 	return nil
+}
+
+// ignore counts an object of a kind that is not used.
+func (o *Objects) ignore(obj runtime.Object) {
+	gvks, _, _ := scheme.ObjectKinds(obj)
+	name := fmt.Sprintf("%T", obj)
+	if len(gvks) > 0 {
+		name = gvks[0].GroupVersion().String() + "/" + gvks[0].Kind
+	}
+	o.IgnoredKind[name]++
 }
 
 func qualified(meta *metav1.ObjectMeta) string {
