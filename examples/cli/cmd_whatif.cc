@@ -107,6 +107,30 @@ bool WriteAfter(const draforge::Snapshot& after, const std::string& path, std::o
   return true;
 }
 
+}  // namespace
+
+std::optional<Flags> ParseWhatifFlags(const Args& args, std::vector<FlagSpec> specs, const std::string& usage, Io io,
+                                      int& exit_code, std::optional<std::string>& format) {
+  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
+  specs.push_back(KubernetesVersionFlag());
+  specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
+  auto flags = ParseOrUsage(args, std::move(specs), usage, io, exit_code);
+  if (!flags) return std::nullopt;
+  format = OutputFormat(*flags, "table", {"table", "json", "yaml"}, io);
+  if (!format) {
+    exit_code = kExitBadInput;
+    return std::nullopt;
+  }
+  if (!flags->positional().empty()) {
+    io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
+    exit_code = kExitBadInput;
+    return std::nullopt;
+  }
+  return flags;
+}
+
+namespace {
+
 // The positive integer `value` of `flag`, or nullopt after printing the problem.
 std::optional<int64_t> PositiveCount(const char* flag, const std::string& value, std::ostream& err) {
   int64_t n = 0;
@@ -344,18 +368,10 @@ int RunReplay(const Args& args, Io io) {
   specs.push_back({{"--after"}, true,
                    "write the cluster after the replay (placed pods bound, their claims allocated) to FILE as "
                    "YAML, input for any other command"});
-  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
-  specs.push_back(KubernetesVersionFlag());
-  specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
   int code = kExitOk;
-  auto flags = ParseOrUsage(args, specs, kReplayUsage, io, code);
+  std::optional<std::string> format;
+  auto flags = ParseWhatifFlags(args, std::move(specs), kReplayUsage, io, code, format);
   if (!flags) return code;
-  const auto format = OutputFormat(*flags, "table", {"table", "json", "yaml"}, io);
-  if (!format) return kExitBadInput;
-  if (!flags->positional().empty()) {
-    io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
-    return kExitBadInput;
-  }
   const std::string policy = flags->GetOr("--policy", "first-fit");
   if (policy != "first-fit" && policy != "most-allocated" && policy != "least-allocated") {
     io.err << "error: --policy: unknown policy \"" << policy << "\" (first-fit, most-allocated, least-allocated)\n";

@@ -211,18 +211,10 @@ int RunWhatifFragmentation(const Args& args, Io io) {
   specs.push_back({{"--max-moves"}, true, "most moves tried (default 3)"});
   specs.push_back({{"--max-candidates"}, true, "consumer groups considered per node (default 16)"});
   specs.push_back({{"--max-trials"}, true, "sets of moves tried before giving up (default 1000)"});
-  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
-  specs.push_back(KubernetesVersionFlag());
-  specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
   int code = kExitOk;
-  auto flags = ParseOrUsage(args, specs, kFragmentationUsage, io, code);
+  std::optional<std::string> format;
+  auto flags = ParseWhatifFlags(args, std::move(specs), kFragmentationUsage, io, code, format);
   if (!flags) return code;
-  const auto format = OutputFormat(*flags, "table", {"table", "json", "yaml"}, io);
-  if (!format) return kExitBadInput;
-  if (!flags->positional().empty()) {
-    io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
-    return kExitBadInput;
-  }
   draforge::DefragRequest request;
   if (flags->Has("--shape") && flags->Has("--shape-pod")) {
     io.err << "error: --shape and --shape-pod: give one\n";

@@ -118,18 +118,10 @@ int RunWhatifGang(const Args& args, Io io) {
   specs.push_back({{"--policy"}, true,
                    "how a member's node is chosen among those that fit: first-fit (default), most-allocated or "
                    "least-allocated"});
-  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
-  specs.push_back(KubernetesVersionFlag());
-  specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
   int code = kExitOk;
-  auto flags = ParseOrUsage(args, specs, kWhatifGangUsage, io, code);
+  std::optional<std::string> format;
+  auto flags = ParseWhatifFlags(args, std::move(specs), kWhatifGangUsage, io, code, format);
   if (!flags) return code;
-  const auto format = OutputFormat(*flags, "table", {"table", "json", "yaml"}, io);
-  if (!format) return kExitBadInput;
-  if (!flags->positional().empty()) {
-    io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
-    return kExitBadInput;
-  }
   const std::string group = flags->GetOr("--group", "");
   if (group.empty()) {
     io.err << "error: --group NS/NAME is required\nusage:\n  " << kWhatifGangUsage << "\n";

@@ -109,18 +109,10 @@ int RunWhatifPreempt(const Args& args, Io io) {
   specs.push_back({{"--mode"}, true,
                    "kep-5690 (default: a victim's claims are freed when every pod using them is a victim) or "
                    "released (Kubernetes 1.37: DRA rejections are never resolved by preemption)"});
-  specs.push_back({{"--feature-gates"}, true, "A=true,B=false on top of the Kubernetes version's defaults"});
-  specs.push_back(KubernetesVersionFlag());
-  specs.push_back({{"-o", "--output"}, true, "table (default), json or yaml"});
   int code = kExitOk;
-  auto flags = ParseOrUsage(args, specs, kPreemptUsage, io, code);
+  std::optional<std::string> format;
+  auto flags = ParseWhatifFlags(args, std::move(specs), kPreemptUsage, io, code, format);
   if (!flags) return code;
-  const auto format = OutputFormat(*flags, "table", {"table", "json", "yaml"}, io);
-  if (!format) return kExitBadInput;
-  if (!flags->positional().empty()) {
-    io.err << "error: unexpected argument \"" << flags->positional().front() << "\"\n";
-    return kExitBadInput;
-  }
   const std::string pod = flags->GetOr("--pod", "");
   if (pod.empty()) {
     io.err << "error: --pod NS/NAME is required\nusage:\n  " << kPreemptUsage << "\n";

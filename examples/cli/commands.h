@@ -111,6 +111,12 @@ std::optional<Flags> ParseOrUsage(const Args& args, std::vector<FlagSpec> specs,
 std::optional<std::string> OutputFormat(const Flags& flags, const std::string& fallback,
                                         const std::vector<std::string>& formats, Io io);
 
+// A whatif command's flags: `specs` (InputFlags() and the command's own) plus --feature-gates,
+// --kubernetes-version and -o table|json|yaml (in `format`), no positional argument. nullopt after
+// printing the problem or the help, with `exit_code` set (cmd_whatif.cc).
+std::optional<Flags> ParseWhatifFlags(const Args& args, std::vector<FlagSpec> specs, const std::string& usage, Io io,
+                                      int& exit_code, std::optional<std::string>& format);
+
 }  // namespace draforge::cli
 
 #endif  // DRAFORGE_EXAMPLES_CLI_COMMANDS_H_
