@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "alloc/allocator.h"
 #include "api/codec.h"
+#include "alloc/internal/results_json.h"
 #include "common/json_string.h"
 #include "rapidjson/document.h"
 
@@ -10,12 +11,6 @@ namespace draforge::alloc {
 namespace {
 
 using Alloc = rapidjson::Document::AllocatorType;
-
-rapidjson::Value Strings(const std::vector<std::string>& v, Alloc& a) {
-  rapidjson::Value out(rapidjson::kArrayType);
-  for (const auto& s : v) out.PushBack(JsonString(s, a), a);
-  return out;
-}
 
 rapidjson::Value Kind(const KindFragmentation& k, Alloc& a) {
   rapidjson::Value o(rapidjson::kObjectType);
@@ -55,20 +50,6 @@ rapidjson::Value Capacities(const std::vector<CapacityFragmentation>& caps, Allo
   return out;
 }
 
-absl::StatusOr<rapidjson::Value> Results(const std::string& claim, const api::AllocationResult& allocation,
-                                         Alloc& a) {
-  auto encoded = EncodeAllocationResult(allocation);
-  if (!encoded.ok()) {
-    return absl::InternalError(absl::StrCat("allocation of claim ", claim, ": ", encoded.status().message()));
-  }
-  rapidjson::Value results(rapidjson::kArrayType);
-  if (encoded->IsObject() && encoded->HasMember("devices") && (*encoded)["devices"].IsObject() &&
-      (*encoded)["devices"].HasMember("results")) {
-    results.CopyFrom((*encoded)["devices"]["results"], a);
-  }
-  return results;
-}
-
 absl::StatusOr<rapidjson::Value> Advice(const DefragAdvice& adv, Alloc& a) {
   rapidjson::Value o(rapidjson::kObjectType);
   o.AddMember("shape", JsonString(adv.shape, a), a);
@@ -87,20 +68,20 @@ absl::StatusOr<rapidjson::Value> Advice(const DefragAdvice& adv, Alloc& a) {
   rapidjson::Value moves(rapidjson::kArrayType);
   for (const auto& m : adv.moves) {
     rapidjson::Value e(rapidjson::kObjectType);
-    e.AddMember("pods", Strings(m.pods, a), a);
-    e.AddMember("claims", Strings(m.claims, a), a);
-    e.AddMember("claimsAfter", Strings(m.claims_after, a), a);
+    e.AddMember("pods", internal::JsonStrings(m.pods, a), a);
+    e.AddMember("claims", internal::JsonStrings(m.claims, a), a);
+    e.AddMember("claimsAfter", internal::JsonStrings(m.claims_after, a), a);
     e.AddMember("fromNode", JsonString(m.from_node, a), a);
     e.AddMember("toNode", JsonString(m.to_node, a), a);
-    e.AddMember("fromDevices", Strings(m.from_devices, a), a);
-    e.AddMember("toDevices", Strings(m.to_devices, a), a);
+    e.AddMember("fromDevices", internal::JsonStrings(m.from_devices, a), a);
+    e.AddMember("toDevices", internal::JsonStrings(m.to_devices, a), a);
     moves.PushBack(e, a);
   }
   o.AddMember("moves", moves, a);
   o.AddMember("shapeNode", JsonString(adv.shape_node, a), a);
   rapidjson::Value claims(rapidjson::kArrayType);
   for (const auto& c : adv.shape_claims) {
-    auto results = Results(c.claim, c.allocation, a);
+    auto results = internal::DeviceResultsJson(c.claim, c.allocation, a);
     if (!results.ok()) return results.status();
     rapidjson::Value e(rapidjson::kObjectType);
     e.AddMember("claim", JsonString(c.claim, a), a);
@@ -169,7 +150,7 @@ absl::StatusOr<std::string> FragmentationJson(const FragmentationReport& r, cons
     kinds.PushBack(o, a);
   }
   d.AddMember("kinds", kinds, a);
-  d.AddMember("skipped", Strings(r.skipped, a), a);
+  d.AddMember("skipped", internal::JsonStrings(r.skipped, a), a);
   if (advice != nullptr) {
     auto adv = Advice(*advice, a);
     if (!adv.ok()) return adv.status();

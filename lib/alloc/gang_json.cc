@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "alloc/allocator.h"
 #include "api/codec.h"
+#include "alloc/internal/results_json.h"
 #include "common/json_string.h"
 #include "rapidjson/document.h"
 
@@ -10,26 +11,6 @@ namespace draforge::alloc {
 namespace {
 
 using Alloc = rapidjson::Document::AllocatorType;
-
-rapidjson::Value Strings(const std::vector<std::string>& list, Alloc& a) {
-  rapidjson::Value out(rapidjson::kArrayType);
-  for (const auto& s : list) out.PushBack(JsonString(s, a), a);
-  return out;
-}
-
-absl::StatusOr<rapidjson::Value> Results(const std::string& claim, const api::AllocationResult& allocation,
-                                         Alloc& a) {
-  auto encoded = EncodeAllocationResult(allocation);
-  if (!encoded.ok()) {
-    return absl::InternalError(absl::StrCat("allocation of claim ", claim, ": ", encoded.status().message()));
-  }
-  rapidjson::Value results(rapidjson::kArrayType);
-  if (encoded->IsObject() && encoded->HasMember("devices") && (*encoded)["devices"].IsObject() &&
-      (*encoded)["devices"].HasMember("results")) {
-    results.CopyFrom((*encoded)["devices"]["results"], a);
-  }
-  return results;
-}
 
 }  // namespace
 
@@ -42,17 +23,17 @@ absl::StatusOr<std::string> GangJson(const GangResult& r) {
   d.AddMember("fits", r.fits, a);
   d.AddMember("status", JsonString(r.status, a), a);
   d.AddMember("blocking", JsonString(r.blocking, a), a);
-  d.AddMember("scheduled", Strings(r.scheduled, a), a);
-  d.AddMember("order", Strings(r.order, a), a);
+  d.AddMember("scheduled", internal::JsonStrings(r.scheduled, a), a);
+  d.AddMember("order", internal::JsonStrings(r.order, a), a);
   rapidjson::Value placed(rapidjson::kArrayType);
   for (const auto& p : r.placed) {
     rapidjson::Value o(rapidjson::kObjectType);
     o.AddMember("pod", JsonString(p.pod, a), a);
     o.AddMember("node", JsonString(p.node, a), a);
-    o.AddMember("feasible", Strings(p.feasible, a), a);
+    o.AddMember("feasible", internal::JsonStrings(p.feasible, a), a);
     rapidjson::Value claims(rapidjson::kArrayType);
     for (const auto& c : p.claims) {
-      auto results = Results(c.claim, c.allocation, a);
+      auto results = internal::DeviceResultsJson(c.claim, c.allocation, a);
       if (!results.ok()) return results.status();
       rapidjson::Value e(rapidjson::kObjectType);
       e.AddMember("claim", JsonString(c.claim, a), a);
@@ -80,7 +61,7 @@ absl::StatusOr<std::string> GangJson(const GangResult& r) {
     unschedulable.PushBack(o, a);
   }
   d.AddMember("unschedulable", unschedulable, a);
-  d.AddMember("notTried", Strings(r.not_tried, a), a);
+  d.AddMember("notTried", internal::JsonStrings(r.not_tried, a), a);
   rapidjson::Value claims(rapidjson::kArrayType);
   for (const auto& c : r.group_claims) {
     rapidjson::Value o(rapidjson::kObjectType);
@@ -89,9 +70,9 @@ absl::StatusOr<std::string> GangJson(const GangResult& r) {
     o.AddMember("source", JsonString(c.source, a), a);
     o.AddMember("existing", c.existing, a);
     o.AddMember("allocatedBy", JsonString(c.allocated_by, a), a);
-    o.AddMember("members", Strings(c.members, a), a);
+    o.AddMember("members", internal::JsonStrings(c.members, a), a);
     if (c.allocated) {
-      auto results = Results(c.claim, c.allocation, a);
+      auto results = internal::DeviceResultsJson(c.claim, c.allocation, a);
       if (!results.ok()) return results.status();
       o.AddMember("results", *results, a);
     } else {

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "api/codec.h"
+#include "alloc/internal/results_json.h"
 #include "common/json_string.h"
 #include "common/status.h"
 #include "rapidjson/document.h"
@@ -14,12 +15,6 @@ namespace draforge::alloc {
 namespace {
 
 using Allocator = rapidjson::Document::AllocatorType;
-
-rapidjson::Value Strings(const std::vector<std::string>& list, Allocator& a) {
-  rapidjson::Value v(rapidjson::kArrayType);
-  for (const auto& s : list) v.PushBack(JsonString(s, a), a);
-  return v;
-}
 
 // status.allocation as Kubernetes writes it, copied into `a`.
 absl::StatusOr<rapidjson::Value> AllocationValue(const api::AllocationResult& allocation, std::string_view claim,
@@ -50,8 +45,8 @@ absl::StatusOr<std::string> PodPlacementJson(const PodPlacement& p) {
     claims.PushBack(o, a);
   }
   d.AddMember("claims", claims, a);
-  d.AddMember("unresolvable", Strings(p.unresolvable, a), a);
-  d.AddMember("fittingNodes", Strings(p.FittingNodes(), a), a);
+  d.AddMember("unresolvable", internal::JsonStrings(p.unresolvable, a), a);
+  d.AddMember("fittingNodes", internal::JsonStrings(p.FittingNodes(), a), a);
   rapidjson::Value nodes(rapidjson::kArrayType);
   for (const auto& n : p.nodes) {
     rapidjson::Value o(rapidjson::kObjectType);
@@ -71,7 +66,7 @@ absl::StatusOr<std::string> PodPlacementJson(const PodPlacement& p) {
       }
       o.AddMember("allocations", allocations, a);
     } else {
-      o.AddMember("reasons", Strings(n.reasons, a), a);
+      o.AddMember("reasons", internal::JsonStrings(n.reasons, a), a);
       o.AddMember("why", JsonString(n.why, a), a);
       if (!n.error.ok()) o.AddMember("error", JsonString(SV(n.error.message()), a), a);
     }
@@ -96,7 +91,7 @@ absl::StatusOr<std::string> HowManyMoreJson(const HowManyMoreResult& r) {
   if (r.pod) d.AddMember("resourcesChecked", rapidjson::Value(r.resources_checked), a);
   if (r.quota_checked) {
     rapidjson::Value quota(rapidjson::kObjectType);
-    quota.AddMember("quotas", Strings(r.quotas, a), a);
+    quota.AddMember("quotas", internal::JsonStrings(r.quotas, a), a);
     if (r.quota_units) {
       quota.AddMember("units", rapidjson::Value(static_cast<int64_t>(*r.quota_units)), a);
       quota.AddMember("why", JsonString(r.quota_why, a), a);
@@ -108,7 +103,7 @@ absl::StatusOr<std::string> HowManyMoreJson(const HowManyMoreResult& r) {
     rapidjson::Value o(rapidjson::kObjectType);
     o.AddMember("node", JsonString(n.node, a), a);
     o.AddMember("count", rapidjson::Value(static_cast<int64_t>(n.count)), a);
-    o.AddMember("reasons", Strings(n.reasons, a), a);
+    o.AddMember("reasons", internal::JsonStrings(n.reasons, a), a);
     if (!n.why.empty()) o.AddMember("why", JsonString(n.why, a), a);
     if (r.pod && !n.limited_by.empty()) o.AddMember("limitedBy", JsonString(n.limited_by, a), a);
     nodes.PushBack(o, a);

@@ -1,17 +1,12 @@
 #include "alloc/preemption_json.h"
 
 #include "api/codec.h"
+#include "alloc/internal/results_json.h"
 #include "common/json_string.h"
 #include "rapidjson/document.h"
 
 namespace draforge::alloc {
 namespace {
-
-rapidjson::Value Strings(const std::vector<std::string>& list, rapidjson::Document::AllocatorType& a) {
-  rapidjson::Value out(rapidjson::kArrayType);
-  for (const auto& s : list) out.PushBack(JsonString(s, a), a);
-  return out;
-}
 
 rapidjson::Value Victims(const std::vector<PreemptionVictim>& victims, rapidjson::Document::AllocatorType& a) {
   rapidjson::Value out(rapidjson::kArrayType);
@@ -20,8 +15,8 @@ rapidjson::Value Victims(const std::vector<PreemptionVictim>& victims, rapidjson
     o.AddMember("pod", JsonString(v.pod, a), a);
     o.AddMember("priority", v.priority, a);
     o.AddMember("startTime", JsonString(v.start_time, a), a);
-    o.AddMember("claimsFreed", Strings(v.claims_freed, a), a);
-    o.AddMember("claimsKept", Strings(v.claims_kept, a), a);
+    o.AddMember("claimsFreed", internal::JsonStrings(v.claims_freed, a), a);
+    o.AddMember("claimsKept", internal::JsonStrings(v.claims_kept, a), a);
     o.AddMember("pdbViolated", JsonString(v.pdb_violated, a), a);
     out.PushBack(o, a);
   }
@@ -51,7 +46,7 @@ std::string PreemptionJson(const PreemptionResult& r) {
     candidates.PushBack(o, a);
   }
   d.AddMember("candidates", candidates, a);
-  d.AddMember("fittingNodes", Strings(r.fitting_nodes, a), a);
+  d.AddMember("fittingNodes", internal::JsonStrings(r.fitting_nodes, a), a);
   rapidjson::Value nodes(rapidjson::kArrayType);
   for (const auto& n : r.nodes) {
     rapidjson::Value e(rapidjson::kObjectType);

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "alloc/allocator.h"
 #include "api/codec.h"
+#include "alloc/internal/results_json.h"
 #include "common/json_string.h"
 #include "rapidjson/document.h"
 
@@ -22,25 +23,16 @@ absl::StatusOr<std::string> ReplayJson(const ReplayResult& r) {
     o.AddMember("node", JsonString(p.node, a), a);
     rapidjson::Value claims(rapidjson::kArrayType);
     for (const auto& c : p.claims) {
-      auto encoded = EncodeAllocationResult(c.allocation);
-      if (!encoded.ok()) {
-        return absl::InternalError(absl::StrCat("allocation of claim ", c.claim, ": ", encoded.status().message()));
-      }
-      rapidjson::Value results(rapidjson::kArrayType);
-      if (encoded->IsObject() && encoded->HasMember("devices") && (*encoded)["devices"].IsObject() &&
-          (*encoded)["devices"].HasMember("results")) {
-        results.CopyFrom((*encoded)["devices"]["results"], a);
-      }
+      auto results = internal::DeviceResultsJson(c.claim, c.allocation, a);
+      if (!results.ok()) return results.status();
       rapidjson::Value e(rapidjson::kObjectType);
       e.AddMember("claim", JsonString(c.claim, a), a);
       e.AddMember("existing", c.existing, a);
-      e.AddMember("results", results, a);
+      e.AddMember("results", *results, a);
       claims.PushBack(e, a);
     }
     o.AddMember("claims", claims, a);
-    rapidjson::Value feasible(rapidjson::kArrayType);
-    for (const auto& n : p.feasible) feasible.PushBack(JsonString(n, a), a);
-    o.AddMember("feasible", feasible, a);
+    o.AddMember("feasible", internal::JsonStrings(p.feasible, a), a);
     placed.PushBack(o, a);
   }
   d.AddMember("placed", placed, a);
