@@ -50,6 +50,16 @@ struct ApiRoute {
   RenderFn render;
 };
 
+// A what-if view: the query checked into its request, then answered within the server's budget.
+template <typename Parse, typename Render>
+RenderFn WhatifRoute(Parse parse, Render render, const WhatifLimits& limits) {
+  return [parse, render, limits](const Snapshot& snapshot, const Query& query) -> Result<std::string> {
+    auto request = parse(query);
+    if (!request.ok()) return std::move(request).error();
+    return render(snapshot, *request, limits);
+  };
+}
+
 // The REST views; /api/v1/packages also reads the catalog the server was started with, the what-if
 // the server's budget.
 std::vector<ApiRoute> ApiRoutes(const PackageCatalog& catalog, const WhatifLimits& whatif) {
@@ -63,12 +73,12 @@ std::vector<ApiRoute> ApiRoutes(const PackageCatalog& catalog, const WhatifLimit
       {"/api/v1/pool-status", &RenderPoolStatus},
       {"/api/v1/packages",
        [catalog](const Snapshot& snapshot, const Query& query) { return RenderPackages(snapshot, query, catalog); }},
-      {"/api/v1/whatif/replay",  // kWhatifPath (spelled out for scripts/gen-public-api-doc's route check)
-       [whatif](const Snapshot& snapshot, const Query& query) -> Result<std::string> {
-         auto request = ParseWhatifQuery(query);
-         if (!request.ok()) return std::move(request).error();
-         return RenderWhatifReplay(snapshot, *request, whatif);
-       }},
+      {"/api/v1/whatif/replay", WhatifRoute(&ParseWhatifQuery, &RenderWhatifReplay, whatif)},
+      {"/api/v1/whatif/preempt", WhatifRoute(&ParsePreemptQuery, &RenderWhatifPreempt, whatif)},
+      {"/api/v1/whatif/gang", WhatifRoute(&ParseGangQuery, &RenderWhatifGang, whatif)},
+      {"/api/v1/whatif/fragmentation",
+       WhatifRoute([whatif](const Query& query) { return ParseFragmentationQuery(query, whatif); },
+                   &RenderWhatifFragmentation, whatif)},
   };
 }
 
@@ -101,6 +111,14 @@ std::string RouteLabel(const std::vector<ApiRoute>& routes, const std::string& p
 }
 
 using Body = std::shared_ptr<const std::string>;
+
+// A view's error as an HTTP status: a refused query 400, an object the query names and the
+// snapshot does not have 404, anything else 500.
+int ErrorStatus(int code) {
+  if (code == DRAFORGE_EINVALID) return 400;
+  if (code == DRAFORGE_ENOTFOUND) return 404;
+  return 500;
+}
 
 http::Response JsonError(int code, std::string_view message) {
   http::Response r;
@@ -225,7 +243,8 @@ struct Server::Impl {
   struct CacheEntry {
     std::mutex mu;  // held while the answer (or its gzip form) is computed
     std::atomic<bool> done{false};  // body or error is set (read without mu once true)
-    std::string error;  // the 400 message when the query was refused
+    int status = 0;     // when the answer is an error: 400 refused query, 404 unknown object, 500
+    std::string error;  // its message
     Body body;
     std::atomic<bool> gzip_done{false};
     Body gzip;  // null if not worth it (small, or it did not shrink)
@@ -347,6 +366,7 @@ struct Server::Impl {
       if (rendered.ok()) {
         entry.body = std::make_shared<const std::string>(*std::move(rendered));
       } else {
+        entry.status = ErrorStatus(rendered.error().code);
         entry.error = rendered.error().message;
       }
       entry.done.store(true);
@@ -359,7 +379,7 @@ struct Server::Impl {
   }
 
   http::Response Answer(const ApiRoute& route, const CacheEntry& entry, bool accepts_gzip, Clock::time_point start) {
-    if (entry.body == nullptr) return JsonError(400, entry.error);
+    if (entry.body == nullptr) return JsonError(entry.status, entry.error);
     http::Response r = BodyResponse(accepts_gzip, entry.body, kJson, entry.gzip);
     r.headers.emplace_back("Cache-Control", "no-store");
     metrics.ObserveLatency(route.path, std::chrono::duration<double>(Clock::now() - start).count());
@@ -422,7 +442,7 @@ struct Server::Impl {
           auto rendered = RenderWhatifReplay(snapshot, request, options.whatif);
           running_whatifs.fetch_sub(1);
           if (!rendered.ok()) {
-            const int status = rendered.error().code == DRAFORGE_EINVALID ? 400 : 500;
+            const int status = ErrorStatus(rendered.error().code);
             return counted(JsonError(status, status == 500 ? "internal error: " + rendered.error().message
                                                            : rendered.error().message));
           }

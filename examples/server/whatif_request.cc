@@ -1,6 +1,9 @@
 #include "whatif_request.h"
 
+#include <charconv>
+#include <initializer_list>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "rapidjson/document.h"
@@ -56,26 +59,138 @@ std::string Serialize(const rapidjson::Value& v) {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
-}  // namespace
-
-Result<WhatifRequest> ParseWhatifQuery(const std::multimap<std::string, std::string>& query) {
-  WhatifRequest r;
-  std::set<std::string> seen;
+// The query's parameters by name: each one of `allowed`, given at most once. `hint` ends the
+// message about an unknown one.
+Result<std::map<std::string, std::string>> Params(const WhatifQuery& query,
+                                                  std::initializer_list<std::string_view> allowed,
+                                                  std::string_view hint) {
+  std::map<std::string, std::string> params;
   for (const auto& [name, value] : query) {
-    if (!seen.insert(name).second) return Invalid("query parameter \"" + name + "\" is given more than once");
-    if (name == "policy") {
-      if (!KnownPolicy(value)) return Invalid(UnknownPolicy("query parameter \"policy\"", value));
-      r.policy = value;
-    } else if (name == "explain") {
-      if (value != "true" && value != "false") {
-        return Invalid("query parameter \"explain\" must be true or false, not \"" + value + "\"");
-      }
-      r.explain = value == "true";
-    } else {
-      return Invalid("unknown query parameter \"" + name +
-                     "\" (allowed: policy, explain; edits need POST with a JSON body)");
+    bool known = false;
+    for (auto a : allowed) known = known || name == a;
+    if (!known) {
+      std::string list;
+      for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      return Invalid("unknown query parameter \"" + name + "\" (allowed: " + list + std::string(hint) + ")");
+    }
+    if (!params.emplace(name, value).second) {
+      return Invalid("query parameter \"" + name + "\" is given more than once");
     }
   }
+  return params;
+}
+
+// A parameter that must be given and not be empty; `what` says what it names.
+Result<std::string> Required(const std::map<std::string, std::string>& params, const std::string& name,
+                             std::string_view what) {
+  auto it = params.find(name);
+  if (it == params.end() || it->second.empty()) {
+    return Invalid("query parameter \"" + name + "\" is required (" + std::string(what) + ")");
+  }
+  return it->second;
+}
+
+// The policy parameter, when given, into `policy`.
+Result<bool> QueryPolicy(const std::map<std::string, std::string>& params, std::string& policy) {
+  auto it = params.find("policy");
+  if (it == params.end()) return false;
+  if (!KnownPolicy(it->second)) return Invalid(UnknownPolicy("query parameter \"policy\"", it->second));
+  policy = it->second;
+  return true;
+}
+
+// A positive integer no larger than `limit` (the server's).
+Result<int64_t> BoundedInt(std::string_view name, const std::string& text, int64_t limit) {
+  int64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 1) {
+    return Invalid("query parameter \"" + std::string(name) + "\": want a positive integer, not \"" + text + "\"");
+  }
+  if (n > limit) {
+    return Invalid("query parameter \"" + std::string(name) + "\": " + text + " is over the server's limit of " +
+                   std::to_string(limit));
+  }
+  return n;
+}
+
+}  // namespace
+
+Result<WhatifRequest> ParseWhatifQuery(const WhatifQuery& query) {
+  auto params = Params(query, {"policy", "explain"}, "; edits need POST with a JSON body");
+  if (!params.ok()) return std::move(params).error();
+  WhatifRequest r;
+  if (auto policy = QueryPolicy(*params, r.policy); !policy.ok()) return std::move(policy).error();
+  if (auto it = params->find("explain"); it != params->end()) {
+    if (it->second != "true" && it->second != "false") {
+      return Invalid("query parameter \"explain\" must be true or false, not \"" + it->second + "\"");
+    }
+    r.explain = it->second == "true";
+  }
+  return r;
+}
+
+Result<PreemptRequest> ParsePreemptQuery(const WhatifQuery& query) {
+  auto params = Params(query, {"pod", "mode"}, "");
+  if (!params.ok()) return std::move(params).error();
+  PreemptRequest r;
+  auto pod = Required(*params, "pod", "the pending pod, NS/NAME");
+  if (!pod.ok()) return std::move(pod).error();
+  r.pod = *std::move(pod);
+  if (auto it = params->find("mode"); it != params->end()) {
+    if (it->second != "kep-5690" && it->second != "released") {
+      return Invalid("query parameter \"mode\": unknown mode \"" + it->second + "\" (kep-5690, released)");
+    }
+    r.dra_aware = it->second == "kep-5690";
+  }
+  return r;
+}
+
+Result<GangRequest> ParseGangQuery(const WhatifQuery& query) {
+  auto params = Params(query, {"group", "policy", "workload", "template"}, "");
+  if (!params.ok()) return std::move(params).error();
+  GangRequest r;
+  auto group = Required(*params, "group", "the PodGroup, NS/NAME");
+  if (!group.ok()) return std::move(group).error();
+  r.group = *std::move(group);
+  if (auto policy = QueryPolicy(*params, r.policy); !policy.ok()) return std::move(policy).error();
+  const auto workload = params->find("workload");
+  const auto tmpl = params->find("template");
+  if ((workload == params->end()) != (tmpl == params->end())) {
+    return Invalid("query parameters \"workload\" and \"template\" come together");
+  }
+  if (workload != params->end()) {
+    if (workload->second.empty() || tmpl->second.empty() || workload->second.find('/') != std::string::npos) {
+      return Invalid("query parameters \"workload\" and \"template\": want a Workload name (in the group's "
+                     "namespace) and one of its podGroupTemplates");
+    }
+    r.workload_template = workload->second + "/" + tmpl->second;
+  }
+  return r;
+}
+
+Result<FragmentationRequest> ParseFragmentationQuery(const WhatifQuery& query, const WhatifLimits& limits) {
+  auto params = Params(query, {"shapePod", "maxMoves", "maxCandidates", "maxTrials"}, "");
+  if (!params.ok()) return std::move(params).error();
+  FragmentationRequest r;
+  if (auto it = params->find("shapePod"); it != params->end()) {
+    if (it->second.empty()) return Invalid("query parameter \"shapePod\" must not be empty");
+    r.shape_pod = it->second;
+  }
+  const bool advice = !r.shape_pod.empty();
+  int64_t moves = r.max_moves, candidates = r.max_candidates, trials = r.max_trials;
+  for (auto [name, value, limit] : {std::tuple{"maxMoves", &moves, int64_t{limits.max_defrag_moves}},
+                                    std::tuple{"maxCandidates", &candidates, int64_t{limits.max_defrag_candidates}},
+                                    std::tuple{"maxTrials", &trials, limits.max_defrag_trials}}) {
+    auto it = params->find(name);
+    if (it == params->end()) continue;
+    if (!advice) return Invalid(std::string("query parameter \"") + name + "\" bounds the defrag advice: give shapePod too");
+    auto n = BoundedInt(name, it->second, limit);
+    if (!n.ok()) return std::move(n).error();
+    *value = *n;
+  }
+  r.max_moves = static_cast<int>(moves);
+  r.max_candidates = static_cast<int>(candidates);
+  r.max_trials = trials;
   return r;
 }
 

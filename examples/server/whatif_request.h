@@ -1,5 +1,6 @@
-// The what-if route's request (/api/v1/whatif/replay, examples/server/openapi.json): GET's query or
-// POST's JSON body, checked and bounded before any library call (whatif_view.h makes them). Depends
+// The what-if routes' requests (/api/v1/whatif/*, examples/server/openapi.json): the replay's GET
+// query or POST JSON body, and the GET queries of preempt, gang and fragmentation, checked and
+// bounded before any library call (whatif_view.h makes them). Depends
 // on RapidJSON and the header-only draforge::Result alone, so that tests/fuzz/whatif_body_fuzz.cc
 // fuzzes it without the library.
 #ifndef DRAFORGE_EXAMPLES_SERVER_WHATIF_REQUEST_H_
@@ -33,6 +34,11 @@ struct WhatifLimits {
   size_t max_edits = 100;
   // Nesting of arrays and objects in a POST body (the documented body nests 3 deep).
   int max_depth = 8;
+  // The most a fragmentation query may ask of the defrag search (each trial replays the shape on
+  // the cluster after a set of moves): maxMoves, maxCandidates and maxTrials above these are 400.
+  int max_defrag_moves = 5;
+  int max_defrag_candidates = 64;
+  int64_t max_defrag_trials = 10000;
 };
 
 struct WhatifRequest {
@@ -41,8 +47,43 @@ struct WhatifRequest {
   std::string edits_json;            // draforge_whatif_edit's JSON array; "" for no edits
 };
 
+using WhatifQuery = std::multimap<std::string, std::string>;
+
 // GET's query: policy and explain (true|false). Errors: DRAFORGE_EINVALID naming the parameter.
-Result<WhatifRequest> ParseWhatifQuery(const std::multimap<std::string, std::string>& query);
+Result<WhatifRequest> ParseWhatifQuery(const WhatifQuery& query);
+
+// /api/v1/whatif/preempt: the victims that would let a pending pod run (draforge_whatif_preempt_json).
+struct PreemptRequest {
+  std::string pod;        // NS/NAME (a name alone is in namespace default)
+  bool dra_aware = true;  // mode=kep-5690 (true, the default) or mode=released
+};
+
+// pod (required) and mode. Errors: DRAFORGE_EINVALID naming the parameter.
+Result<PreemptRequest> ParsePreemptQuery(const WhatifQuery& query);
+
+// /api/v1/whatif/gang: a PodGroup placed all-or-nothing (draforge_gang_json).
+struct GangRequest {
+  std::string group;              // NS/NAME of the PodGroup
+  std::string policy = "first-fit";
+  std::string workload_template;  // "WORKLOAD/TEMPLATE" (query workload and template), "" for none
+};
+
+// group (required), policy, workload and template (together). Errors: DRAFORGE_EINVALID naming the
+// parameter.
+Result<GangRequest> ParseGangQuery(const WhatifQuery& query);
+
+// /api/v1/whatif/fragmentation: per pool and node, what still fits, and with shapePod the defrag
+// advice (draforge_fragmentation_json).
+struct FragmentationRequest {
+  std::string shape_pod;  // NS/NAME of a pending pod; "" for the report without advice
+  int max_moves = 3;
+  int max_candidates = 16;
+  int64_t max_trials = 1000;
+};
+
+// shapePod, maxMoves, maxCandidates, maxTrials (positive integers within limits.max_defrag_*).
+// Errors: DRAFORGE_EINVALID naming the parameter.
+Result<FragmentationRequest> ParseFragmentationQuery(const WhatifQuery& query, const WhatifLimits& limits);
 
 // POST's body: {"policy": "...", "explain": bool, "edits": [...]} (every field optional). Errors:
 // DRAFORGE_EINVALID whose message starts with the field it is about ("body: ..." for JSON that does

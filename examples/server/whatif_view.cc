@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "draforge/place.h"
 #include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
@@ -20,25 +19,29 @@ std::string ToJson(const rapidjson::Value& v) {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
-// draforge_replay_json with the request's policy and explain and the server's step budget.
-Result<std::string> ReplayJson(const Snapshot& snapshot, const WhatifRequest& request, const WhatifLimits& limits) {
-  draforge_replay_options ro = DRAFORGE_REPLAY_OPTIONS_INIT;
-  ro.policy = request.policy.c_str();
-  ro.explain = request.explain ? 1 : 0;
-  draforge_allocate_options ao = DRAFORGE_ALLOCATE_OPTIONS_INIT;
-  ao.max_steps = limits.max_steps;
-  draforge_buffer out{nullptr, 0};
-  draforge_error* e = nullptr;
-  const int rc = draforge_replay_json(&out, snapshot.c_handle(), &ro, &ao, &e);
-  if (rc != DRAFORGE_OK) {
-    draforge_buffer_dispose(&out);
-    Error err{rc, e != nullptr ? draforge_error_message(e) : "draforge error " + std::to_string(rc), "", ""};
-    draforge_error_destroy(e);
-    return err;
+// The allocator's options every what-if runs with: the server's step budget.
+AllocateOptions Budgeted(const WhatifLimits& limits) {
+  AllocateOptions o;
+  o.max_steps = limits.max_steps;
+  return o;
+}
+
+// Nodes named only by ResourceSlices (no Node objects): at most one per slice.
+size_t Nodes(const Snapshot& snapshot) {
+  return snapshot.count("nodes") > 0 ? snapshot.count("nodes") : snapshot.count("resourceslices");
+}
+
+// DRAFORGE_EINVALID when the snapshot's pods x nodes is over limits.max_pairs: every what-if judges
+// pods on every node.
+Result<size_t> WithinPairs(const Snapshot& snapshot, const WhatifLimits& limits) {
+  const size_t nodes = Nodes(snapshot);
+  const size_t pods = snapshot.count("pods");
+  if (nodes > 0 && pods > static_cast<size_t>(limits.max_pairs) / nodes) {
+    return WhatifInvalid("what-if too large: " + std::to_string(pods) + " pods x " + std::to_string(nodes) +
+                         " nodes is over the server's limit of " + std::to_string(limits.max_pairs) +
+                         " pod-node pairs (draforge-server --whatif-max-pairs; `draforge whatif` has no limit)");
   }
-  std::string text(out.ptr, out.size);
-  draforge_buffer_dispose(&out);
-  return text;
+  return nodes;
 }
 
 }  // namespace
@@ -58,21 +61,14 @@ Result<std::string> RenderWhatifReplay(const Snapshot& snapshot, const WhatifReq
     base = edited->snapshot;
     changes = std::move(edited->changes_json);
   }
-  // Nodes named only by ResourceSlices (no Node objects): at most one per slice.
-  const size_t nodes = base.count("nodes") > 0 ? base.count("nodes") : base.count("resourceslices");
-  const size_t pods = base.count("pods");
-  if (nodes > 0 && pods > static_cast<size_t>(limits.max_pairs) / nodes) {
-    return WhatifInvalid("what-if too large: " + std::to_string(pods) + " pods x " + std::to_string(nodes) +
-                   " nodes is over the server's limit of " + std::to_string(limits.max_pairs) +
-                   " pod-node pairs (draforge-server --whatif-max-pairs; `draforge whatif replay` has no limit)");
-  }
+  auto within = WithinPairs(base, limits);
+  if (!within.ok()) return std::move(within).error();
+  const size_t nodes = *within;
   // First without the explain funnel (its sentences cost about a millisecond per pending pod and
   // node, the rest of a replay microseconds): when pods stay pending and the request wants
   // sentences, the replay runs again with them if (pending pods x nodes) is within the budget;
   // otherwise the answer keeps the allocator's reasons and says so in "notes".
-  WhatifRequest quick = request;
-  quick.explain = false;
-  auto replayed = ReplayJson(base, quick, limits);
+  auto replayed = ReplayJson(base, request.policy, Budgeted(limits), false);
   if (!replayed.ok()) return replayed;
   rapidjson::Document result;
   result.Parse(replayed->c_str());
@@ -83,7 +79,7 @@ Result<std::string> RenderWhatifReplay(const Snapshot& snapshot, const WhatifReq
   const size_t pending = result["pending"].Size();
   if (request.explain && pending > 0) {
     if (pending <= static_cast<size_t>(limits.max_explained) / std::max<size_t>(nodes, 1)) {
-      replayed = ReplayJson(base, request, limits);
+      replayed = ReplayJson(base, request.policy, Budgeted(limits), true);
       if (!replayed.ok()) return replayed;
       result.Parse(replayed->c_str());
       if (result.HasParseError() || !result.IsObject()) {
@@ -112,6 +108,31 @@ Result<std::string> RenderWhatifReplay(const Snapshot& snapshot, const WhatifReq
     ordered.AddMember("notes", notes, a);
   }
   return ToJson(ordered);
+}
+
+Result<std::string> RenderWhatifPreempt(const Snapshot& snapshot, const PreemptRequest& request,
+                                        const WhatifLimits& limits) {
+  auto within = WithinPairs(snapshot, limits);
+  if (!within.ok()) return std::move(within).error();
+  return WhatifPreemptJson(snapshot, request.pod, request.dra_aware, Budgeted(limits));
+}
+
+Result<std::string> RenderWhatifGang(const Snapshot& snapshot, const GangRequest& request, const WhatifLimits& limits) {
+  auto within = WithinPairs(snapshot, limits);
+  if (!within.ok()) return std::move(within).error();
+  return GangJson(snapshot, request.group, request.policy, request.workload_template, Budgeted(limits));
+}
+
+Result<std::string> RenderWhatifFragmentation(const Snapshot& snapshot, const FragmentationRequest& request,
+                                              const WhatifLimits& limits) {
+  auto within = WithinPairs(snapshot, limits);
+  if (!within.ok()) return std::move(within).error();
+  DefragRequest defrag;
+  defrag.shape_pod = request.shape_pod;
+  defrag.max_moves = request.max_moves;
+  defrag.max_candidates = request.max_candidates;
+  defrag.max_trials = request.max_trials;
+  return FragmentationJson(snapshot, defrag, Budgeted(limits));
 }
 
 }  // namespace draforge::server

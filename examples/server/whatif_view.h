@@ -1,6 +1,6 @@
-// The what-if route (/api/v1/whatif/replay, examples/server/openapi.json): the request, from GET's
-// query or POST's JSON body, checked and turned into public library calls on a copy of one snapshot
-// (draforge_whatif_edit, then draforge_replay_json), within the server's budget. The snapshot is
+// The what-if routes (/api/v1/whatif/*, examples/server/openapi.json): a checked request turned into
+// public library calls on one snapshot (the replay: draforge_whatif_edit, then draforge_replay_json;
+// preempt, gang and fragmentation: their JSON calls), within the server's budget. The snapshot is
 // never changed: the edits make a new one that lives for the one answer. No HTTP here.
 #ifndef DRAFORGE_EXAMPLES_SERVER_WHATIF_VIEW_H_
 #define DRAFORGE_EXAMPLES_SERVER_WHATIF_VIEW_H_
@@ -22,6 +22,16 @@ namespace draforge::server {
 // errors otherwise.
 Result<std::string> RenderWhatifReplay(const Snapshot& snapshot, const WhatifRequest& request,
                                        const WhatifLimits& limits);
+
+// The answers of `draforge whatif preempt|gang|fragmentation -o json` for the same input, computed
+// with the server's step budget. Errors: DRAFORGE_EINVALID for a snapshot over limits.max_pairs (pods
+// x nodes); DRAFORGE_ENOTFOUND for a pod or PodGroup (or the Workload, or a claim the group names)
+// the snapshot does not have, the library's message naming it; the library's errors otherwise.
+Result<std::string> RenderWhatifPreempt(const Snapshot& snapshot, const PreemptRequest& request,
+                                        const WhatifLimits& limits);
+Result<std::string> RenderWhatifGang(const Snapshot& snapshot, const GangRequest& request, const WhatifLimits& limits);
+Result<std::string> RenderWhatifFragmentation(const Snapshot& snapshot, const FragmentationRequest& request,
+                                              const WhatifLimits& limits);
 
 }  // namespace draforge::server
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""draforge-server's what-if route, /api/v1/whatif/replay, end to end on the embedded demo scenario.
+"""draforge-server's what-if routes end to end: /api/v1/whatif/replay on the embedded demo scenario,
+/api/v1/whatif/preempt, /gang and /fragmentation on the CLI's what-if scenarios
+(tests/cli/data/whatif).
 
-GET and the compute-only POST answer what `draforge whatif replay -o json` prints for the same
-scenario, policy and edits; the server's snapshot is the same after (claims, devices, graph and the
-snapshot generation); every other method on the route is 405 and POST on every other path stays 405;
-bad bodies are 400 naming the field, 413 and 415; the budget flags bound the work; rate limit and
-metrics apply as on the other routes.
+GET and the replay's compute-only POST answer what `draforge whatif ... -o json` prints for the same
+scenario and options; the server's snapshot is the same after (claims, devices, graph and the
+snapshot generation); every other method is 405 (the replay's route alone also takes POST); bad
+queries and bodies are 400 naming the parameter or field, unknown pods and PodGroups 404, 413 and
+415; the budget flags bound the work; rate limit and metrics apply as on the other routes.
 
 Usage: whatif_api_test.py PATH/TO/draforge-server PATH/TO/draforge   (prints TAP)
 """
@@ -331,6 +333,157 @@ def a_change_to_the_store_reaches_the_next_what_if():
         api.wait_until("the pod gone", lambda: "team-a/whatif-new" not in SRV.get_json(PATH)["order"])
 
 
+# --- preempt, gang, fragmentation -----------------------------------------------------------------
+
+WHATIF_DATA = os.path.join(api.ROOT, "tests", "cli", "data", "whatif")
+# (scenario file, route, query, the CLI's command and flags for the same answer)
+GET_CASES = [
+    ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/trainer", ["preempt", "--pod", "team-a/trainer"]),
+    ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/trainer&mode=released",
+     ["preempt", "--pod", "team-a/trainer", "--mode", "released"]),
+    ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/polite", ["preempt", "--pod", "team-a/polite"]),
+    ("gang-small.yaml", "/api/v1/whatif/gang", "group=team-a/shared", ["gang", "--group", "team-a/shared"]),
+    ("gang-small.yaml", "/api/v1/whatif/gang", "group=team-a/train&policy=most-allocated",
+     ["gang", "--group", "team-a/train", "--policy", "most-allocated"]),
+    ("gang-small.yaml", "/api/v1/whatif/gang", "group=team-a/big", ["gang", "--group", "team-a/big"]),
+    ("fragmentation-partitions.yaml", "/api/v1/whatif/fragmentation", "", ["fragmentation"]),
+    ("fragmentation-nodes.yaml", "/api/v1/whatif/fragmentation", "shapePod=team-a/pair",
+     ["fragmentation", "--shape-pod", "team-a/pair"]),
+    ("fragmentation-nodes.yaml", "/api/v1/whatif/fragmentation", "shapePod=team-a/pair&maxMoves=1&maxTrials=1",
+     ["fragmentation", "--shape-pod", "team-a/pair", "--max-moves", "1", "--max-trials", "1"]),
+]
+SCENARIO_SERVERS = {}
+
+
+def scenario_server(name):
+    """One server per scenario file of tests/cli/data/whatif, started on first use."""
+    if name not in SCENARIO_SERVERS:
+        srv = api.Server("--scenario", os.path.join(WHATIF_DATA, name), "--rate-limit", "0")
+        srv.wait_ready()
+        SCENARIO_SERVERS[name] = srv
+    return SCENARIO_SERVERS[name]
+
+
+def cli_whatif(scenario, args):
+    """`draforge whatif ARGS -f SCENARIO -o json` (exit 0 or 1: an answer either way)."""
+    p = subprocess.run([CLI, "whatif", *args, "-f", os.path.join(WHATIF_DATA, scenario), "-o", "json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode in (0, 1), (args, p.returncode, p.stderr)
+    return json.loads(p.stdout)
+
+
+def get(server, path, query):
+    status, headers, body = server.request("GET", path + ("?" + query if query else ""))
+    api.check_response(path, status, headers, body)
+    return status, json.loads(body)
+
+
+@test
+def preempt_gang_and_fragmentation_answer_what_the_cli_prints():
+    outcomes = set()
+    for scenario, path, query, args in GET_CASES:
+        status, got = get(scenario_server(scenario), path, query)
+        assert status == 200, (path, query, status, got)
+        assert got == cli_whatif(scenario, args), (path, query)
+        outcomes.add(got.get("outcome", got.get("fits", "advice" in got)))
+    # The cases differ: a preemption, none (released, Never), a gang that fits and one that does not,
+    # a report with and without advice.
+    assert {"preempt", "no-candidate", "not-eligible", True, False} <= outcomes, outcomes
+    status, got = get(scenario_server("preempt-small.yaml"), "/api/v1/whatif/preempt", "pod=team-a/trainer")
+    assert (got["node"], [v["pod"] for v in got["victims"]]) == ("node-b", ["team-a/render-1", "team-a/render-2"])
+    status, got = get(scenario_server("gang-small.yaml"), "/api/v1/whatif/gang", "group=team-a/big")
+    assert (got["fits"], got["blocking"]) == (False, "team-a/big-3"), got
+    status, got = get(scenario_server("fragmentation-nodes.yaml"), "/api/v1/whatif/fragmentation", "shapePod=team-a/pair")
+    assert got["advice"]["found"] and got["advice"]["moves"], got["advice"]
+    # The demo too: its fragmentation report without a shape.
+    status, got = get(SRV, "/api/v1/whatif/fragmentation", "")
+    assert status == 200 and got["kinds"] and "advice" not in got, got
+
+
+@test
+def bad_queries_are_400_naming_the_parameter_and_unknown_objects_404():
+    cases = [
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "", 400, 'query parameter "pod" is required'),
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=", 400, 'query parameter "pod" is required'),
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/trainer&mode=eager", 400, 'unknown mode "eager"'),
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=a&pod=b", 400, '"pod" is given more than once'),
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/trainer&node=x", 400,
+         'unknown query parameter "node" (allowed: pod, mode)'),
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/batch-1", 400, "is not pending (bound to node node-a)"),
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/nope", 404, "pod team-a/nope not found"),
+        ("gang-small.yaml", "/api/v1/whatif/gang", "", 400, 'query parameter "group" is required'),
+        ("gang-small.yaml", "/api/v1/whatif/gang", "group=team-a/x&workload=w", 400,
+         '"workload" and "template" come together'),
+        ("gang-small.yaml", "/api/v1/whatif/gang", "group=team-a/train&policy=best-fit", 400, 'unknown policy "best-fit"'),
+        ("gang-small.yaml", "/api/v1/whatif/gang", "group=team-a/nope", 404, "podgroup team-a/nope not found"),
+        ("fragmentation-nodes.yaml", "/api/v1/whatif/fragmentation", "shapePod=team-a/nope", 404,
+         'pod "team-a/nope" not found'),
+        ("fragmentation-nodes.yaml", "/api/v1/whatif/fragmentation", "shapePod=team-a/pair&maxMoves=0", 400,
+         '"maxMoves": want a positive integer, not "0"'),
+        ("fragmentation-nodes.yaml", "/api/v1/whatif/fragmentation", "shapePod=team-a/pair&maxTrials=1e3", 400,
+         '"maxTrials": want a positive integer'),
+        ("fragmentation-nodes.yaml", "/api/v1/whatif/fragmentation", "shapePod=team-a/pair&maxMoves=6", 400,
+         "6 is over the server's limit of 5"),
+        ("fragmentation-nodes.yaml", "/api/v1/whatif/fragmentation", "maxMoves=2", 400, "give shapePod too"),
+    ]
+    for scenario, path, query, want_status, want in cases:
+        status, got = get(scenario_server(scenario), path, query)
+        assert status == want_status, (path, query, status, got)
+        assert want in got["error"]["message"], (path, query, got)
+
+
+@test
+def the_what_if_routes_change_nothing_and_take_no_other_method():
+    srv = scenario_server("preempt-small.yaml")
+    before = state(srv)
+    for _, path, query, _ in GET_CASES:
+        if path == "/api/v1/whatif/preempt":
+            assert get(srv, path, query)[0] == 200
+    assert state(srv) == before
+    for path in ("/api/v1/whatif/preempt", "/api/v1/whatif/gang", "/api/v1/whatif/fragmentation"):
+        for method in ("POST", "PUT", "PATCH", "DELETE"):
+            status, headers, body = srv.request(method, path + "?pod=team-a/trainer", body=b"{}", headers=JSON)
+            assert status == 405 and headers.get("allow") == "GET, HEAD, OPTIONS", (path, method, status, headers)
+            api.check_response(path, status, headers, body)
+        status, headers, body = srv.request("HEAD", path)
+        assert status in (200, 400) and body == b"", (path, status, body[:100])
+
+
+@test
+def the_budget_bounds_preempt_gang_and_fragmentation():
+    # preempt-small: 3 nodes and 8 pods (24 pairs); the budget allows 20.
+    srv = api.Server("--scenario", os.path.join(WHATIF_DATA, "preempt-small.yaml"), "--rate-limit", "0",
+                     "--whatif-max-pairs", "20")
+    try:
+        srv.wait_ready()
+        for path, query in (("/api/v1/whatif/preempt", "pod=team-a/trainer"), ("/api/v1/whatif/gang", "group=a/b"),
+                            ("/api/v1/whatif/fragmentation", "")):
+            status, got = get(srv, path, query)
+            assert status == 400 and "over the server's limit of 20 pod-node pairs" in got["error"]["message"], got
+    finally:
+        srv.stop()
+    # One allocator step per pod and node: no node fits the trainer even with victims gone.
+    srv = api.Server("--scenario", os.path.join(WHATIF_DATA, "preempt-small.yaml"), "--rate-limit", "0",
+                     "--whatif-max-steps", "1")
+    try:
+        srv.wait_ready()
+        status, got = get(srv, "/api/v1/whatif/preempt", "pod=team-a/trainer")
+        assert status == 200 and got["outcome"] == "no-candidate", got
+        assert any("step limit of 1" in n["reason"] for n in got["nodes"]), got["nodes"]
+    finally:
+        srv.stop()
+
+
+@test
+def metrics_count_the_new_routes():
+    srv = scenario_server("gang-small.yaml")
+    get(srv, "/api/v1/whatif/gang", "group=team-a/train")
+    get(srv, "/api/v1/whatif/gang", "group=team-a/nope")
+    text = srv.request("GET", "/metrics")[2].decode()
+    assert 'draforge_http_requests_total{route="/api/v1/whatif/gang",code="200"}' in text
+    assert 'draforge_http_requests_total{route="/api/v1/whatif/gang",code="404"}' in text
+
+
 WATCH = None
 
 
@@ -343,6 +496,8 @@ def main():
         failed = api.run_tap(TESTS)
     finally:
         SRV.stop()
+        for srv in SCENARIO_SERVERS.values():
+            srv.stop()
         shutil.rmtree(WATCH, ignore_errors=True)
     return 1 if failed else 0
 
