@@ -112,7 +112,15 @@ def objects_of_the_cluster_are_served():
 def _endpoint(path):
     def run():
         status, headers, body = LIVE.request("GET", api.endpoint_target(path))
-        assert status == 200, (status, body[:300])
+        # The what-if routes that name a pod or PodGroup (the document's example is the demo's)
+        # may find none in this cluster: 404 naming it is their documented answer then;
+        # whatif_api_test.py checks their 200 answers on scenarios that have them.
+        op = api.OPENAPI["paths"][path]["get"]
+        names_an_object = "404" in op["responses"] and any(p.get("required") for p in op.get("parameters", []))
+        if names_an_object and status == 404:
+            assert "not found" in json.loads(body)["error"]["message"], body[:300]
+        else:
+            assert status == 200, (status, body[:300])
         api.check_response(path, status, headers, body)
     run.__name__ = "GET %s answers per the OpenAPI document (cluster)" % path
     return run
