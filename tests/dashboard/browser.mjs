@@ -941,8 +941,10 @@ test('what-if: a replay steps pod by pod, each step what the server\'s JSON says
     for (const e of edits) await addEdit(p, e.op, e.name);
     assertEq(await p.locator('ol[aria-label="Edits"] > li > span').allInnerTexts(), ['drain node node-1', 'drain node node-2'], 'edits listed');
     await p.locator('select[aria-label="Policy"]').selectOption('most-allocated');
-    await p.locator('form[aria-label="Run a replay"] button[type="submit"]').click();
+    // The test's own POST first: the server runs one POSTed what-if at a time (more get 503), so
+    // it must not overlap the page's.
     const drained = await whatif({ policy: 'most-allocated', edits });
+    await p.locator('form[aria-label="Run a replay"] button[type="submit"]').click();
     assert(drained.order.length > plain.order.length, `draining makes more pods pending (${drained.order.length} vs ${plain.order.length})`);
     await waitReplay(p, drained, 'most-allocated', 2);
     assertEq(await p.locator('ul[aria-label="What the edits did"] > li').allInnerTexts(), drained.edits, 'what the edits did');
@@ -965,8 +967,8 @@ test('what-if: a replay steps pod by pod, each step what the server\'s JSON says
 
     // Another edit: node-3 deleted as well leaves a pod pending, with every node's filter and reason.
     await addEdit(p, 'delete-node', 'node-3');
-    await p.locator('form[aria-label="Run a replay"] button[type="submit"]').click();
     const gone = await whatif({ policy: 'most-allocated', edits: [...edits, { op: 'delete-node', name: 'node-3' }] });
+    await p.locator('form[aria-label="Run a replay"] button[type="submit"]').click();
     assert(gone.pending.length > 0, 'deleting node-3 leaves a pod pending');
     await waitReplay(p, gone, 'most-allocated', 3);
     const i = gone.order.indexOf(gone.pending[0].pod);
