@@ -16,59 +16,6 @@ namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-Error BadQuery(std::string message) { return Error{DRAFORGE_EINVALID, std::move(message), "", ""}; }
-
-// The parameters an endpoint accepts; anything else is a 400 so that a typo is not silently ignored.
-class Params {
- public:
-  static Result<Params> Parse(const Query& query, std::initializer_list<std::string_view> allowed) {
-    Params p;
-    for (const auto& [name, value] : query) {
-      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        std::string names;
-        for (auto a : allowed) names += (names.empty() ? "" : ", ") + std::string(a);
-        return BadQuery("unknown query parameter \"" + name + "\"" +
-                        (names.empty() ? " (this endpoint takes none)" : " (allowed: " + names + ")"));
-      }
-      // The library takes C strings: a NUL would cut the value short (and "x\0" would filter as
-      // "x"). No Kubernetes name holds one, so it is a bad request, not a filter that matches nothing.
-      if (value.find('\0') != std::string::npos) {
-        return BadQuery("query parameter \"" + name + "\" must not contain a NUL character");
-      }
-      if (!p.values_.emplace(name, value).second) {
-        return BadQuery("query parameter \"" + name + "\" is given more than once");
-      }
-    }
-    return p;
-  }
-  std::string Get(const std::string& name) const {
-    auto it = values_.find(name);
-    return it == values_.end() ? std::string() : it->second;
-  }
-  bool Has(const std::string& name) const { return values_.count(name) != 0; }
-  Result<std::optional<bool>> Bool(const std::string& name) const {
-    if (!Has(name)) return std::optional<bool>();
-    const std::string v = Get(name);
-    if (v == "true") return std::optional<bool>(true);
-    if (v == "false") return std::optional<bool>(false);
-    return BadQuery("query parameter \"" + name + "\" must be true or false, not \"" + v + "\"");
-  }
-  Result<int64_t> Int(const std::string& name, int64_t fallback, int64_t min, int64_t max) const {
-    if (!Has(name)) return fallback;
-    const std::string v = Get(name);
-    int64_t n = 0;
-    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (ec != std::errc() || end != v.data() + v.size() || n < min || n > max) {
-      return BadQuery("query parameter \"" + name + "\" must be an integer from " + std::to_string(min) + " to " +
-                      std::to_string(max) + ", not \"" + v + "\"");
-    }
-    return n;
-  }
-
- private:
-  std::map<std::string, std::string> values_;
-};
-
 // An error of the library's view of a parameter the caller gave: named as a query parameter.
 Result<std::string> AsQueryError(Result<std::string> r) {
   if (!r.ok() && r.error().code == DRAFORGE_EINVALID) return BadQuery("query parameter " + r.error().message);
@@ -106,18 +53,18 @@ std::string RenderError(int code, std::string_view message) {
 }
 
 Result<std::string> RenderSummary(const Snapshot& snapshot, const Query& query) {
-  if (auto p = Params::Parse(query, {}); !p.ok()) return std::move(p).error();
+  if (auto p = QueryParams::Parse(query, {}); !p.ok()) return std::move(p).error();
   return inventory::SummaryJson(snapshot);
 }
 
 Result<std::string> RenderPools(const Snapshot& snapshot, const Query& query) {
-  auto p = Params::Parse(query, {"driver", "node"});
+  auto p = QueryParams::Parse(query, {"driver", "node"});
   if (!p.ok()) return std::move(p).error();
   return inventory::PoolsJson(snapshot, p->Get("driver"), p->Get("node"));
 }
 
 Result<std::string> RenderPoolStatus(const Snapshot& snapshot, const Query& query) {
-  auto p = Params::Parse(query, {"driver", "pool", "limit", "partitionAttribute"});
+  auto p = QueryParams::Parse(query, {"driver", "pool", "limit", "partitionAttribute"});
   if (!p.ok()) return std::move(p).error();
   if (p->Get("driver").empty()) return BadQuery("query parameter \"driver\" is required");
   auto limit = p->Int("limit", 0, 0, 1000);
@@ -151,7 +98,7 @@ void WriteString(Writer& w, std::string_view s) {
 }  // namespace
 
 Result<std::string> RenderPackages(const Snapshot& snapshot, const Query& query, const PackageCatalog& catalog) {
-  auto p = Params::Parse(query, {"namespace", "quota", "id", "cap"});
+  auto p = QueryParams::Parse(query, {"namespace", "quota", "id", "cap"});
   if (!p.ok()) return std::move(p).error();
   auto quota = p->Bool("quota");
   if (!quota.ok()) return std::move(quota).error();
@@ -214,7 +161,7 @@ Result<std::string> RenderPackages(const Snapshot& snapshot, const Query& query,
 }
 
 Result<std::string> RenderDevices(const Snapshot& snapshot, const Query& query) {
-  auto p = Params::Parse(query, {"driver", "pool", "node", "allocated", "offset", "limit"});
+  auto p = QueryParams::Parse(query, {"driver", "pool", "node", "allocated", "offset", "limit"});
   if (!p.ok()) return std::move(p).error();
   auto allocated = p->Bool("allocated");
   if (!allocated.ok()) return std::move(allocated).error();
@@ -233,7 +180,7 @@ Result<std::string> RenderDevices(const Snapshot& snapshot, const Query& query) 
 }
 
 Result<std::string> RenderClaims(const Snapshot& snapshot, const Query& query) {
-  auto p = Params::Parse(query, {"namespace", "state"});
+  auto p = QueryParams::Parse(query, {"namespace", "state"});
   if (!p.ok()) return std::move(p).error();
   std::optional<std::string> state;
   if (p->Has("state")) state = p->Get("state");
@@ -242,7 +189,7 @@ Result<std::string> RenderClaims(const Snapshot& snapshot, const Query& query) {
 }
 
 Result<std::string> RenderGraph(const Snapshot& snapshot, const Query& query) {
-  auto p = Params::Parse(query, {"namespace", "node", "driver", "allDevices"});
+  auto p = QueryParams::Parse(query, {"namespace", "node", "driver", "allDevices"});
   if (!p.ok()) return std::move(p).error();
   auto all_devices = p->Bool("allDevices");
   if (!all_devices.ok()) return std::move(all_devices).error();
@@ -255,7 +202,7 @@ Result<std::string> RenderGraph(const Snapshot& snapshot, const Query& query) {
 }
 
 Result<std::string> RenderDiagnostics(const Snapshot& snapshot, const Query& query) {
-  auto p = Params::Parse(query, {"namespace"});
+  auto p = QueryParams::Parse(query, {"namespace"});
   if (!p.ok()) return std::move(p).error();
   return inventory::DiagnosticsJson(snapshot, p->Get("namespace"));
 }

@@ -9,11 +9,9 @@
 #include <string_view>
 
 #include "draforge/draforge.hpp"
+#include "query_params.h"
 
 namespace draforge::server {
-
-// Query parameters as the HTTP layer decoded them (a name may repeat).
-using Query = std::multimap<std::string, std::string>;
 
 // Each returns the response body, or an Error (DRAFORGE_EINVALID) whose message names the bad query
 // parameter (an unknown name, a repeated name, a value outside the documented set): the server

@@ -1,7 +1,6 @@
 #include "whatif_request.h"
 
 #include <charconv>
-#include <initializer_list>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -14,7 +13,7 @@
 namespace draforge::server {
 namespace {
 
-Error Invalid(std::string message) { return Error{DRAFORGE_EINVALID, std::move(message), "", ""}; }
+Error Invalid(std::string message) { return BadQuery(std::move(message)); }
 
 bool KnownPolicy(std::string_view p) { return p == "first-fit" || p == "most-allocated" || p == "least-allocated"; }
 
@@ -59,43 +58,20 @@ std::string Serialize(const rapidjson::Value& v) {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
-// The query's parameters by name: each one of `allowed`, given at most once. `hint` ends the
-// message about an unknown one.
-Result<std::map<std::string, std::string>> Params(const WhatifQuery& query,
-                                                  std::initializer_list<std::string_view> allowed,
-                                                  std::string_view hint) {
-  std::map<std::string, std::string> params;
-  for (const auto& [name, value] : query) {
-    bool known = false;
-    for (auto a : allowed) known = known || name == a;
-    if (!known) {
-      std::string list;
-      for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      return Invalid("unknown query parameter \"" + name + "\" (allowed: " + list + std::string(hint) + ")");
-    }
-    if (!params.emplace(name, value).second) {
-      return Invalid("query parameter \"" + name + "\" is given more than once");
-    }
-  }
-  return params;
-}
-
 // A parameter that must be given and not be empty; `what` says what it names.
-Result<std::string> Required(const std::map<std::string, std::string>& params, const std::string& name,
-                             std::string_view what) {
-  auto it = params.find(name);
-  if (it == params.end() || it->second.empty()) {
+Result<std::string> Required(const QueryParams& params, const std::string& name, std::string_view what) {
+  if (params.Get(name).empty()) {
     return Invalid("query parameter \"" + name + "\" is required (" + std::string(what) + ")");
   }
-  return it->second;
+  return params.Get(name);
 }
 
 // The policy parameter, when given, into `policy`.
-Result<bool> QueryPolicy(const std::map<std::string, std::string>& params, std::string& policy) {
-  auto it = params.find("policy");
-  if (it == params.end()) return false;
-  if (!KnownPolicy(it->second)) return Invalid(UnknownPolicy("query parameter \"policy\"", it->second));
-  policy = it->second;
+Result<bool> QueryPolicy(const QueryParams& params, std::string& policy) {
+  if (!params.Has("policy")) return false;
+  const std::string value = params.Get("policy");
+  if (!KnownPolicy(value)) return Invalid(UnknownPolicy("query parameter \"policy\"", value));
+  policy = value;
   return true;
 }
 
@@ -115,76 +91,72 @@ Result<int64_t> BoundedInt(std::string_view name, const std::string& text, int64
 
 }  // namespace
 
-Result<WhatifRequest> ParseWhatifQuery(const WhatifQuery& query) {
-  auto params = Params(query, {"policy", "explain"}, "; edits need POST with a JSON body");
+Result<WhatifRequest> ParseWhatifQuery(const Query& query) {
+  auto params = QueryParams::Parse(query, {"policy", "explain"}, "; edits need POST with a JSON body");
   if (!params.ok()) return std::move(params).error();
   WhatifRequest r;
   if (auto policy = QueryPolicy(*params, r.policy); !policy.ok()) return std::move(policy).error();
-  if (auto it = params->find("explain"); it != params->end()) {
-    if (it->second != "true" && it->second != "false") {
-      return Invalid("query parameter \"explain\" must be true or false, not \"" + it->second + "\"");
-    }
-    r.explain = it->second == "true";
-  }
+  auto explain = params->Bool("explain");
+  if (!explain.ok()) return std::move(explain).error();
+  r.explain = explain->value_or(true);
   return r;
 }
 
-Result<PreemptRequest> ParsePreemptQuery(const WhatifQuery& query) {
-  auto params = Params(query, {"pod", "mode"}, "");
+Result<PreemptRequest> ParsePreemptQuery(const Query& query) {
+  auto params = QueryParams::Parse(query, {"pod", "mode"});
   if (!params.ok()) return std::move(params).error();
   PreemptRequest r;
   auto pod = Required(*params, "pod", "the pending pod, NS/NAME");
   if (!pod.ok()) return std::move(pod).error();
   r.pod = *std::move(pod);
-  if (auto it = params->find("mode"); it != params->end()) {
-    if (it->second != "kep-5690" && it->second != "released") {
-      return Invalid("query parameter \"mode\": unknown mode \"" + it->second + "\" (kep-5690, released)");
+  if (params->Has("mode")) {
+    const std::string mode = params->Get("mode");
+    if (mode != "kep-5690" && mode != "released") {
+      return Invalid("query parameter \"mode\": unknown mode \"" + mode + "\" (kep-5690, released)");
     }
-    r.dra_aware = it->second == "kep-5690";
+    r.dra_aware = mode == "kep-5690";
   }
   return r;
 }
 
-Result<GangRequest> ParseGangQuery(const WhatifQuery& query) {
-  auto params = Params(query, {"group", "policy", "workload", "template"}, "");
+Result<GangRequest> ParseGangQuery(const Query& query) {
+  auto params = QueryParams::Parse(query, {"group", "policy", "workload", "template"});
   if (!params.ok()) return std::move(params).error();
   GangRequest r;
   auto group = Required(*params, "group", "the PodGroup, NS/NAME");
   if (!group.ok()) return std::move(group).error();
   r.group = *std::move(group);
   if (auto policy = QueryPolicy(*params, r.policy); !policy.ok()) return std::move(policy).error();
-  const auto workload = params->find("workload");
-  const auto tmpl = params->find("template");
-  if ((workload == params->end()) != (tmpl == params->end())) {
+  if (params->Has("workload") != params->Has("template")) {
     return Invalid("query parameters \"workload\" and \"template\" come together");
   }
-  if (workload != params->end()) {
-    if (workload->second.empty() || tmpl->second.empty() || workload->second.find('/') != std::string::npos) {
+  if (params->Has("workload")) {
+    const std::string workload = params->Get("workload"), tmpl = params->Get("template");
+    if (workload.empty() || tmpl.empty() || workload.find('/') != std::string::npos) {
       return Invalid("query parameters \"workload\" and \"template\": want a Workload name (in the group's "
                      "namespace) and one of its podGroupTemplates");
     }
-    r.workload_template = workload->second + "/" + tmpl->second;
+    r.workload_template = workload + "/" + tmpl;
   }
   return r;
 }
 
-Result<FragmentationRequest> ParseFragmentationQuery(const WhatifQuery& query, const WhatifLimits& limits) {
-  auto params = Params(query, {"shapePod", "maxMoves", "maxCandidates", "maxTrials"}, "");
+Result<FragmentationRequest> ParseFragmentationQuery(const Query& query, const WhatifLimits& limits) {
+  auto params = QueryParams::Parse(query, {"shapePod", "maxMoves", "maxCandidates", "maxTrials"});
   if (!params.ok()) return std::move(params).error();
   FragmentationRequest r;
-  if (auto it = params->find("shapePod"); it != params->end()) {
-    if (it->second.empty()) return Invalid("query parameter \"shapePod\" must not be empty");
-    r.shape_pod = it->second;
+  if (params->Has("shapePod")) {
+    r.shape_pod = params->Get("shapePod");
+    if (r.shape_pod.empty()) return Invalid("query parameter \"shapePod\" must not be empty");
   }
   const bool advice = !r.shape_pod.empty();
   int64_t moves = r.max_moves, candidates = r.max_candidates, trials = r.max_trials;
   for (auto [name, value, limit] : {std::tuple{"maxMoves", &moves, int64_t{limits.max_defrag_moves}},
                                     std::tuple{"maxCandidates", &candidates, int64_t{limits.max_defrag_candidates}},
                                     std::tuple{"maxTrials", &trials, limits.max_defrag_trials}}) {
-    auto it = params->find(name);
-    if (it == params->end()) continue;
+    if (!params->Has(name)) continue;
     if (!advice) return Invalid(std::string("query parameter \"") + name + "\" bounds the defrag advice: give shapePod too");
-    auto n = BoundedInt(name, it->second, limit);
+    auto n = BoundedInt(name, params->Get(name), limit);
     if (!n.ok()) return std::move(n).error();
     *value = *n;
   }

@@ -1,8 +1,8 @@
 // The what-if routes' requests (/api/v1/whatif/*, examples/server/openapi.json): the replay's GET
 // query or POST JSON body, and the GET queries of preempt, gang and fragmentation, checked and
-// bounded before any library call (whatif_view.h makes them). Depends
-// on RapidJSON and the header-only draforge::Result alone, so that tests/fuzz/whatif_body_fuzz.cc
-// fuzzes it without the library.
+// bounded before any library call (whatif_view.h makes them). Depends on RapidJSON, the header-only
+// draforge::Result and query_params.h alone, so that tests/fuzz/whatif_body_fuzz.cc fuzzes it
+// without the library.
 #ifndef DRAFORGE_EXAMPLES_SERVER_WHATIF_REQUEST_H_
 #define DRAFORGE_EXAMPLES_SERVER_WHATIF_REQUEST_H_
 
@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "draforge/cpp/result.hpp"
+#include "query_params.h"
 
 namespace draforge::server {
 
@@ -47,10 +48,8 @@ struct WhatifRequest {
   std::string edits_json;            // draforge_whatif_edit's JSON array; "" for no edits
 };
 
-using WhatifQuery = std::multimap<std::string, std::string>;
-
 // GET's query: policy and explain (true|false). Errors: DRAFORGE_EINVALID naming the parameter.
-Result<WhatifRequest> ParseWhatifQuery(const WhatifQuery& query);
+Result<WhatifRequest> ParseWhatifQuery(const Query& query);
 
 // /api/v1/whatif/preempt: the victims that would let a pending pod run (draforge_whatif_preempt_json).
 struct PreemptRequest {
@@ -59,7 +58,7 @@ struct PreemptRequest {
 };
 
 // pod (required) and mode. Errors: DRAFORGE_EINVALID naming the parameter.
-Result<PreemptRequest> ParsePreemptQuery(const WhatifQuery& query);
+Result<PreemptRequest> ParsePreemptQuery(const Query& query);
 
 // /api/v1/whatif/gang: a PodGroup placed all-or-nothing (draforge_gang_json).
 struct GangRequest {
@@ -70,7 +69,7 @@ struct GangRequest {
 
 // group (required), policy, workload and template (together). Errors: DRAFORGE_EINVALID naming the
 // parameter.
-Result<GangRequest> ParseGangQuery(const WhatifQuery& query);
+Result<GangRequest> ParseGangQuery(const Query& query);
 
 // /api/v1/whatif/fragmentation: per pool and node, what still fits, and with shapePod the defrag
 // advice (draforge_fragmentation_json).
@@ -83,7 +82,7 @@ struct FragmentationRequest {
 
 // shapePod, maxMoves, maxCandidates, maxTrials (positive integers within limits.max_defrag_*).
 // Errors: DRAFORGE_EINVALID naming the parameter.
-Result<FragmentationRequest> ParseFragmentationQuery(const WhatifQuery& query, const WhatifLimits& limits);
+Result<FragmentationRequest> ParseFragmentationQuery(const Query& query, const WhatifLimits& limits);
 
 // POST's body: {"policy": "...", "explain": bool, "edits": [...]} (every field optional). Errors:
 // DRAFORGE_EINVALID whose message starts with the field it is about ("body: ..." for JSON that does
