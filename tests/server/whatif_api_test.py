@@ -411,6 +411,7 @@ def bad_queries_are_400_naming_the_parameter_and_unknown_objects_404():
          'unknown query parameter "node" (allowed: pod, mode)'),
         ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/batch-1", 400, "is not pending (bound to node node-a)"),
         ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/nope", 404, "pod team-a/nope not found"),
+        ("preempt-small.yaml", "/api/v1/whatif/preempt", "pod=team-a/trainer%00x", 400, "must not contain a NUL"),
         ("gang-small.yaml", "/api/v1/whatif/gang", "", 400, 'query parameter "group" is required'),
         ("gang-small.yaml", "/api/v1/whatif/gang", "group=team-a/x&workload=w", 400,
          '"workload" and "template" come together'),
